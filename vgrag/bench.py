@@ -1,0 +1,185 @@
+"""Recall@k on HippoRAG-format data: naive dense retrieval vs the graph pipeline, in one run."""
+
+from __future__ import annotations
+
+import json
+import logging
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .config import QueryParams
+from .embed import Embedder
+from .ingest import ingest_imported
+from .retrieve import retrieve, retrieve_naive
+from .sources import ImportedPassage, read_openie
+from .store import Database, Graph
+from .text import content_hash
+
+log = logging.getLogger(__name__)
+KS = (1, 2, 5, 10)
+
+
+@dataclass(frozen=True)
+class BenchQuestion:
+    id: str
+    question: str
+    gold: frozenset[str]  # passage keys (MuSiQue) or titles (HotpotQA/2Wiki)
+    by_title: bool
+
+
+@dataclass(frozen=True)
+class BenchData:
+    name: str
+    corpus: tuple[tuple[str, str], ...]  # (title, text)
+    questions: tuple[BenchQuestion, ...]
+    openie: Path | None
+
+
+def _find(folder: Path, patterns: Sequence[str]) -> Path | None:
+    for pat in patterns:
+        hits = sorted(folder.glob(pat))
+        if hits:
+            return hits[0]
+    return None
+
+
+def parse_questions(rows: list[dict]) -> tuple[BenchQuestion, ...]:
+    """Questions with their gold passages: MuSiQue `paragraphs[is_supporting]` or `supporting_facts` titles."""
+    out = []
+    for n, q in enumerate(rows):
+        qid = str(q.get("id", q.get("_id", n)))
+        if "paragraphs" in q:
+            gold = frozenset(f"{p['title']}\n{p['paragraph_text']}" for p in q["paragraphs"] if p.get("is_supporting"))
+            out.append(BenchQuestion(qid, q["question"], gold, False))
+        elif "supporting_facts" in q:
+            out.append(BenchQuestion(qid, q["question"], frozenset(f[0] for f in q["supporting_facts"]), True))
+        else:
+            raise ValueError(f"question {qid} has neither 'paragraphs' nor 'supporting_facts'")
+    return tuple(out)
+
+
+def load_bench(folder: str | Path, questions_file: str | Path | None = None) -> BenchData:
+    """Find corpus, questions and OpenIE files in a HippoRAG-format folder."""
+    folder = Path(folder)
+    corpus_f = _find(folder, ["corpus.json", "*_corpus.json", "*corpus*.json"])
+    q_f = Path(questions_file) if questions_file else _find(folder, ["questions.json", "test_sample.json",
+                                                                     "*questions*.json"])
+    openie_f = _find(folder, ["openie*.json"])
+    if corpus_f is None or q_f is None:
+        raise FileNotFoundError(f"{folder}: needs a corpus JSON and a questions JSON (HippoRAG format)")
+    corpus = tuple((d.get("title", ""), d["text"]) for d in json.loads(corpus_f.read_text()))
+    qs = parse_questions(json.loads(q_f.read_text()))
+    return BenchData(folder.name, corpus, qs, openie_f)
+
+
+def recall_at(retrieved: Sequence[str], gold: frozenset[str], k: int) -> float:
+    """|gold among the top k| / |gold| (0 for a question without gold)."""
+    if not gold:
+        return 0.0
+    return len(set(retrieved[:k]) & gold) / len(gold)
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def build_graph(data: BenchData, graph: Graph, embedder: Embedder, extract: str = "openie",
+                on_progress: Callable[[str, int, int], None] | None = None) -> tuple[float, dict]:
+    """Ingest the benchmark corpus: its OpenIE triples, or the offline extractor's. Returns (seconds, report)."""
+    t0 = time.perf_counter()
+    if extract == "openie":
+        if data.openie is None:
+            raise FileNotFoundError("no openie*.json in the benchmark folder; use extract='offline'")
+        raw = data.openie.read_bytes()
+        passages = read_openie(raw, data.openie.name)
+        report = ingest_imported(graph, embedder, data.openie.name, content_hash(raw), passages)
+    else:
+        from .offline_extract import OfflineExtractor
+
+        ex = OfflineExtractor()
+        texts = [t for _, t in data.corpus]
+        results = ex.extract_many(texts, [t for t, _ in data.corpus])
+        passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(data.corpus, results)]
+        digest = content_hash(json.dumps(data.corpus) + "offline")
+        report = ingest_imported(graph, embedder, f"{data.name}-offline", digest, passages)
+    return time.perf_counter() - t0, {"triples": report.triples, "counts": report.counts,
+                                      "timings": report.timings, "texts_embedded": report.texts_embedded}
+
+
+def run_bench(data: BenchData, embedder: Embedder, methods: Sequence[str] = ("naive", "graph"),
+              params: QueryParams = QueryParams(), extract: str = "openie", db_uri: str | None = None,
+              measure_embed: bool = True, on_progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Build the graph, run every method on every question, and return the result JSON (see README)."""
+    params = replace(params, passage_top_k=max(KS))
+    tmp = None
+    if db_uri is None:
+        tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
+        db_uri = str(Path(tmp.name) / "bench.db")
+    db = Database(db_uri)
+    name = "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
+    db.drop_graph(name)
+    graph = db.open_graph(name, embedder.model_id, embedder.dim)
+    ingest_s, ingest_info = build_graph(data, graph, embedder, extract)
+    result: dict = {"dataset": data.name, "n_questions": len(data.questions), "extract": extract,
+                    "ingest_s": round(ingest_s, 2), "ingest": ingest_info, "params": params.__dict__, "methods": {}}
+    if measure_embed:
+        texts = [p.full_text for p in graph.iter_passages()] + [r.text for r in graph.iter_relations()] + \
+                [e.name for e in graph.iter_entities()]
+        t0 = time.perf_counter()
+        embedder.embed(texts)
+        result["embed_s"] = round(time.perf_counter() - t0, 2)
+        result["embed_texts"] = len(texts)
+        result["ingest_over_embed"] = round(ingest_s / max(result["embed_s"], 1e-9), 3)
+    key_of = (lambda p: p.title) if data.questions and data.questions[0].by_title else (lambda p: f"{p.title}\n{p.text}")
+    per_q: list[dict] = []
+    runners = {"naive": retrieve_naive, "graph": retrieve}
+    lat: dict[str, list[float]] = {m: [] for m in methods}
+    rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
+    for n, q in enumerate(data.questions):
+        row = {"id": q.id, "question": q.question, "n_gold": len(q.gold)}
+        for m in methods:
+            t0 = time.perf_counter()
+            trace = runners[m](q.question, graph, embedder, params)
+            lat[m].append((time.perf_counter() - t0) * 1000)
+            keys = [key_of(p) for p in trace.passages.passages] if trace.passages else []
+            row[m] = {str(k): recall_at(keys, q.gold, k) for k in KS}
+            for k in KS:
+                rec[m][k].append(row[m][str(k)])
+        per_q.append(row)
+        if on_progress:
+            on_progress("query", n + 1, len(data.questions))
+    for m in methods:
+        result["methods"][m] = {
+            "recall": {str(k): round(100 * statistics.fmean(rec[m][k]), 1) if rec[m][k] else 0.0 for k in KS},
+            "latency_ms": {"median": round(statistics.median(lat[m]), 1) if lat[m] else 0.0,
+                           "p90": round(_pct(lat[m], 0.9), 1)},
+        }
+    result["questions"] = per_q
+    db.drop_graph(name)
+    db.close()
+    if tmp is not None:
+        from milvus_lite.server_manager import server_manager_instance
+
+        server_manager_instance.release_server(db_uri)
+        tmp.cleanup()
+    return result
+
+
+def format_table(result: dict) -> str:
+    """A readable Recall@k / latency table."""
+    lines = [f"{result['dataset']}: {result['n_questions']} questions, graph from {result['extract']}, "
+             f"ingest {result['ingest_s']} s" + (f", embed-only {result['embed_s']} s "
+                                                f"(ratio {result['ingest_over_embed']})" if "embed_s" in result else ""),
+             f"{'method':8} {'R@1':>6} {'R@2':>6} {'R@5':>6} {'R@10':>6} {'med ms':>8} {'p90 ms':>8}"]
+    for m, r in result["methods"].items():
+        rc = r["recall"]
+        lines.append(f"{m:8} {rc['1']:>6} {rc['2']:>6} {rc['5']:>6} {rc['10']:>6} "
+                     f"{r['latency_ms']['median']:>8} {r['latency_ms']['p90']:>8}")
+    return "\n".join(lines)

