@@ -176,7 +176,7 @@ def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, fil
 
 
 def ingest_imported(graph: Graph, embedder: Embedder, source_name: str, data_hash: str,
-                    passages: Sequence[ImportedPassage], batch_size: int = 5000,
+                    passages: Sequence[ImportedPassage], batch_size: int = 1000,
                     on_progress: ProgressFn = _noop) -> IngestReport:
     """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document."""
     t_start = time.perf_counter()

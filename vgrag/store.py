@@ -351,16 +351,19 @@ class Graph:
             self.client.flush(coll)
 
     # ---------- whole-graph scans (export, health, check; never on the query path)
-    def scan(self, coll: str, fields: Sequence[str], batch: int = 2000) -> Iterable[dict]:
-        it = self.client.query_iterator(coll, batch_size=batch, filter="", output_fields=list(fields))
-        try:
-            while True:
-                page = it.next()
-                if not page:
-                    break
-                yield from page
-        finally:
-            it.close()
+    def scan(self, coll: str, fields: Sequence[str]) -> Iterable[dict]:
+        """Every row, by primary-key prefix buckets (Lite's query iterator is unreliable); splits full buckets."""
+        prefix = {self.entities: "ent-", self.relations: "rel-", self.passages: "psg-"}[coll]
+        limit = 16384
+        stack = [prefix + h for h in "fedcba9876543210"]
+        while stack:
+            p = stack.pop()
+            rows = self.client.query(coll, filter=f"{ID} like {json.dumps(p + '%')}", output_fields=list(fields),
+                                     limit=limit)
+            if len(rows) >= limit:
+                stack.extend(p + h for h in "fedcba9876543210")
+                continue
+            yield from rows
 
     def iter_entities(self) -> Iterable[Entity]:
         return (self._entity(r) for r in self.scan(self.entities, [ID, NAME, REL_IDS, PSG_IDS]))

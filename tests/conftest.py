@@ -1,0 +1,57 @@
+"""Shared fixtures: one real Milvus Lite database in a temp dir per session, a fresh graph per test."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fakes import HashEmbedder  # noqa: E402
+
+from vgrag.store import Database  # noqa: E402
+
+BENCH = ROOT.parent / "shared" / "bench"
+for _noisy in ("pymilvus", "grpc._server"):
+    logging.getLogger(_noisy).setLevel(logging.CRITICAL)
+_names = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees a real key or endpoint from the machine it runs on."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(scope="session")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Database:
+    d = Database(str(tmp_path_factory.mktemp("milvus") / "test.db"))
+    yield d
+    d.close()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> HashEmbedder:
+    return HashEmbedder()
+
+
+@pytest.fixture
+def graph(db: Database, embedder: HashEmbedder):
+    name = f"t{next(_names)}"
+    g = db.open_graph(name, embedder.model_id, embedder.dim)
+    yield g
+    db.drop_graph(name)
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    from vgrag.embed import MiniLMEmbedder
+
+    return MiniLMEmbedder()

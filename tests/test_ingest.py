@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from pdfmake import text_pdf
+
+from vgrag.check import check_graph
+from vgrag.extract import Extraction
+from vgrag.ingest import ingest_documents, ingest_imported
+from vgrag.models import Triple
+from vgrag.sources import read_openie
+from vgrag.text import content_hash
+from vgrag.writer import delete_document
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ScriptedExtractor:
+    """A real Extractor: returns triples per chunk from a script; fails on chunks containing 'FAIL'."""
+
+    name = "scripted"
+
+    def extract_many(self, texts, titles=None):
+        out = []
+        for t in texts:
+            if "FAIL" in t:
+                out.append(Extraction(raw="garbage", error="no JSON found in the response"))
+                continue
+            words = [w.strip(".") for w in t.split() if w[:1].isupper()]
+            out.append(Extraction(tuple(Triple(a, "relates to", b) for a, b in zip(words, words[1:]) if a != b)))
+        return out
+
+
+def test_documents_progress_failures_and_report(graph, embedder):
+    events = []
+    files = [("notes.txt", b"Alice met Bob. Bob met Carol."),
+             ("paper.pdf", text_pdf(["Dana visited Erin in Paris."])),
+             ("broken.pdf", b"%PDF-1.4 garbage"),
+             ("bad.txt", b"Zed FAIL here.")]
+    r = ingest_documents(graph, embedder, ScriptedExtractor(), files, on_progress=events.append)
+    assert r.documents == ("notes.txt", "paper.pdf", "bad.txt")
+    assert {f.source for f in r.failures} == {"broken.pdf", "bad.txt"}
+    assert "not a readable PDF" in next(f.reason for f in r.failures if f.source == "broken.pdf")
+    assert r.counts["passages"] == 3  # the chunk whose extraction failed is still stored
+    chunk_events = [e for e in events if e.chunk is not None]
+    assert [e.done for e in chunk_events] == [1, 2, 3]
+    assert chunk_events[0].chunk.triples == (Triple("Alice", "relates to", "Bob"), Triple("Bob", "relates to", "Carol"))
+    assert chunk_events[-1].chunk.error and events[-1].stage == "done"
+    assert set(r.timings) >= {"read", "extract", "embed", "store", "total"}
+    assert check_graph(graph).ok
+
+
+def test_reingest_unchanged_is_skipped_and_changed_is_replaced(graph, embedder):
+    ex = ScriptedExtractor()
+    ingest_documents(graph, embedder, ex, [("a.txt", b"Alice met Bob.")])
+    again = ingest_documents(graph, embedder, ex, [("a.txt", b"Alice met Bob.")])
+    assert again.unchanged == ("a.txt",) and again.passages_new == 0
+    changed = ingest_documents(graph, embedder, ex, [("a.txt", b"Carol met Dave.")])
+    assert changed.replaced == ("a.txt",)
+    names = {e.name for e in graph.iter_entities()}
+    assert names == {"Carol", "Dave"}
+    assert check_graph(graph).ok
+    [doc] = graph.documents()
+    delete_document(graph, doc.id)
+    assert graph.counts() == {"passages": 0, "entities": 0, "relations": 0} and graph.documents() == []
+
+
+def test_bench_openie_import(graph, embedder):
+    from conftest import BENCH
+
+    data = (next((BENCH / "test_sample").glob("openie*.json"))).read_bytes()
+    r = ingest_imported(graph, embedder, "sample.json", content_hash(data), read_openie(data))
+    assert r.counts == {"passages": 20, "entities": 56, "relations": 44} and r.triples == 48
+    assert check_graph(graph).ok
+
+
+def _run_ingest(db: Path, env: dict) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "vgrag", "--graph", "crash", "ingest", "--triples",
+                             str(env["TRIPLES"])], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
+    """kill -9 in the middle of an import, re-run it: same counts as a clean run, and the check passes."""
+    rows = "\n".join(f'{{"title": "P{i}", "passage": "Person {i} knows Person {i + 1} in City {i % 7}.", '
+                     f'"triples": [["Person {i}", "knows", "Person {i + 1}"], ["Person {i}", "lives in", "City {i % 7}"]]}}'
+                     for i in range(3000))
+    triples = tmp_path / "people.jsonl"
+    triples.write_text(rows)
+    base = {**os.environ, "TRIPLES": str(triples), "VGRAG_EMBEDDER": "minilm", "PYTHONPATH": str(ROOT)}
+    results = {}
+    for label in ("crashed", "clean"):
+        env = {**base, "VGRAG_MILVUS_URI": str(tmp_path / f"{label}.db")}
+        if label == "crashed":
+            p = _run_ingest(tmp_path, env)
+            time.sleep(9)  # model load + part of the embedding/writes
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+        p = _run_ingest(tmp_path, env)
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()[-2000:]
+        chk = subprocess.run([sys.executable, "-m", "vgrag", "--graph", "crash", "check"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert chk.returncode == 0, chk.stdout[-2000:]
+        results[label] = chk.stdout
+    import json
+
+    assert json.loads(results["crashed"])["counts"] == json.loads(results["clean"])["counts"]
+    assert json.loads(results["clean"])["counts"]["passages"] == 3000

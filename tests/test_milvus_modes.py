@@ -1,0 +1,76 @@
+"""The same store code over a Milvus server URI, and a clear error for a second process on a Lite file."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vgrag.models import Triple
+from vgrag.store import Database
+from vgrag.text import entity_id
+from vgrag.writer import SourceChunk, write_chunks
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = _free_port()
+    proc = subprocess.Popen(["milvus-lite", "server", "--data-dir", str(tmp_path / "srv"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("milvus-lite server did not start")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_store_round_trip_over_server_uri(server, embedder):
+    db = Database(server)
+    g = db.open_graph("srv", embedder.model_id, embedder.dim)
+    t = Triple("Ada Lovelace", "worked with", "Charles Babbage")
+    write_chunks(g, embedder, [SourceChunk("d", "d", "Ada Lovelace worked with Charles Babbage.", 0, (t,))])
+    assert g.counts() == {"passages": 1, "entities": 2, "relations": 1}
+    assert g.get_entities([entity_id("Ada Lovelace")])[0].name == "Ada Lovelace"
+    hits = g.search_entities(embedder.embed(["Charles Babbage"]), 1)[0]
+    assert hits[0].id == entity_id("Charles Babbage")
+    assert [x.name for x in Database(server).list_graphs()] == ["srv"]  # a second client sees it
+    db.drop_graph("srv")
+
+
+def test_second_process_on_a_lite_file_gets_a_clear_error(tmp_path):
+    path = tmp_path / "locked.db"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; sys.path.insert(0, %r)\n"
+        "from vgrag.store import Database\n"
+        "Database(%r); print('open', flush=True); time.sleep(60)") % (str(ROOT), str(path))],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        out = subprocess.run([sys.executable, "-m", "vgrag", "graphs"], cwd=ROOT, capture_output=True, text=True,
+                             env={**os.environ, "VGRAG_MILVUS_URI": str(path), "PYTHONPATH": str(ROOT)}, timeout=120)
+        assert out.returncode == 2
+        assert "already open in another process" in out.stderr
+        assert "milvus-lite server --data-dir" in out.stderr
+    finally:
+        holder.kill()
+        holder.wait()

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vgrag.config import QueryParams
+from vgrag.models import Triple
+from vgrag.pipeline import run_query
+from vgrag.retrieve import retrieve, retrieve_naive
+from vgrag.text import entity_id, relation_id
+from vgrag.trace import trace_from_dict
+from vgrag.writer import SourceChunk, write_chunks
+
+FACTS = [
+    ("Alice Smith founded Acme Corp in 1990.", Triple("Alice Smith", "founded", "Acme Corp")),
+    ("Acme Corp is headquartered in Springfield.", Triple("Acme Corp", "is headquartered in", "Springfield")),
+    ("Bob Jones works at Acme Corp.", Triple("Bob Jones", "works at", "Acme Corp")),
+    ("Springfield is located in Oregon.", Triple("Springfield", "is located in", "Oregon")),
+    ("Zenith Labs, the company Carol Lee founded, is headquartered in Shelbyville.",
+     Triple("Zenith Labs company", "is headquartered in city", "Shelbyville")),
+    ("Carol Lee founded Zenith Labs.", Triple("Carol Lee", "founded", "Zenith Labs company")),
+]
+Q = "In which city is the company founded by Alice Smith headquartered?"
+
+
+def rid(t: Triple) -> str:
+    return relation_id(t.subject, t.predicate, t.object)
+
+
+@pytest.fixture
+def small(graph, embedder):
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", text, i, (t,)) for i, (text, t) in enumerate(FACTS)])
+    return graph
+
+
+def test_exact_hop_sets_from_an_exact_name(small, embedder):
+    p = QueryParams(entity_top_k=0, relation_top_k=0, hops=2, eviction_cap=100)
+    tr = retrieve(Q, small, embedder, p)
+    assert [q.text for q in tr.query_entities.entities if q.method == "exact-name"] == ["Alice Smith"]
+    assert [s.id for s in tr.seeds.entity_hits] == [entity_id("Alice Smith")]
+    h1, h2 = tr.hops
+    assert set(h1.new_relation_ids) == {rid(FACTS[0][1])}
+    assert set(h1.new_entity_ids) == {entity_id("Acme Corp")}
+    assert set(h2.new_relation_ids) == {rid(FACTS[1][1]), rid(FACTS[2][1])}
+    assert set(h2.new_entity_ids) == {entity_id("Springfield"), entity_id("Bob Jones")}
+    tr1 = retrieve(Q, small, embedder, QueryParams(entity_top_k=0, relation_top_k=0, hops=1))
+    assert len(tr1.hops) == 1 and {r.id for r in tr1.relations} == {rid(FACTS[0][1])}
+    tr0 = retrieve(Q, small, embedder, QueryParams(entity_top_k=0, relation_top_k=0, hops=0))
+    assert tr0.hops == () and tr0.relations == ()
+
+
+def test_eviction_keeps_the_relations_closest_to_the_question(small, embedder):
+    p = QueryParams(entity_top_k=0, relation_top_k=0, hops=2, eviction_cap=2)
+    tr = retrieve(Q, small, embedder, p)
+    assert (tr.eviction.before, tr.eviction.after, tr.eviction.cap) == (3, 2, 2)
+    kept = {r.id for r in tr.relations}
+    sims = {r.id: r.similarity for r in retrieve(Q, small, embedder, QueryParams(
+        entity_top_k=0, relation_top_k=0, hops=2)).relations}
+    assert tr.eviction.evicted == (min(sims, key=sims.get),)
+    assert min(sims[k] for k in kept) >= sims[tr.eviction.evicted[0]]
+
+
+def test_graph_rerank_prefers_the_bridge_path_over_a_lookalike(small, embedder):
+    base = dict(entity_top_k=0, relation_top_k=3, hops=2, sim_threshold=0.0)
+    acme_hq, zenith_hq = rid(FACTS[1][1]), rid(FACTS[4][1])
+    sim = retrieve(Q, small, embedder, QueryParams(rerank="similarity", **base)).rerank
+    order = [c.id for c in sim.candidates]
+    assert order.index(zenith_hq) < order.index(acme_hq)  # the lookalike is lexically closer
+    graph_rr = retrieve(Q, small, embedder, QueryParams(rerank="graph", **base)).rerank
+    order = [c.id for c in graph_rr.candidates]
+    assert graph_rr.method == "graph"
+    assert order.index(acme_hq) < order.index(zenith_hq)  # PageRank from Alice Smith flows via Acme Corp
+
+
+def test_answer_cites_passages_and_shows_the_path(small, embedder):
+    tr = run_query(Q, small, embedder, QueryParams(hops=2, passage_top_k=3))
+    assert tr.answer.method == "extractive" and tr.answer.citations
+    assert all(f"[{c.n}]" in tr.answer.text for c in tr.answer.citations)
+    paths = [[tr.relation(r).text for r in p] for p in tr.answer.paths]
+    assert ["Alice Smith founded Acme Corp", "Acme Corp is headquartered in Springfield"] in paths
+    assert "Springfield" in " ".join(p.text for p in tr.passages.passages)
+    assert tr.llm_calls == ()
+
+
+def test_naive_baseline_has_the_same_trace_shape(small, embedder):
+    tr = retrieve_naive(Q, small, embedder, QueryParams(passage_top_k=2))
+    assert tr.method == "naive" and len(tr.passages.passages) == 2
+    assert all(p.source == "dense" for p in tr.passages.passages)
+    assert tr.passages.passages[0].score >= tr.passages.passages[1].score
+
+
+def test_trace_survives_json_round_trip(small, embedder):
+    tr = run_query(Q, small, embedder, QueryParams(hops=2))
+    back = trace_from_dict(json.loads(tr.to_json()))
+    assert back == tr
+
+
+def test_empty_graph_and_empty_question(graph, embedder):
+    tr = run_query("Who founded anything?", graph, embedder)
+    assert tr.passages.passages == () and "No passage" in tr.answer.text
+    with pytest.raises(ValueError, match="Ask a question"):
+        run_query("   ", graph, embedder)

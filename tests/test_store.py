@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import pytest
+
+from vgrag.check import check_graph
+from vgrag.models import Triple
+from vgrag.store import EmbedderMismatchError, StoreError
+from vgrag.text import display_name, entity_id, normalize_name, relation_id
+from vgrag.writer import SourceChunk, delete_document, write_chunks
+
+T = Triple
+
+
+def chunks_for(doc: str, rows: list[tuple[str, list[Triple]]]) -> list[SourceChunk]:
+    return [SourceChunk(doc, doc, text, i, tuple(ts)) for i, (text, ts) in enumerate(rows)]
+
+
+def test_round_trip_builds_reciprocal_graph(graph, embedder):
+    chunks = chunks_for("doc-a", [
+        ("Ada Lovelace worked with Charles Babbage.", [T("Ada Lovelace", "worked with", "Charles Babbage")]),
+        ("Charles Babbage designed the Analytical Engine.", [T("Charles Babbage", "designed", "Analytical Engine")]),
+    ])
+    stats = write_chunks(graph, embedder, chunks)
+    assert (stats.passages_new, stats.relations_new, stats.entities_new) == (2, 2, 3)
+    babbage = graph.get_entities([entity_id("Charles Babbage")])[0]
+    assert babbage.name == "Charles Babbage"
+    assert set(babbage.relation_ids) == {relation_id("Ada Lovelace", "worked with", "Charles Babbage"),
+                                         relation_id("Charles Babbage", "designed", "Analytical Engine")}
+    assert set(babbage.passage_ids) == {c.passage_id for c in chunks}
+    rel = graph.get_relations([relation_id("Charles Babbage", "designed", "Analytical Engine")])[0]
+    assert rel.subject_id == entity_id("Charles Babbage") and rel.passage_ids == (chunks[1].passage_id,)
+    psg = graph.get_passages([chunks[0].passage_id])[0]
+    assert psg.relation_ids == (relation_id("Ada Lovelace", "worked with", "Charles Babbage"),)
+    assert check_graph(graph).problems == ()  # documents are not registered here: only doc refs may fail
+    assert graph.counts() == {"passages": 2, "entities": 3, "relations": 2}
+
+
+def test_rewriting_the_same_content_changes_nothing(graph, embedder):
+    chunks = chunks_for("doc-a", [("X founded Y.", [T("X Corp", "founded", "Y Ltd")])])
+    write_chunks(graph, embedder, chunks)
+    before = (graph.counts(), graph.get_entities([entity_id("X Corp")]))
+    again = write_chunks(graph, embedder, chunks)
+    assert (again.passages_new, again.relations_new, again.entities_new, again.texts_embedded) == (0, 0, 0, 0)
+    assert (graph.counts(), graph.get_entities([entity_id("X Corp")])) == before
+
+
+def test_shared_relation_merges_passage_lists(graph, embedder):
+    t = T("Paris", "capital of", "France")
+    write_chunks(graph, embedder, chunks_for("d1", [("Paris is the capital of France.", [t])]))
+    write_chunks(graph, embedder, chunks_for("d2", [("France's capital is Paris.", [t])]))
+    rel = graph.get_relations([relation_id(*t.__dict__.values())])[0]
+    assert len(rel.passage_ids) == 2
+
+
+def test_delete_document_removes_orphans_and_fixes_survivors(db, graph, embedder):
+    from vgrag.models import Document
+
+    shared = T("Paris", "capital of", "France")
+    only_b = T("Lyon", "city in", "France")
+    write_chunks(graph, embedder, chunks_for("doc-a", [("Paris is the capital of France.", [shared])]))
+    write_chunks(graph, embedder, chunks_for("doc-b", [("Paris, capital of France; Lyon is in France.",
+                                                        [shared, only_b])]))
+    for d in ("doc-a", "doc-b"):
+        graph.put_document(Document(d, d, "h", 1, True, 0.0))
+    assert check_graph(graph).ok
+    report = delete_document(graph, "doc-b")
+    assert (report.passages, report.relations, report.entities) == (1, 1, 1)  # Lyon and its relation go
+    assert graph.get_entities([entity_id("Lyon")]) == []
+    france = graph.get_entities([entity_id("France")])[0]
+    assert france.relation_ids == (relation_id("Paris", "capital of", "France"),)
+    assert len(france.passage_ids) == 1
+    assert graph.get_relations([relation_id("Paris", "capital of", "France")])[0].passage_ids == \
+        france.passage_ids
+    assert check_graph(graph).ok, check_graph(graph).problems
+    assert [d.id for d in graph.documents()] == ["doc-a"]
+
+
+@pytest.mark.parametrize("a,b", [("  Zoë   Saldaña ", "zoë saldaña"), ("東京タワー", "東京タワー"),
+                                 ("ＡＢＣ Corp", "abc corp"), ("Ærø", "ærø")])
+def test_unicode_names_keep_accents_and_scripts(a, b):
+    assert normalize_name(a) == b
+    assert entity_id(a) == entity_id(b)
+
+
+def test_unicode_entities_round_trip(graph, embedder):
+    t = T("Zoë Saldaña", "visited", "東京タワー")
+    write_chunks(graph, embedder, chunks_for("d", [("Zoë Saldaña visited 東京タワー.", [t])]))
+    got = graph.get_entities([entity_id("zoë  saldaña"), entity_id("東京タワー")])
+    assert sorted(e.name for e in got) == sorted(["Zoë Saldaña", "東京タワー"])
+    assert display_name("  Zoë\tSaldaña ") == "Zoë Saldaña"
+    assert entity_id("Zoe Saldana") != entity_id("Zoë Saldaña")  # accents are part of the name
+
+
+def test_graphs_are_listed_dropped_and_guarded(db, embedder):
+    db.open_graph("lister", embedder.model_id, embedder.dim)
+    assert "lister" in [g.name for g in db.list_graphs()]
+    with pytest.raises(EmbedderMismatchError, match="built with embedder test-hash-bow"):
+        db.open_graph("lister", "other-model", 384)
+    with pytest.raises(StoreError, match="must start with a letter"):
+        db.open_graph("bad name!", embedder.model_id, embedder.dim)
+    db.drop_graph("lister")
+    assert "lister" not in [g.name for g in db.list_graphs()]
+    assert not db.client.has_collection("lister_entities")

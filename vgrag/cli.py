@@ -1,0 +1,183 @@
+"""Command line: python -m vgrag ingest|query|graphs|check|export|bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from .config import Settings, query_params_from
+from .ingest import Progress, ingest_documents, ingest_imported
+from .sources import TRIPLE_TYPES, InputError, read_triples_file
+from .store import StoreError
+from .text import content_hash
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _bar(p: Progress) -> None:
+    if not sys.stderr.isatty() and p.stage not in ("done",) and p.done % 50 and p.done != p.total:
+        return
+    width = 30
+    filled = int(width * p.done / p.total) if p.total else width
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} {p.stage:8} {p.message[:50]:50}")
+    if p.stage == "done":
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _report(r: object) -> None:
+    _out(json.dumps(r.__dict__ if hasattr(r, "__dict__") else r, default=lambda o: o.__dict__, indent=1))
+
+
+def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
+    graph = ws.graph(a.graph)  # type: ignore[attr-defined]
+    if a.openie or a.triples:
+        path = Path(a.openie or a.triples)
+        data = path.read_bytes()
+        passages = read_triples_file(path.name if a.triples else path.with_suffix(".json").name, data)
+        report = ingest_imported(graph, ws.embedder, path.name, content_hash(data), passages, on_progress=_bar)  # type: ignore[attr-defined]
+    else:
+        if not a.files:
+            sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + '\n')
+            return 2
+        if a.extractor == "llm":
+            from .llm import make_llm
+            from .llm_extract import LLMExtractor
+
+            extractor = LLMExtractor(make_llm(ws.settings.llm), ws.settings.llm.model_extract)  # type: ignore[attr-defined]
+        else:
+            from .offline_extract import OfflineExtractor
+
+            extractor = OfflineExtractor()
+        files = [(str(Path(f).name), Path(f).read_bytes()) for f in a.files]
+        report = ingest_documents(graph, ws.embedder, extractor, files, a.chunk_chars, a.overlap,  # type: ignore[attr-defined]
+                                  on_progress=_bar)
+    _report(report)
+    return 1 if report.failures and not report.chunks else 0
+
+
+def cmd_query(ws: object, a: argparse.Namespace) -> int:
+    from .pipeline import run_query
+
+    params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
+    trace = run_query(a.question, ws.graph(a.graph, create=False), ws.embedder, params,  # type: ignore[attr-defined]
+                      method=a.method)
+    if a.json:
+        _out(trace.to_json())
+        return 0
+    _out(trace.answer.text if trace.answer else "")
+    for c in trace.answer.citations if trace.answer else ():
+        _out(f"  [{c.n}] {c.title} ({c.passage_id})")
+    for path in trace.answer.paths[:3] if trace.answer else ():
+        _out("  path: " + " → ".join(trace.relation(r).text for r in path if trace.relation(r)))
+    _out(f"  {trace.total_ms:.0f} ms")
+    return 0
+
+
+def cmd_graphs(ws: object, a: argparse.Namespace) -> int:
+    if a.drop:
+        ws.drop(a.drop)  # type: ignore[attr-defined]
+        _out(f"dropped {a.drop}")
+        return 0
+    for g in ws.db.list_graphs():  # type: ignore[attr-defined]
+        _out(f"{g.name}\t{g.embedder}\t{g.dim}")
+    return 0
+
+
+def cmd_check(ws: object, a: argparse.Namespace) -> int:
+    from .check import check_graph
+
+    r = check_graph(ws.graph(a.graph, create=False))  # type: ignore[attr-defined]
+    _out(json.dumps({"ok": r.ok, "counts": r.counts, "problems": list(r.problems), "warnings": list(r.warnings)},
+                     indent=1))
+    return 0 if r.ok else 1
+
+
+def cmd_export(ws: object, a: argparse.Namespace) -> int:
+    from .export import export_graph
+
+    data = export_graph(ws.graph(a.graph, create=False), a.format)  # type: ignore[attr-defined]
+    if a.out:
+        Path(a.out).write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def cmd_bench(ws: object | None, a: argparse.Namespace) -> int:
+    from .bench import format_table, load_bench, run_bench
+    from .embed import make_embedder
+
+    s = Settings.from_env()
+    data = load_bench(a.data, a.questions)
+    if a.limit:
+        data = replace(data, questions=data.questions[: a.limit])
+    emb = make_embedder(s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
+    result = run_bench(data, emb, a.methods.split(","), query_params_from({"hops": a.hops}), extract=a.extract,
+                       measure_embed=not a.no_embed_baseline,
+                       on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")))
+    if a.out:
+        Path(a.out).write_text(json.dumps(result, indent=1))
+    _out(format_table(result))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m vgrag", description="Vector Graph RAG over Milvus")
+    p.add_argument("--graph", default=None, help="graph name (default: VGRAG_GRAPH or 'demo')")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    i = sub.add_parser("ingest", help="add documents or pre-extracted triples to a graph")
+    i.add_argument("files", nargs="*")
+    i.add_argument("--openie", help="HippoRAG OpenIE JSON file")
+    i.add_argument("--triples", help=f"triples file ({', '.join(TRIPLE_TYPES)})")
+    i.add_argument("--extractor", choices=["offline", "llm"], default="offline")
+    i.add_argument("--chunk-chars", type=int, default=1200)
+    i.add_argument("--overlap", type=int, default=1, help="sentences of overlap between chunks")
+    q = sub.add_parser("query", help="ask a question")
+    q.add_argument("question")
+    q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    q.add_argument("--method", choices=["graph", "naive"], default="graph")
+    q.add_argument("--hops", type=int)
+    q.add_argument("--passage-top-k", dest="passage_top_k", type=int)
+    q.add_argument("--rerank", choices=["auto", "graph", "similarity", "llm"])
+    g = sub.add_parser("graphs", help="list graphs (or --drop NAME)")
+    g.add_argument("--drop")
+    sub.add_parser("check", help="consistency check of a graph")
+    e = sub.add_parser("export", help="export a graph")
+    e.add_argument("--format", choices=["graphml", "json", "csv"], default="json")
+    e.add_argument("--out")
+    b = sub.add_parser("bench", help="Recall@k of naive vs graph on HippoRAG-format data")
+    b.add_argument("--data", required=True)
+    b.add_argument("--questions")
+    b.add_argument("--methods", default="naive,graph")
+    b.add_argument("--extract", choices=["openie", "offline"], default="openie")
+    b.add_argument("--hops", type=int, default=1)
+    b.add_argument("--limit", type=int, default=0, help="first N questions only")
+    b.add_argument("--no-embed-baseline", action="store_true", help="skip timing the embed-only baseline")
+    b.add_argument("--out")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("pymilvus", "grpc._server"):  # Lite logs probes of RPCs it lacks; harmless
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+    a = build_parser().parse_args(argv)
+    try:
+        if a.cmd == "bench":
+            return cmd_bench(None, a)
+        from .workspace import Workspace
+
+        ws = Workspace.open(Settings.from_env())
+        handler = {"ingest": cmd_ingest, "query": cmd_query, "graphs": cmd_graphs, "check": cmd_check,
+                   "export": cmd_export}[a.cmd]
+        return handler(ws, a)
+    except (StoreError, InputError, FileNotFoundError, ValueError) as e:
+        sys.stderr.write(f"error: {e}" + '\n')
+        return 2

@@ -1,0 +1,180 @@
+"""Subgraphs → self-contained pyvis HTML (no network requests; text from documents is never markup).
+
+Safety: vis-network 9 renders string tooltips with innerText and draws labels on a canvas; pyvis embeds
+node/edge data through Jinja's `tojson`, which escapes `<`, `>` and `&`. We never enable pyvis's
+`tooltip_link` popup (it uses innerHTML), and we strip every remote <link>/<script src> pyvis adds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .store import Graph
+from .trace import QueryTrace
+
+ROLE_COLORS = {
+    "query": "#d1495b",  # entities named in the question
+    "seed": "#edae49",  # seed entities / relations from vector search
+    "expanded": "#66a182",  # reached by a hop
+    "selected": "#00798c",  # chosen by the rerank
+    "rejected": "#b8b8b8",  # candidate not chosen
+    "path": "#30638e",  # on a reasoning path of the answer
+    "entity": "#8d99ae",  # plain neighbourhood node
+}
+ROLE_LABELS = {
+    "query": "named in the question", "seed": "seed (vector search)", "expanded": "reached by a hop",
+    "selected": "selected by rerank", "rejected": "not selected", "path": "on the answer's reasoning path",
+    "entity": "entity",
+}
+STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
+
+
+@dataclass(frozen=True)
+class VizNode:
+    id: str
+    label: str
+    role: str
+    title: str
+
+
+@dataclass(frozen=True)
+class VizEdge:
+    id: str
+    source: str
+    target: str
+    label: str
+    role: str
+    title: str
+
+
+@dataclass(frozen=True)
+class VizGraph:
+    nodes: tuple[VizNode, ...]
+    edges: tuple[VizEdge, ...]
+    hidden_nodes: int = 0
+
+
+_REMOTE = re.compile(r"<link[^>]+href=\"https?://[^\"]*\"[^>]*>|<script[^>]+src=\"https?://[^\"]*\"[^>]*>\s*</script>",
+                     re.I)
+
+
+def _short(s: str, n: int = 40) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def render_html(g: VizGraph, height_px: int = 560) -> str:
+    """A standalone HTML page drawing the graph with inlined vis-network and zero external requests."""
+    from pyvis.network import Network
+
+    net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
+    for n in g.nodes:
+        color = ROLE_COLORS.get(n.role, ROLE_COLORS["entity"])
+        net.add_node(n.id, label=_short(n.label), title=n.title, color=color, shape="dot",
+                     size=18 if n.role in ("query", "seed") else 12)
+    for e in g.edges:
+        color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
+        net.add_edge(e.source, e.target, label=_short(e.label, 28), title=e.title, color=color,
+                     width=3 if e.role in ("selected", "path", "seed") else 1)
+    net.set_options('{"physics": {"stabilization": {"iterations": 150}, "barnesHut": {"springLength": 140}},'
+                    ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
+                    ' "interaction": {"hover": true, "tooltipDelay": 120}}')
+    html = net.generate_html(notebook=False)
+    return _REMOTE.sub("", html)
+
+
+def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float]) -> VizGraph:
+    order = {"query": 0, "path": 1, "seed": 2, "selected": 3, "expanded": 4, "entity": 5, "rejected": 6}
+    keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
+    if cap is not None:
+        keep = keep[:cap]
+    kept = set(keep)
+    es = tuple(e for e in edges if e.source in kept and e.target in kept)
+    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept))
+
+
+def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
+    """The subgraph as it stands after `step` (one of STEPS), coloured by role."""
+    if step not in STEPS:
+        raise ValueError(f"unknown step {step!r}")
+    upto = STEPS.index(step)
+    name = trace.entity_name
+    nodes: dict[str, VizNode] = {}
+    rank: dict[str, float] = {}
+    edges: list[VizEdge] = []
+
+    def node(eid: str, role: str, why: str) -> None:
+        if eid not in nodes:
+            nodes[eid] = VizNode(eid, name(eid), role, f"{name(eid)}\n{why}")
+
+    if trace.query_entities:
+        for q in trace.query_entities.entities:
+            if q.entity_id:
+                node(q.entity_id, "query", f"named in the question ({q.method})")
+    if upto < 1 or trace.seeds is None:
+        return _cap(nodes, edges, cap, rank)
+    for s in trace.seeds.entity_hits:
+        node(s.id, "seed", f"seed entity, similarity {s.score:.3f} to “{s.via}”")
+        rank[s.id] = s.score
+    edge_role: dict[str, str] = {s.id: "seed" for s in trace.seeds.relation_hits}
+    hop_of: dict[str, int] = {}
+    for h in trace.hops:
+        for rid in h.new_relation_ids:
+            hop_of[rid] = h.depth
+    visible = set(edge_role)
+    for depth in (1, 2):
+        if upto >= 1 + depth:
+            visible |= {r for r, d in hop_of.items() if d == depth}
+    if upto >= 4:  # after eviction only the surviving candidates remain
+        visible &= {r.id for r in trace.relations}
+    selected = set(trace.rerank.selected) if trace.rerank and upto >= 5 else set()
+    on_path = {r for p in trace.answer.paths for r in p} if trace.answer and upto >= 6 else set()
+    for r in trace.relations:
+        if r.id not in visible:
+            continue
+        role = edge_role.get(r.id, "expanded")
+        if upto >= 5:
+            role = "selected" if r.id in selected else "rejected"
+        if upto >= 6 and on_path:
+            role = "path" if r.id in on_path else ("selected" if r.id in selected else "rejected")
+        why = f"similarity {r.similarity:.3f}" + (f", hop {hop_of[r.id]}" if r.id in hop_of else ", seed relation")
+        edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
+        for eid in (r.subject_id, r.object_id):
+            node_role = "path" if role == "path" else ("selected" if role == "selected" else "expanded")
+            if eid not in nodes:
+                node(eid, node_role, f"reached via “{r.text}”")
+            elif role in ("selected", "path") and nodes[eid].role in ("expanded", "rejected"):
+                nodes[eid] = VizNode(eid, nodes[eid].label, node_role, nodes[eid].title)
+            rank[eid] = max(rank.get(eid, 0.0), r.similarity)
+    return _cap(nodes, edges, cap, rank)
+
+
+def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None = 60) -> VizGraph:
+    """An entity's neighbourhood at depth 1 or 2 by primary-key look-ups."""
+    centre = graph.get_entities([entity_id])
+    if not centre:
+        return VizGraph((), ())
+    nodes = {entity_id: VizNode(entity_id, centre[0].name, "query", f"{centre[0].name}\n(centre)")}
+    edges: list[VizEdge] = []
+    frontier = [centre[0]]
+    seen_rel: set[str] = set()
+    for d in range(1, max(1, min(2, depth)) + 1):
+        rel_ids = [r for e in frontier for r in e.relation_ids if r not in seen_rel]
+        rels = graph.get_relations(rel_ids[: 4 * (cap or 500)])
+        new_ids = []
+        for r in rels:
+            seen_rel.add(r.id)
+            edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, "entity" if d > 1 else "seed",
+                                 f"{r.text}\nfrom {len(r.passage_ids)} passage(s)"))
+            for eid, nm in ((r.subject_id, r.subject), (r.object_id, r.object)):
+                if eid not in nodes:
+                    nodes[eid] = VizNode(eid, nm, "seed" if d == 1 else "entity", f"{nm}\n{d} hop(s) away")
+                    new_ids.append(eid)
+        frontier = graph.get_entities(new_ids) if d < depth else []
+    return _cap(nodes, edges, cap, {})
+
+
+def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(role, colour, meaning) for the roles shown."""
+    return [(r, ROLE_COLORS[r], ROLE_LABELS[r]) for r in roles if r in ROLE_COLORS]
