@@ -18,7 +18,7 @@ FACTS = [
     ("Bob Jones works at Acme Corp.", Triple("Bob Jones", "works at", "Acme Corp")),
     ("Springfield is located in Oregon.", Triple("Springfield", "is located in", "Oregon")),
     ("Zenith Labs, the company Carol Lee founded, is headquartered in Shelbyville.",
-     Triple("Zenith Labs company", "is headquartered in city", "Shelbyville")),
+     Triple("Zenith Labs company", "is headquartered in", "Shelbyville")),
     ("Carol Lee founded Zenith Labs.", Triple("Carol Lee", "founded", "Zenith Labs company")),
 ]
 Q = "In which city is the company founded by Alice Smith headquartered?"

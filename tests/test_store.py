@@ -31,7 +31,8 @@ def test_round_trip_builds_reciprocal_graph(graph, embedder):
     assert rel.subject_id == entity_id("Charles Babbage") and rel.passage_ids == (chunks[1].passage_id,)
     psg = graph.get_passages([chunks[0].passage_id])[0]
     assert psg.relation_ids == (relation_id("Ada Lovelace", "worked with", "Charles Babbage"),)
-    assert check_graph(graph).problems == ()  # documents are not registered here: only doc refs may fail
+    problems = check_graph(graph).problems  # no document registered: exactly the two doc refs are reported
+    assert len(problems) == 2 and all("unknown document doc-a" in p for p in problems)
     assert graph.counts() == {"passages": 2, "entities": 3, "relations": 2}
 
 

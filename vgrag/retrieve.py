@@ -197,9 +197,9 @@ def retrieve(question: str, graph: Graph, embedder: Embedder, params: QueryParam
     eviction = _evict(cand, set(rel_score), params.eviction_cap)
 
     personal = dict(ent_score)
-    for rid, s in rel_score.items():
+    for rid, s in rel_score.items():  # a seed relation's evidence is shared by its two endpoints
         for e in (cand.rels[rid].subject_id, cand.rels[rid].object_id):
-            personal[e] = max(personal.get(e, 0.0), s)
+            personal[e] = max(personal.get(e, 0.0), s / 2)
     rin = RerankInput(question, dict(cand.rels), dict(cand.sims), personal, params)
     if params.rerank in ("llm", "auto") and llm_rerank is not None:
         rstep = llm_rerank(rin)

@@ -178,3 +178,41 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
 def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
     """(role, colour, meaning) for the roles shown."""
     return [(r, ROLE_COLORS[r], ROLE_LABELS[r]) for r in roles if r in ROLE_COLORS]
+
+
+def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
+    """One self-contained HTML page that replays every step of a query offline (vis-network inlined)."""
+    import json
+    from pathlib import Path
+
+    import pyvis
+
+    js = (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2/vis-network.min.js").read_text()
+    steps = []
+    for st in STEPS:
+        g = trace_graph(trace, st, cap)
+        steps.append({"name": st,
+                      "nodes": [{"id": n.id, "label": _short(n.label), "title": n.title,
+                                 "color": ROLE_COLORS.get(n.role)} for n in g.nodes],
+                      "edges": [{"from": e.source, "to": e.target, "label": _short(e.label, 28), "title": e.title,
+                                 "color": ROLE_COLORS.get(e.role), "arrows": "to"} for e in g.edges]})
+    payload = {"question": trace.question, "steps": steps,
+               "answer": trace.answer.text if trace.answer else "",
+               "passages": [{"title": p.title, "text": p.text} for p in (trace.passages.passages if trace.passages else ())]}
+    data = json.dumps(payload, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>Query replay</title>
+<style>body{{font-family:sans-serif;margin:16px}}#g{{height:520px;border:1px solid #ddd}}li{{margin:4px 0}}</style>
+<script>{js}</script></head><body>
+<h2 id="q"></h2><div><button id="prev">◀ previous</button> <b id="step"></b> <button id="next">next ▶</button></div>
+<div id="g"></div><h3>Answer</h3><p id="a"></p><ol id="p"></ol>
+<script>
+const D = {data};
+let i = 0; const net = new vis.Network(document.getElementById('g'), {{}}, {{physics: {{stabilization: {{iterations: 150}}}}}});
+document.getElementById('q').textContent = D.question; document.getElementById('a').textContent = D.answer;
+for (const p of D.passages) {{ const li = document.createElement('li'); li.textContent = p.title + ': ' + p.text; document.getElementById('p').appendChild(li); }}
+function show() {{ const s = D.steps[i]; document.getElementById('step').textContent = (i + 1) + '/' + D.steps.length + ' ' + s.name;
+  net.setData({{nodes: new vis.DataSet(s.nodes), edges: new vis.DataSet(s.edges)}}); }}
+document.getElementById('prev').onclick = () => {{ i = Math.max(0, i - 1); show(); }};
+document.getElementById('next').onclick = () => {{ i = Math.min(D.steps.length - 1, i + 1); show(); }};
+show();
+</script></body></html>"""

@@ -1,0 +1,101 @@
+"""Build: upload documents or paste text, extract triples live, import pre-extracted triples, manage sources."""
+
+import pandas as pd
+import streamlit as st
+
+from ui.state import current_graph, settings, workspace
+from vgrag.ingest import Progress, ingest_documents, ingest_imported
+from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, read_triples_file
+from vgrag.text import content_hash
+from vgrag.writer import delete_document
+
+st.title("Build a graph")
+ws = workspace()
+if ws is None:
+    st.stop()
+s = settings()
+name = st.session_state.get("graph") or s.graph
+graph = current_graph(ws) or ws.graph(name)
+st.caption(f"Adding to graph “{graph.name}”. Re-adding an unchanged file does nothing; a changed file replaces the old one.")
+
+tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
+with tab_docs:
+    files = st.file_uploader("PDF, TXT, MD, HTML or DOCX files", type=[t.lstrip(".") for t in TEXT_TYPES],
+                             accept_multiple_files=True, key="doc_files")
+    pasted = st.text_area("…or paste text", key="pasted", height=120)
+    c1, c2, c3 = st.columns(3)
+    chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
+    overlap = c2.number_input("Overlap (sentences)", 0, 5, 1, key="overlap")
+    options = ["offline (spaCy rules)"] + ([f"LLM ({s.llm.model_extract})"] if s.llm.enabled else [])
+    choice = c3.selectbox("Extractor", options, key="extractor")
+    if st.button("Build", type="primary", key="build"):
+        inputs = [(f.name, f.getvalue()) for f in files or []]
+        if pasted.strip():
+            inputs.append(("pasted text.txt", pasted.encode("utf-8")))
+        if not inputs:
+            st.warning("Upload a file or paste some text first.")
+        else:
+            if choice.startswith("LLM"):
+                from vgrag.llm import make_llm
+                from vgrag.llm_extract import LLMExtractor
+
+                extractor = LLMExtractor(make_llm(s.llm, s.cache_dir), s.llm.model_extract, s.llm.concurrency)
+            else:
+                from vgrag.offline_extract import OfflineExtractor
+
+                extractor = OfflineExtractor()
+            bar = st.progress(0.0, text="Starting…")
+            table, errors = st.empty(), st.container()
+            rows: list[dict] = []
+
+            def on_progress(p: Progress) -> None:
+                bar.progress(p.done / p.total if p.total else 1.0, text=p.message or p.stage)
+                if p.chunk is not None:
+                    if p.chunk.error:
+                        errors.warning(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}")
+                    rows.extend({"subject": t.subject, "predicate": t.predicate, "object": t.object,
+                                 "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}"} for t in p.chunk.triples)
+                    table.dataframe(pd.DataFrame(rows[-200:]), width="stretch", height=260)
+
+            with ws.db.write_lock:
+                report = ingest_documents(graph, ws.embedder, extractor, inputs, int(chunk_chars), int(overlap),
+                                          on_progress=on_progress)
+            for f in report.failures:
+                if f.chunk_index is None:
+                    st.error(f.reason)
+            st.success(f"Stored {report.chunks} chunks with {report.triples} triples "
+                       f"({report.passages_new} new passages, {report.entities_new} new entities, "
+                       f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}.")
+            st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
+
+with tab_triples:
+    tf = st.file_uploader("HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
+                          type=[t.lstrip(".") for t in TRIPLE_TYPES], key="triple_file")
+    if st.button("Import", key="import") and tf is not None:
+        data = tf.getvalue()
+        try:
+            passages = read_triples_file(tf.name, data)
+        except InputError as e:
+            st.error(str(e))
+        else:
+            bar = st.progress(0.0, text="Importing…")
+            with ws.db.write_lock:
+                r = ingest_imported(graph, ws.embedder, tf.name, content_hash(data), passages,
+                                    on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message))
+            st.success(f"Imported {r.chunks} passages and {r.triples} triples; graph now has {r.counts}.")
+            if r.failures:
+                st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
+
+with tab_sources:
+    docs = graph.documents()
+    if not docs:
+        st.info("No source documents yet.")
+    for d in docs:
+        c1, c2 = st.columns([5, 1])
+        c1.write(f"**{d.name}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)"))
+        if c2.button("Delete", key=f"del_{d.id}"):
+            with ws.db.write_lock:
+                rep = delete_document(graph, d.id)
+            st.success(f"Deleted {d.name}: {rep.passages} passages, {rep.relations} relations and "
+                       f"{rep.entities} entities only it supported.")
+            st.rerun()

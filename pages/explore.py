@@ -1,0 +1,67 @@
+"""Explore: find an entity, draw its neighbourhood, read its relations and passages; graph health; export."""
+
+import pandas as pd
+import streamlit as st
+
+from ui.render import show_graph
+from ui.state import current_graph, no_graph_hint, workspace
+from vgrag.export import export_graph
+from vgrag.viz import neighbourhood
+
+st.title("Explore the graph")
+ws = workspace()
+if ws is None:
+    st.stop()
+graph = current_graph(ws)
+if graph is None:
+    no_graph_hint(ws)
+    st.stop()
+
+typed = st.text_input("Search an entity", placeholder="start typing a name…", key="entity_query")
+if typed.strip():
+    hits = graph.search_entity_records(ws.embedder.embed([typed]), 15)[0]
+    options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
+    picked = st.selectbox("Matches", list(options), key="entity_pick")
+    entity = options[picked] if picked else None
+    c1, c2, c3 = st.columns(3)
+    depth = c1.radio("Depth", [1, 2], horizontal=True, key="depth")
+    cap = c2.slider("Node cap", 10, 300, 60, key="cap")
+    show_all = c3.checkbox("Show all", key="show_all")
+    if entity is not None:
+        show_graph(neighbourhood(graph, entity.id, depth, None if show_all else cap))
+        rels = graph.get_relations(list(entity.relation_ids))
+        st.subheader("Relations")
+        st.dataframe(pd.DataFrame([{"subject": r.subject, "predicate": r.predicate, "object": r.object,
+                                    "passages": len(r.passage_ids)} for r in rels]), width="stretch")
+        st.subheader("Source passages")
+        st.dataframe(pd.DataFrame([{"title": p.title, "text": p.text} for p in graph.get_passages(
+            list(entity.passage_ids)[:50])]), width="stretch")
+
+
+@st.cache_data(show_spinner="Scanning the graph…", max_entries=8)
+def health(uri: str, name: str, version: tuple) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    ents = list(graph.iter_entities())
+    deg = pd.DataFrame({"entity": [e.name for e in ents], "degree": [len(e.relation_ids) for e in ents]})
+    dist = deg.groupby("degree").size().rename("entities").reset_index()
+    hubs = deg.sort_values("degree", ascending=False).head(15)
+    isolated = sorted(e.name for e in ents if not e.relation_ids)
+    return dist, hubs, isolated
+
+
+with st.expander("Graph health"):
+    c = graph.counts()
+    dist, hubs, isolated = health(ws.settings.milvus_uri, graph.name, tuple(sorted(c.items())))
+    st.bar_chart(dist, x="degree", y="entities")
+    st.write("Top hub entities")
+    st.dataframe(hubs, width="stretch", hide_index=True)
+    st.write(f"Isolated entities (no relation): {len(isolated)}")
+    if isolated:
+        st.write(", ".join(isolated[:50]))
+
+with st.expander("Export"):
+    for fmt, mime in (("graphml", "application/xml"), ("json", "application/json"), ("csv", "text/csv")):
+        if st.button(f"Prepare {fmt.upper()}", key=f"prep_{fmt}"):
+            st.session_state[f"export_{fmt}"] = export_graph(graph, fmt)
+        if f"export_{fmt}" in st.session_state:
+            st.download_button(f"Download {fmt.upper()}", st.session_state[f"export_{fmt}"],
+                               file_name=f"{graph.name}.{fmt}", mime=mime, key=f"dl_{fmt}")

@@ -1,0 +1,57 @@
+"""Overview: what the tool does, the graph picker, counts, active models, links."""
+
+import streamlit as st
+
+from ui.state import current_graph, mode_label, no_graph_hint, settings, workspace
+
+st.title("Vector Graph RAG explorer")
+st.write("Build a knowledge graph that lives only in a vector database (Milvus), then watch multi-hop "
+         "retrieval work step by step: seed entities and relations, one- or two-hop expansion, rerank, "
+         "and an answer that cites its passages.")
+
+ws = workspace()
+if ws is None:
+    st.stop()
+s = settings()
+graph = current_graph(ws)
+if graph is None:
+    no_graph_hint(ws)
+else:
+    counts = graph.counts()
+    docs = graph.documents()
+    st.subheader(f"Graph “{graph.name}”")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Passages", counts["passages"])
+    c2.metric("Entities", counts["entities"])
+    c3.metric("Relations", counts["relations"])
+    c4.metric("Source documents", len(docs))
+
+st.subheader("Models and storage")
+st.markdown(f"- **Mode:** {mode_label(s)}\n"
+            f"- **Embeddings:** `{ws.embedder.model_id}` ({ws.embedder.dim}-d)\n"
+            f"- **Milvus:** `{s.milvus_uri}`")
+
+with st.expander("Manage graphs"):
+    new = st.text_input("New graph name", placeholder="letters, digits and _", key="new_graph")
+    if st.button("Create graph", key="create_graph") and new:
+        try:
+            ws.graph(new)
+            st.session_state["graph"] = new
+            st.success(f"Created graph “{new}”.")
+            st.rerun()
+        except Exception as e:  # noqa: BLE001
+            st.error(str(e))
+    names = [g.name for g in ws.db.list_graphs()]
+    if names:
+        victim = st.selectbox("Drop a graph", names, key="drop_pick")
+        sure = st.checkbox(f"Yes, delete “{victim}” and all its data", key="drop_sure")
+        if st.button("Drop graph", disabled=not sure, key="drop_graph"):
+            ws.drop(victim)
+            st.success(f"Dropped “{victim}”.")
+            st.rerun()
+
+st.subheader("Where to next")
+st.page_link("pages/build.py", label="Build: upload documents or import triples", icon="🧱")
+st.page_link("pages/explore.py", label="Explore: entities, neighbourhoods, graph health, export", icon="🔎")
+st.page_link("pages/ask.py", label="Ask: step through a multi-hop query", icon="❓")
+st.page_link("pages/evaluate.py", label="Evaluate: Recall@k, naive vs graph", icon="📏")

@@ -1,0 +1,105 @@
+"""Streamlit-aware helpers shared by the pages: one cached workspace per process, the current graph, errors."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from pathlib import Path
+
+import streamlit as st
+
+from vgrag.config import DATA_DIR, Settings
+from vgrag.embed import EmbedderUnavailable
+from vgrag.ingest import IngestReport, ingest_imported
+from vgrag.sources import read_jsonl
+from vgrag.store import Graph, StoreError
+from vgrag.text import content_hash
+from vgrag.workspace import Workspace
+
+for _noisy in ("pymilvus", "grpc._server"):
+    logging.getLogger(_noisy).setLevel(logging.CRITICAL)
+
+DEMO_FILE = DATA_DIR / "demo" / "northwind.jsonl"
+DEMO_QUESTIONS = DATA_DIR / "demo" / "questions.json"
+DEMO_GRAPH = "demo"
+
+
+@st.cache_resource(show_spinner="Opening the database and loading the offline models…")
+def _workspace(uri: str, token: str, embedder: str, embed_model: str, embed_base_url: str,
+               embed_api_key: str) -> Workspace:
+    s = replace(Settings.from_env(), milvus_uri=uri, milvus_token=token, embedder=embedder, embed_model=embed_model,
+                embed_base_url=embed_base_url, embed_api_key=embed_api_key)
+    return Workspace.open(s)
+
+
+def settings() -> Settings:
+    """Environment defaults overlaid with what this browser session chose on the Settings page."""
+    if "settings" not in st.session_state:
+        st.session_state["settings"] = Settings.from_env()
+    return st.session_state["settings"]
+
+
+def workspace() -> Workspace | None:
+    """The process-wide workspace for the current settings, or None after showing why it cannot open."""
+    s = settings()
+    try:
+        return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
+    except (StoreError, EmbedderUnavailable) as e:
+        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - the page must explain, not crash
+        st.error(f"Cannot open the database at {s.milvus_uri}: {e}")
+    return None
+
+
+def current_graph_name(ws: Workspace) -> str | None:
+    names = [g.name for g in ws.db.list_graphs()]
+    chosen = st.session_state.get("graph")
+    if chosen in names:
+        return chosen
+    return names[0] if names else None
+
+
+def current_graph(ws: Workspace) -> Graph | None:
+    name = current_graph_name(ws)
+    if name is None:
+        return None
+    try:
+        return ws.graph(name, create=False)
+    except StoreError as e:
+        st.error(str(e))
+        return None
+
+
+def load_demo(ws: Workspace) -> IngestReport:
+    """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
+    data = DEMO_FILE.read_bytes()
+    with ws.db.write_lock:
+        g = ws.graph(DEMO_GRAPH)
+        report = ingest_imported(g, ws.embedder, DEMO_FILE.name, content_hash(data), read_jsonl(data, DEMO_FILE.name))
+    st.session_state["graph"] = DEMO_GRAPH
+    return report
+
+
+def no_graph_hint(ws: Workspace) -> None:
+    """What to do when the database has no graph yet: one click loads the demo."""
+    st.info("There is no graph in this database yet. Load the demo graph (36 passages about a fictional cloud "
+            "company, offline, a few seconds) or build your own on the Build page.")
+    if st.button("Load the demo graph", type="primary", key="load_demo_hint"):
+        with st.spinner("Loading the demo graph…"):
+            r = load_demo(ws)
+        st.success(f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "
+                   f"{r.counts['relations']} relations.")
+        st.rerun()
+
+
+def mode_label(s: Settings) -> str:
+    if s.llm.enabled:
+        where = s.llm.base_url or "api.openai.com"
+        return f"LLM: {s.llm.model_rerank} at {where}"
+    return "Offline: no LLM (graph rerank, extractive answers)"
+
+
+def demo_questions() -> list[str]:
+    import json
+
+    return json.loads(Path(DEMO_QUESTIONS).read_text()) if DEMO_QUESTIONS.exists() else []
