@@ -13,17 +13,21 @@ T = 120
 
 
 @pytest.fixture(scope="module")
-def app_env(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("VGRAG_MILVUS_URI", str(tmp_path_factory.mktemp("app") / "app.db"))
-    mp.chdir(ROOT)
-    yield
-    mp.undo()
+def app_db(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("app") / "app.db")
+
+
+@pytest.fixture
+def app_env(app_db, monkeypatch):
+    """Set after the autouse env isolation, so the app never touches data/vgrag.db."""
+    monkeypatch.setenv("VGRAG_MILVUS_URI", app_db)
+    monkeypatch.chdir(ROOT)
 
 
 def page(path: str | None = None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=T)
     at.run()
+    assert "data/vgrag.db" not in at.session_state["settings"].milvus_uri
     if path:
         at.switch_page(path)
         at.run()
@@ -38,7 +42,7 @@ def test_overview_offers_the_demo_then_shows_counts(app_env):
     assert not at.exception
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Passages"] == "36" and int(metrics["Relations"]) > 80
-    assert any("Offline" in c.value for c in at.sidebar.caption)
+    assert any("Offline: no LLM" in m.value for m in at.markdown)
 
 
 def test_build_from_pasted_text(app_env):

@@ -28,7 +28,6 @@ def test_gold_rules_for_both_formats():
     assert mq[0].gold == gold0 and len(gold0) >= 2
 
 
-@pytest.mark.slow
 def test_bench_on_test_sample_known_values(minilm, tmp_path):
     """Measured once with the offline MiniLM: naive 100 at k=5, graph 100 at k=5 on the 10 sample questions."""
     data = load_bench(BENCH / "test_sample")
