@@ -42,7 +42,7 @@ with st.expander("Retrieval knobs"):
 if st.button("Ask", type="primary", key="ask") and question.strip():
     hooks = {}
     if s.llm.enabled:
-        from vgrag.llm import query_hooks
+        from vgrag.llm_query import query_hooks
 
         hooks = query_hooks(s.llm, s.cache_dir)
     try:

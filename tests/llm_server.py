@@ -1,0 +1,47 @@
+"""A scripted OpenAI-compatible server behind httpx2.MockTransport: the real openai client talks to it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import httpx2
+import openai
+
+from vgrag.config import LLMSettings
+from vgrag.llm import OpenAILLM, ResponseCache
+
+
+def completion(text: str, pt: int = 10, ct: int = 5) -> dict:
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}}
+
+
+class ScriptedServer:
+    """Answers /chat/completions from a list of replies (text, status code, or a callable); records requests."""
+
+    def __init__(self, replies: list) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict] = []
+
+    def handler(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        self.requests.append(body)
+        reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
+        if isinstance(reply, Callable):  # type: ignore[arg-type]
+            reply = reply(body)
+        if isinstance(reply, httpx2.Response):
+            return reply
+        if isinstance(reply, int):
+            return httpx2.Response(reply, json={"error": {"message": f"status {reply}", "type": "x"}})
+        if isinstance(reply, Exception):
+            raise reply
+        return httpx2.Response(200, json=completion(reply))
+
+    def llm(self, cache_dir=None, **kw) -> OpenAILLM:
+        client = openai.OpenAI(base_url="http://llm.test/v1", api_key="k", max_retries=0,
+                               http_client=httpx2.Client(transport=httpx2.MockTransport(self.handler)))
+        settings = LLMSettings(base_url="http://llm.test/v1", api_key="k", **kw)
+        cache = ResponseCache(cache_dir / "c.sqlite") if cache_dir else None
+        return OpenAILLM(settings, client=client, cache=cache, sleep=lambda s: None)
