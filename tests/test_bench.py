@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import json
-
-import pytest
 from conftest import BENCH
 
 from vgrag.bench import load_bench, parse_questions, recall_at, run_bench
