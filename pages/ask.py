@@ -2,12 +2,15 @@
 
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.render import show_graph, step_table
 from ui.state import DEMO_GRAPH, current_graph, demo_questions, no_graph_hint, settings, workspace
 from vgrag.config import QueryParams
 from vgrag.diagnose import explain_passage
 from vgrag.pipeline import run_query
 from vgrag.viz import STEPS, replay_html, trace_graph
+
+ensure_router()
 
 st.title("Ask")
 ws = workspace()
@@ -81,9 +84,8 @@ if step == "answer":
     if trace.answer.error:
         st.warning(trace.answer.error)
     for c in trace.answer.citations:
-        p_ = next(x for x in trace.passages.passages if x.id == c.passage_id)
         with st.expander(f"[{c.n}] {c.title}"):
-            st.text(p_.text)
+            st.text(c.text)
     st.subheader("Reasoning paths")
     for path in trace.answer.paths:
         st.write(" → ".join(trace.relation(r).text for r in path if trace.relation(r)))

@@ -3,11 +3,14 @@
 import pandas as pd
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.state import current_graph, settings, workspace
 from vgrag.ingest import Progress, ingest_documents, ingest_imported
 from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, read_triples_file
 from vgrag.text import content_hash
 from vgrag.writer import delete_document
+
+ensure_router()
 
 st.title("Build a graph")
 ws = workspace()

@@ -6,8 +6,11 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.state import workspace
 from vgrag.bench import format_table, load_bench, run_bench
+
+ensure_router()
 
 st.title("Evaluate")
 st.write("Runs naive dense retrieval and the graph pipeline on every question of a HippoRAG-format folder "

@@ -3,10 +3,13 @@
 import pandas as pd
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.render import show_graph
 from ui.state import current_graph, no_graph_hint, workspace
 from vgrag.export import export_graph
 from vgrag.viz import neighbourhood
+
+ensure_router()
 
 st.title("Explore the graph")
 ws = workspace()

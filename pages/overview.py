@@ -2,7 +2,10 @@
 
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.state import current_graph, mode_label, no_graph_hint, settings, workspace
+
+ensure_router()
 
 st.title("Vector Graph RAG explorer")
 st.write("Build a knowledge graph that lives only in a vector database (Milvus), then watch multi-hop "
@@ -51,7 +54,7 @@ with st.expander("Manage graphs"):
             st.rerun()
 
 st.subheader("Where to next")
-st.page_link("pages/build.py", label="Build: upload documents or import triples", icon="🧱")
-st.page_link("pages/explore.py", label="Explore: entities, neighbourhoods, graph health, export", icon="🔎")
-st.page_link("pages/ask.py", label="Ask: step through a multi-hop query", icon="❓")
-st.page_link("pages/evaluate.py", label="Evaluate: Recall@k, naive vs graph", icon="📏")
+st.page_link("pages/build.py", label="Build: upload documents or import triples", icon=":material/upload_file:")
+st.page_link("pages/explore.py", label="Explore: entities, neighbourhoods, graph health, export", icon=":material/hub:")
+st.page_link("pages/ask.py", label="Ask: step through a multi-hop query", icon=":material/quiz:")
+st.page_link("pages/evaluate.py", label="Evaluate: Recall@k, naive vs graph", icon=":material/leaderboard:")

@@ -4,7 +4,10 @@ from dataclasses import replace
 
 import streamlit as st
 
+from ui.router import ensure_router
 from ui.state import settings
+
+ensure_router()
 
 st.title("Settings")
 s = settings()

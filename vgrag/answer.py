@@ -1,83 +1,151 @@
-"""Answers: reasoning paths over the selected relations, and the offline extractive answer with citations."""
+"""Answers offline: reasoning paths over the selected relations, and an extractive evidence chain with citations."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 
+import numpy as np
 
 from .embed import Embedder
+from .nlp import STOPWORDS
+from .store import Graph
 from .text import split_sentences
 from .trace import AnswerStep, Citation, QueryTrace, RelationView
 
+MAX_PATHS = 300  # candidate chains scored per query
 
-def reasoning_paths(trace: QueryTrace, max_len: int = 3, limit: int = 5) -> tuple[tuple[str, ...], ...]:
-    """Chains of selected relations starting at seed entities, best first (chains joining two seeds win)."""
-    if trace.rerank is None or trace.seeds is None:
-        return ()
-    score = {c.id: c.score for c in trace.rerank.candidates}
-    rels: list[RelationView] = [r for r in (trace.relation(i) for i in trace.rerank.selected) if r is not None]
+
+def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
+    """Chains of selected relations starting at the question's entities (or at seed relations' subjects)."""
+    rels = [r for r in (trace.relation(i) for i in trace.rerank.selected) if r is not None]  # type: ignore[union-attr]
     adj: dict[str, list[tuple[str, RelationView]]] = defaultdict(list)
     for r in rels:
         adj[r.subject_id].append((r.object_id, r))
         adj[r.object_id].append((r.subject_id, r))
-    seeds = [s.id for s in trace.seeds.entity_hits]
-    for s in trace.seeds.relation_hits:
-        r = trace.relation(s.id)
-        if r is not None:
-            seeds.append(r.subject_id)
-    seed_set = set(seeds)
-    found: dict[tuple[str, ...], float] = {}
+    starts = [s.id for s in trace.seeds.entity_hits]  # type: ignore[union-attr]
+    if not starts:
+        starts = [r.subject_id for r in (trace.relation(s.id) for s in trace.seeds.relation_hits) if r]  # type: ignore[union-attr]
+    found: list[tuple[RelationView, ...]] = []
 
-    def walk(node: str, path: list[RelationView], visited: set[str]) -> None:
+    def walk(node: str, path: tuple[RelationView, ...], visited: frozenset[str]) -> None:
+        if len(found) >= MAX_PATHS:
+            return
         if path:
-            key = tuple(r.id for r in path)
-            joins = node in seed_set and len(path) > 1
-            found[key] = sum(score.get(r.id, 0.0) for r in path) / len(path) + (0.5 if joins else 0.0) + 0.1 * len(path)
+            found.append(path)
         if len(path) >= max_len:
             return
         for nxt, r in adj.get(node, []):
             if nxt not in visited and r not in path:
-                walk(nxt, path + [r], visited | {nxt})
+                walk(nxt, path + (r,), visited | {nxt})
 
-    for s in dict.fromkeys(seeds):
-        walk(s, [], {s})
-    best = sorted(found.items(), key=lambda kv: -kv[1])
+    for s in dict.fromkeys(starts):
+        walk(s, (), frozenset({s}))
+    return found
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _stems(text: str) -> set[str]:
+    """Content words cut to 5 letters: a crude, language-light stem ("operates" ~ "operated")."""
+    return {w[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+
+
+def path_score(question_stems: set[str], similarity: float, path: Sequence[RelationView]) -> float:
+    """Half similarity, half coverage of the question's content words; a relation adding no covered word costs."""
+    covered: set[str] = set()
+    idle = 0
+    for r in path:
+        new = (_stems(r.text) & question_stems) - covered
+        idle += not new
+        covered |= new
+    coverage = len(covered) / max(len(question_stems), 1)
+    return 0.5 * similarity + 0.5 * coverage - 0.05 * idle
+
+
+def reasoning_paths(trace: QueryTrace, embedder: Embedder | None = None, max_len: int = 3,
+                    limit: int = 5) -> tuple[tuple[str, ...], ...]:
+    """The chains that best explain the question: the question's similarity to the chain's text plus how many of
+    the question's content words the chain accounts for (see path_score); rerank scores without an embedder."""
+    if trace.rerank is None or trace.seeds is None:
+        return ()
+    paths = _candidate_paths(trace, max_len)
+    if not paths:
+        return ()
+    if embedder is not None:
+        vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
+        q = _stems(trace.question)
+        scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths)]
+    else:
+        rs = {c.id: c.score for c in trace.rerank.candidates}
+        scores = [sum(rs.get(r.id, 0.0) for r in p) / len(p) for p in paths]
+    order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []
-    for path, _ in best:
-        if not any(set(path) <= set(p) for p in out):
-            out.append(path)
+    for i in order:
+        ids = tuple(r.id for r in paths[i])
+        if not any(set(ids) <= set(o) for o in out):
+            out.append(ids)
         if len(out) >= limit:
             break
     return tuple(out)
 
 
-def extractive_answer(trace: QueryTrace, embedder: Embedder, n_passages: int = 3, n_sentences: int = 2) -> AnswerStep:
-    """The sentences of the top passages closest to the question (and to the reasoning path), with citations."""
+def _best_sentence(text: str, target: np.ndarray, embedder: Embedder) -> str:
+    sents = split_sentences(text) or [text]
+    vecs = embedder.embed(sents)
+    return sents[int(np.argmax(vecs @ target))]
+
+
+_PRONOUN = re.compile(r"^(He|She|It|They|Its|His|Her|Their)\b")
+
+
+def _with_subject(sentence: str, title: str) -> str:
+    """A quoted sentence that starts with a pronoun gets its passage's title, so it reads on its own."""
+    return f"{title}: {sentence}" if title and _PRONOUN.match(sentence) else sentence
+
+
+def extractive_answer(trace: QueryTrace, embedder: Embedder, graph: Graph | None = None,
+                      n_sentences: int = 2) -> AnswerStep:
+    """Offline answer: along the best reasoning path, each relation's best supporting sentence, cited;
+    without a path, the sentences of the top passages closest to the question."""
     t0 = time.perf_counter()
-    paths = reasoning_paths(trace)
-    passages = trace.passages.passages[:n_passages] if trace.passages else ()
-    if not passages:
-        return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive",
-                          round((time.perf_counter() - t0) * 1000, 2))
-    names: set[str] = set()
-    for path in paths[:2]:
-        for rid in path:
-            r = trace.relation(rid)
-            if r is not None:
-                names.update((r.subject.casefold(), r.object.casefold()))
-    sents = [(n, s) for n, p in enumerate(passages) for s in split_sentences(p.text)]
-    vecs = embedder.embed([trace.question] + [s for _, s in sents])
-    sims = vecs[1:] @ vecs[0]
-    scored = []
-    for (n, s), sim in zip(sents, sims):
-        bonus = 0.05 * sum(1 for name in names if name and name in s.casefold())
-        scored.append((float(sim) + min(bonus, 0.15) - 0.02 * n, n, s))
-    picked = sorted(sorted(scored, key=lambda x: -x[0])[:n_sentences], key=lambda x: (x[1], sents.index((x[1], x[2]))))
-    used = sorted({n for _, n, _ in picked})
-    number = {n: i + 1 for i, n in enumerate(used)}
-    text = " ".join(f"{s} [{number[n]}]" for _, n, s in picked)
-    cites = tuple(Citation(number[n], passages[n].id, passages[n].title) for n in used)
-    return AnswerStep(text, cites, paths, "extractive", round((time.perf_counter() - t0) * 1000, 2))
-
-
+    paths = reasoning_paths(trace, embedder)
+    ranked = {p.id: p for p in (trace.passages.passages if trace.passages else ())}
+    picked: list[tuple[str, str, str, str]] = []  # (sentence, passage id, title, passage text)
+    if paths and graph is not None:
+        chain = [r for r in (trace.relation(i) for i in paths[0]) if r is not None]
+        need = [pid for r in chain for pid in r.passage_ids[:1] if pid not in ranked]
+        texts = {p.id: (p.title, p.text) for p in graph.get_passages(need)}
+        texts.update({pid: (p.title, p.text) for pid, p in ranked.items()})
+        rvecs = embedder.embed([r.text for r in chain])
+        for r, rv in zip(chain, rvecs):
+            pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
+            if pid is None or pid not in texts:
+                continue
+            title, text = texts[pid]
+            s = _best_sentence(text, rv, embedder)
+            if all(s != x[0] for x in picked):
+                picked.append((s, pid, title, text))
+    if not picked:
+        passages = list(ranked.values())[:3]
+        if not passages:
+            return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive",
+                              round((time.perf_counter() - t0) * 1000, 2))
+        sents = [(s, p) for p in passages for s in split_sentences(p.text)]
+        vecs = embedder.embed([trace.question] + [s for s, _ in sents])
+        best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]
+        picked = [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
+    number: dict[str, int] = {}
+    for _, pid, _, _ in picked:
+        number.setdefault(pid, len(number) + 1)
+    text = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)
+    seen: set[str] = set()
+    cites = []
+    for _, pid, title, ptext in picked:
+        if pid not in seen:
+            seen.add(pid)
+            cites.append(Citation(number[pid], pid, title, ptext))
+    return AnswerStep(text, tuple(cites), paths, "extractive", round((time.perf_counter() - t0) * 1000, 2))

@@ -91,7 +91,7 @@ def llm_answer(llm: OpenAILLM, model: str, trace: QueryTrace) -> AnswerStep:
         return AnswerStep("", (), (), "llm", round((time.perf_counter() - t0) * 1000, 2), call, str(e))
     nums = [int(x) for x in re.findall(r"\[(\d+)\]", r.text)]
     used = sorted({n for n in nums if 1 <= n <= len(passages)})
-    cites = tuple(Citation(n, passages[n - 1].id, passages[n - 1].title) for n in used)
+    cites = tuple(Citation(n, passages[n - 1].id, passages[n - 1].title, passages[n - 1].text) for n in used)
     bad = sorted({n for n in nums if not 1 <= n <= len(passages)})
     call = LLMCall("answer", model, prompt, r.text, r.prompt_tokens, r.completion_tokens, r.latency_ms,
                    f"cited missing passage(s) {bad}" if bad else None, r.cached)

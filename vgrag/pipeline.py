@@ -31,11 +31,11 @@ def run_query(question: str, graph: Graph, embedder: Embedder, params: QueryPara
     if llm_answer is not None:
         step = llm_answer(trace)
         if step.error and not step.text:
-            fallback = extractive_answer(trace, embedder)
+            fallback = extractive_answer(trace, embedder, graph)
             step = replace(fallback, error=f"LLM answer failed ({step.error}); extractive answer shown",
                            llm=step.llm)
         elif not step.paths:
-            step = replace(step, paths=reasoning_paths(trace))
+            step = replace(step, paths=reasoning_paths(trace, embedder))
     else:
-        step = extractive_answer(trace, embedder)
+        step = extractive_answer(trace, embedder, graph)
     return replace(trace, answer=step, total_ms=round((time.perf_counter() - t0) * 1000, 2))

@@ -124,6 +124,7 @@ class Citation:
     n: int
     passage_id: str
     title: str
+    text: str = ""  # the passage, so a cited passage outside the top-k can still be shown
 
 
 @dataclass(frozen=True)

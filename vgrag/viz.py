@@ -15,12 +15,12 @@ from .store import Graph
 from .trace import QueryTrace
 
 ROLE_COLORS = {
-    "query": "#d1495b",  # entities named in the question
-    "seed": "#edae49",  # seed entities / relations from vector search
+    "query": "#7b2cbf",  # entities named in the question
+    "seed": "#f4a261",  # seed entities / relations from vector search
     "expanded": "#66a182",  # reached by a hop
-    "selected": "#00798c",  # chosen by the rerank
-    "rejected": "#b8b8b8",  # candidate not chosen
-    "path": "#30638e",  # on a reasoning path of the answer
+    "selected": "#2a9d8f",  # chosen by the rerank
+    "rejected": "#c9c9c9",  # candidate not chosen
+    "path": "#d62828",  # on the answer's best reasoning path
     "entity": "#8d99ae",  # plain neighbourhood node
 }
 ROLE_LABELS = {
@@ -129,7 +129,7 @@ def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
     if upto >= 4:  # after eviction only the surviving candidates remain
         visible &= {r.id for r in trace.relations}
     selected = set(trace.rerank.selected) if trace.rerank and upto >= 5 else set()
-    on_path = {r for p in trace.answer.paths for r in p} if trace.answer and upto >= 6 else set()
+    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and upto >= 6 else set()
     for r in trace.relations:
         if r.id not in visible:
             continue
@@ -137,7 +137,7 @@ def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
         if upto >= 5:
             role = "selected" if r.id in selected else "rejected"
         if upto >= 6 and on_path:
-            role = "path" if r.id in on_path else ("selected" if r.id in selected else "rejected")
+            role = "path" if r.id in on_path else "rejected"
         why = f"similarity {r.similarity:.3f}" + (f", hop {hop_of[r.id]}" if r.id in hop_of else ", seed relation")
         edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
         for eid in (r.subject_id, r.object_id):

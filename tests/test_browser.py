@@ -1,0 +1,138 @@
+"""The real app in headless Chromium: demo graph, a question stepped to its answer, a graph canvas with nodes,
+no request leaving 127.0.0.1, and hostile text from documents shown as text, never run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
+
+XSS_ENTITY = '<img src=x onerror="window.__xss=1">'
+SEED = f"""
+import sys; sys.path.insert(0, {str(ROOT)!r})
+from vgrag.config import Settings
+from vgrag.workspace import Workspace
+from vgrag.models import Triple
+from vgrag.writer import SourceChunk, write_chunks
+from vgrag.sources import read_jsonl
+from vgrag.ingest import ingest_imported
+from vgrag.text import content_hash
+ws = Workspace.open(Settings.from_env())
+g = ws.graph("demo")
+data = open({str(ROOT / 'data/demo/northwind.jsonl')!r}, 'rb').read()
+ingest_imported(g, ws.embedder, "northwind.jsonl", content_hash(data), read_jsonl(data))
+write_chunks(g, ws.embedder, [SourceChunk("doc-evil", "<script>window.__xss2=1</script>",
+    {"Keystone was probed by " + XSS_ENTITY + " <script>window.__xss2=1</script>"!r}, 0,
+    (Triple({XSS_ENTITY!r}, "probed", "Keystone"),))])
+"""
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    db = tmp_path_factory.mktemp("browser") / "b.db"
+    env = {**os.environ, "VGRAG_MILVUS_URI": str(db)}
+    subprocess.run([sys.executable, "-c", SEED], env=env, check=True, timeout=300)
+    port = _port()
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.address", "127.0.0.1", "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not become healthy")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def _graph_frame(page):
+    """The iframe holding the pyvis graph (it defines the vis `network` global)."""
+    for _ in range(60):
+        for f in page.frames:
+            try:
+                if f.evaluate("typeof network !== 'undefined' && typeof nodes !== 'undefined'"):
+                    return f
+            except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
+                continue
+        page.wait_for_timeout(500)
+    raise AssertionError("no graph iframe found")
+
+
+def test_ask_step_through_in_a_real_browser(app_url):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    requests: list[str] = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server
+        page.get_by_text("Offline: no LLM").first.wait_for(timeout=60000)  # the router's shared sidebar ran
+        assert page.locator("[data-testid=stSidebarNavLink]").filter(has_text="Overview").count() == 1
+        q = page.get_by_label("Question", exact=True)
+        q.wait_for(timeout=60000)
+        q.fill("Who is the escalation contact for the service that Beacon depends on?")
+        q.press("Enter")
+        page.get_by_role("button", name="Ask", exact=True).click()
+        page.get_by_text("Step 1/7").wait_for(timeout=60000)
+        frame = _graph_frame(page)
+        page.screenshot(path=str(SHOTS / "ask_step1.png"))
+        for n in range(2, 8):
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+            if n == 3:  # hop 1: Keystone's neighbours, the injected entity among them
+                page.wait_for_timeout(1500)
+                frame = _graph_frame(page)
+                labels = frame.evaluate("nodes.get().map(n => n.label)")
+                assert any("onerror" in lb for lb in labels), labels  # drawn as text
+                page.screenshot(path=str(SHOTS / "ask_hop1.png"))
+        page.get_by_text("Reasoning paths").wait_for(timeout=60000)
+        page.wait_for_timeout(1500)
+        frame = _graph_frame(page)
+        assert frame.evaluate("nodes.length") > 0
+        assert frame.locator("canvas").count() >= 1
+        page.screenshot(path=str(SHOTS / "ask_answer.png"), full_page=True)
+        for f in page.frames:
+            try:
+                assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")
+            except playwright.Error:
+                continue
+        page.goto(app_url + "/explore", wait_until="networkidle")
+        box = page.get_by_label("Search an entity")
+        box.fill("Keystone")
+        box.press("Enter")
+        _graph_frame(page)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(SHOTS / "explore.png"))
+        browser.close()
+    hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
+    assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]

@@ -1,0 +1,71 @@
+"""The router: page list, page config and the shared sidebar — used by app.py and by pages opened directly.
+
+Streamlit 1.67 keeps a process-wide flag, set when a `pages/` folder exists, that makes a deep link (/ask …)
+run `pages/<name>.py` directly until some script has called st.navigation; the first visitor of a fresh
+server who opens a deep link would get the legacy auto-navigation without the shared sidebar. Each page
+calls ensure_router() first: on that legacy path it switches the flag off and reruns through app.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.state import current_graph_name, mode_label, settings, workspace
+
+ICON = str(Path(__file__).resolve().parent.parent / "data" / "icon.png")  # local: no favicon request leaves the host
+
+
+def _pages() -> list:
+    return [
+        st.Page("pages/overview.py", title="Overview", icon=":material/home:", default=True),
+        st.Page("pages/build.py", title="Build", icon=":material/upload_file:"),
+        st.Page("pages/explore.py", title="Explore", icon=":material/hub:"),
+        st.Page("pages/ask.py", title="Ask", icon=":material/quiz:"),
+        st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:"),
+        st.Page("pages/settings.py", title="Settings", icon=":material/settings:"),
+    ]
+
+
+def _sidebar() -> None:
+    with st.sidebar:
+        s = settings()
+        st.caption(mode_label(s))
+        ws = workspace()
+        if ws is not None:
+            names = [g.name for g in ws.db.list_graphs()]
+            if names:
+                current = current_graph_name(ws)
+                st.session_state["graph"] = st.selectbox("Graph", names, index=names.index(current),
+                                                         key="graph_picker")
+            st.caption(f"Database: `{s.milvus_uri}`")
+
+
+def _config() -> None:
+    st.set_page_config(page_title="Vector Graph RAG explorer", page_icon=ICON, layout="wide")
+
+
+def navigation():  # -> StreamlitPage
+    """Page config, the navigation and the shared sidebar; returns the page to run."""
+    _config()
+    page = st.navigation(_pages())
+    st.session_state["_vgrag_routed"] = True
+    _sidebar()
+    return page
+
+
+def ensure_router() -> None:
+    """Called first by every page; a no-op when app.py routed this run."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if not PagesManager.uses_pages_directory:
+        return
+    PagesManager.uses_pages_directory = False
+    if st.session_state.get("_vgrag_routed"):
+        # Only AppTest re-enables the legacy path after a session was routed (it resets the flag every run);
+        # a rerun here would drop the click that started this run, so draw the shared parts in place.
+        _config()
+        _sidebar()
+    else:  # a deep link on a fresh server: the session's first run, nothing to lose; app.py re-resolves by URL
+        st.rerun()
