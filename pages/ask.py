@@ -47,7 +47,13 @@ if st.button("Ask", type="primary", key="ask") and question.strip():
     if s.llm.enabled:
         from vgrag.llm_query import query_hooks
 
-        hooks = query_hooks(s.llm, s.cache_dir)
+        live, streamed = st.empty(), []
+
+        def show_piece(piece: str) -> None:
+            streamed.append(piece)
+            live.markdown("**Answer (streaming)**  \n" + "".join(streamed))
+
+        hooks = query_hooks(s.llm, s.cache_dir, on_delta=show_piece)
     try:
         st.session_state["trace"] = run_query(question, graph, ws.embedder, p, **hooks)
         st.session_state["naive"] = run_query(question, graph, ws.embedder, p, method="naive")
@@ -91,6 +97,13 @@ if step == "answer":
         st.write(" → ".join(trace.relation(r).text for r in path if trace.relation(r)))
 if trace.rerank and trace.rerank.error:
     st.warning(f"Rerank: {trace.rerank.error}")
+if trace.llm_calls:
+    with st.expander(f"LLM calls ({len(trace.llm_calls)})"):
+        for c in trace.llm_calls:
+            st.write(f"**{c.role}** · {c.model} · {c.prompt_tokens} + {c.completion_tokens} tokens · "
+                     f"{c.latency_ms:.0f} ms" + (f" · ⚠ {c.error}" if c.error else ""))
+            st.text_area("Prompt", c.prompt, height=120, key=f"prompt_{c.role}", disabled=True)
+            st.text_area("Raw response", c.raw_response, height=80, key=f"raw_{c.role}", disabled=True)
 
 naive = st.session_state.get("naive")
 with st.expander("Naive dense retrieval, side by side"):
@@ -104,9 +117,13 @@ with st.expander("Naive dense retrieval, side by side"):
     for p_ in naive.passages.passages:
         c2.write(("✓ " if p_.id in g_ids else "− ") + p_.title)
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def passage_choices(uri: str, name: str, counts: tuple) -> list:
+    return list(graph.iter_passages()) if dict(counts)["passages"] <= 3000 else []
+
+
 with st.expander("Why was this missed?"):
-    counts = graph.counts()
-    pool = list(graph.iter_passages()) if counts["passages"] <= 3000 else []
+    pool = passage_choices(s.milvus_uri, graph.name, tuple(sorted(graph.counts().items())))
     if pool:
         chosen = st.selectbox("Passage", pool, format_func=lambda x: f"{x.title}: {x.text[:70]}", key="miss_pick")
         d_ = explain_passage(trace, graph, chosen.id)
@@ -116,5 +133,8 @@ with st.expander("Why was this missed?"):
 
 with st.expander("Export this run"):
     st.download_button("Trace (JSON)", trace.to_json(), file_name="trace.json", mime="application/json", key="dl_json")
-    st.download_button("Replay (standalone HTML)", replay_html(trace), file_name="replay.html", mime="text/html",
-                       key="dl_html")
+    if st.button("Prepare the replay page", key="prep_replay"):
+        st.session_state["replay"] = (trace.question, replay_html(trace))
+    if st.session_state.get("replay", ("",))[0] == trace.question:
+        st.download_button("Replay (standalone HTML)", st.session_state["replay"][1], file_name="replay.html",
+                           mime="text/html", key="dl_html")

@@ -6,8 +6,9 @@ import streamlit as st
 from ui.router import ensure_router
 from ui.state import current_graph, settings, workspace
 from vgrag.ingest import Progress, ingest_documents, ingest_imported
-from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, read_triples_file
-from vgrag.text import content_hash
+from vgrag.llm import estimate_tokens
+from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text, read_triples_file
+from vgrag.text import chunk_text, content_hash
 from vgrag.writer import delete_document
 
 ensure_router()
@@ -31,6 +32,21 @@ with tab_docs:
     overlap = c2.number_input("Overlap (sentences)", 0, 5, 1, key="overlap")
     options = ["offline (spaCy rules)"] + ([f"LLM ({s.llm.model_extract})"] if s.llm.enabled else [])
     choice = c3.selectbox("Extractor", options, key="extractor")
+    glean = False
+    if choice.startswith("LLM"):
+        glean = st.checkbox("Gleaning: a second call per chunk asking for missed facts", key="glean")
+        texts = []
+        for f in files or []:
+            try:
+                texts += chunk_text(document_text(f.name, f.getvalue()), int(chunk_chars), int(overlap))
+            except InputError:
+                continue
+        if pasted.strip():
+            texts += chunk_text(pasted, int(chunk_chars), int(overlap))
+        if texts:
+            est = estimate_tokens(texts) * (2 if glean else 1)
+            st.caption(f"Estimate before you start: {len(texts)} chunks, about {est:,} prompt tokens "
+                       f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing).")
     if st.button("Build", type="primary", key="build"):
         inputs = [(f.name, f.getvalue()) for f in files or []]
         if pasted.strip():
@@ -42,7 +58,7 @@ with tab_docs:
                 from vgrag.llm import make_llm
                 from vgrag.llm_extract import LLMExtractor
 
-                extractor = LLMExtractor(make_llm(s.llm, s.cache_dir), s.llm.model_extract, s.llm.concurrency)
+                extractor = LLMExtractor(make_llm(s.llm, s.cache_dir), s.llm.model_extract, s.llm.concurrency, glean)
             else:
                 from vgrag.offline_extract import OfflineExtractor
 
@@ -70,6 +86,8 @@ with tab_docs:
                        f"({report.passages_new} new passages, {report.entities_new} new entities, "
                        f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}.")
             st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
+            if report.prompt_tokens or report.completion_tokens:
+                st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
 
 with tab_triples:
     tf = st.file_uploader("HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",

@@ -24,6 +24,11 @@ c1, c2, c3 = st.columns(3)
 m_extract = c1.text_input("Extraction model", s.llm.model_extract, key="m_extract")
 m_rerank = c2.text_input("Rerank model", s.llm.model_rerank, key="m_rerank")
 m_answer = c3.text_input("Answer model", s.llm.model_answer, key="m_answer")
+temperature = c1.number_input("Temperature", 0.0, 2.0, float(s.llm.temperature), 0.1, key="temperature")
+timeout = c2.number_input("Timeout (s)", 5, 600, int(s.llm.timeout_s), key="timeout")
+concurrency = c3.number_input("Parallel extraction calls", 1, 32, int(s.llm.concurrency), key="concurrency")
+use_cache = st.checkbox("Cache LLM responses on disk (re-running an ingest or benchmark costs nothing)",
+                        value=s.llm.cache, key="llm_cache")
 
 st.subheader("Embeddings and storage")
 embedder = st.selectbox("Embedding backend", ["minilm", "openai"], index=["minilm", "openai"].index(s.embedder),
@@ -39,7 +44,9 @@ if st.button("Save", type="primary", key="save_settings"):
     else:
         llm = replace(s.llm, base_url=base_url.strip() if kind == kinds[2] else "",
                       api_key=api_key.strip() or ("not-needed" if kind == kinds[2] else ""),
-                      model_extract=m_extract, model_rerank=m_rerank, model_answer=m_answer)
+                      model_extract=m_extract, model_rerank=m_rerank, model_answer=m_answer,
+                      temperature=float(temperature), timeout_s=float(timeout), concurrency=int(concurrency),
+                      cache=bool(use_cache))
     if kind == kinds[1] and not api_key.strip():
         st.error("OpenAI needs an API key.")
     elif kind == kinds[2] and not base_url.strip():

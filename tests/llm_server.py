@@ -18,6 +18,17 @@ def completion(text: str, pt: int = 10, ct: int = 5) -> dict:
             "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}}
 
 
+def sse(text: str, size: int = 7) -> bytes:
+    """The reply as server-sent events, `size` characters a chunk, then a usage chunk and [DONE]."""
+    out = []
+    for i in range(0, len(text), size):
+        out.append({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                    "choices": [{"index": 0, "delta": {"content": text[i : i + size]}, "finish_reason": None}]})
+    out.append({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [],
+                "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39}})
+    return "".join(f"data: {json.dumps(o)}\n\n" for o in out).encode() + b"data: [DONE]\n\n"
+
+
 class ScriptedServer:
     """Answers /chat/completions from a list of replies (text, status code, or a callable); records requests."""
 
@@ -37,6 +48,8 @@ class ScriptedServer:
             return httpx2.Response(reply, json={"error": {"message": f"status {reply}", "type": "x"}})
         if isinstance(reply, Exception):
             raise reply
+        if body.get("stream"):
+            return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=sse(reply))
         return httpx2.Response(200, json=completion(reply))
 
     def llm(self, cache_dir=None, **kw) -> OpenAILLM:

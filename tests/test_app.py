@@ -109,3 +109,46 @@ def test_settings_validate_and_keep_key_in_session(app_env):
     at.text_input(key="llm_base_url").input("http://127.0.0.1:9/v1")
     at.button(key="save_settings").click().run()
     assert at.session_state["settings"].llm.base_url == "http://127.0.0.1:9/v1"
+
+
+def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
+    from dataclasses import replace
+
+    from vgrag.config import LLMSettings, Settings
+
+    at = AppTest.from_file(APP, default_timeout=T)
+    bad = LLMSettings(base_url="http://127.0.0.1:9/v1", api_key="x", max_retries=0, timeout_s=5)
+    at.session_state["settings"] = replace(Settings.from_env(), llm=bad)
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.run()
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.button(key="ask").click().run()
+    assert not at.exception
+    assert any("LLM rerank failed" in w.value for w in at.warning), [w.value for w in at.warning]
+    trace = at.session_state["trace"]
+    assert trace.rerank.method == "graph" and trace.answer.method == "extractive"
+    assert "LLM answer failed" in trace.answer.error and len(trace.llm_calls) == 2
+
+
+def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    path = tmp_path / "held.db"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; sys.path.insert(0, %r)\n"
+        "from vgrag.store import Database\n"
+        "Database(%r); print('open', flush=True); time.sleep(120)") % (str(ROOT), str(path))],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        monkeypatch.setenv("VGRAG_MILVUS_URI", str(path))
+        monkeypatch.chdir(ROOT)
+        at = AppTest.from_file(APP, default_timeout=T)
+        at.run()
+        assert not at.exception
+        assert any("already open in another process" in e.value for e in at.error), [e.value for e in at.error]
+    finally:
+        holder.kill()
+        holder.wait()

@@ -128,3 +128,37 @@ def test_failed_llm_falls_back_offline_and_says_so(small, embedder):
     assert tr.rerank.method == "graph" and "offline graph rerank" in tr.rerank.error
     assert tr.answer.method == "extractive" and "LLM answer failed" in tr.answer.error
     assert tr.answer.citations
+
+
+def test_gleaning_adds_missed_triples_in_a_second_call():
+    more = json.dumps({"triples": [["Charles", "designed", "Analytical Engine"]]})
+    srv = ScriptedServer([GOOD, more])
+    [ex] = LLMExtractor(srv.llm(), "m", glean=True).extract_many(["Ada worked with Charles, who designed it."])
+    assert len(srv.requests) == 2 and len(ex.triples) == 2
+    assert srv.requests[1]["messages"][-2] == {"role": "assistant", "content": GOOD}
+    assert "--- gleaning ---" in ex.raw and ex.prompt_tokens == 20
+
+
+def test_streamed_answer_delivers_pieces_and_usage(small, embedder):
+    answer = "Acme Corp is headquartered in Springfield [1]."
+
+    def reply(body):
+        return json.dumps({"selected": [1]}) if "Facts:" in body["messages"][-1]["content"] else answer
+
+    srv = ScriptedServer([reply])
+    llm = srv.llm()
+    pieces: list[str] = []
+    tr = run_query(Q, small, embedder, QueryParams(hops=2), **query_hooks(llm.settings, llm=llm,
+                                                                           on_delta=pieces.append))
+    assert len(pieces) > 3 and "".join(pieces) == answer
+    assert srv.requests[-1]["stream"] is True
+    assert tr.answer.text == answer and tr.answer.llm.completion_tokens == 9
+    assert [c.n for c in tr.answer.citations] == [1]
+
+
+def test_ingest_reports_llm_token_totals(graph, embedder):
+    from vgrag.ingest import ingest_documents
+
+    srv = ScriptedServer([GOOD])
+    r = ingest_documents(graph, embedder, LLMExtractor(srv.llm(), "m"), [("a.txt", b"Ada worked with Charles.")])
+    assert (r.prompt_tokens, r.completion_tokens) == (10, 5) and r.triples == 1

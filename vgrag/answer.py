@@ -15,7 +15,8 @@ from .store import Graph
 from .text import split_sentences
 from .trace import AnswerStep, Citation, QueryTrace, RelationView
 
-MAX_PATHS = 300  # candidate chains scored per query
+MAX_PATHS = 300  # candidate chains enumerated per query
+EMBED_PATHS = 24  # of those, the best by coverage and rerank score are embedded and scored fully
 
 
 def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
@@ -75,13 +76,16 @@ def reasoning_paths(trace: QueryTrace, embedder: Embedder | None = None, max_len
     paths = _candidate_paths(trace, max_len)
     if not paths:
         return ()
-    if embedder is not None:
+    rs = {c.id: c.score for c in trace.rerank.candidates}
+    q = _stems(trace.question)
+    cheap = [path_score(q, sum(rs.get(r.id, 0.0) for r in p) / len(p), p) for p in paths]
+    if embedder is not None:  # embed only the most promising chains (embedding dominates the answer step)
+        keep = sorted(range(len(paths)), key=lambda i: -cheap[i])[:EMBED_PATHS]
+        paths = [paths[i] for i in keep]
         vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
-        q = _stems(trace.question)
         scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths)]
     else:
-        rs = {c.id: c.score for c in trace.rerank.candidates}
-        scores = [sum(rs.get(r.id, 0.0) for r in p) / len(p) for p in paths]
+        scores = cheap
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []
     for i in order:

@@ -78,6 +78,10 @@ class Settings:
             model_extract=env.get("VGRAG_MODEL_EXTRACT", env.get("VGRAG_LLM_MODEL", base.llm.model_extract)),
             model_rerank=env.get("VGRAG_MODEL_RERANK", env.get("VGRAG_LLM_MODEL", base.llm.model_rerank)),
             model_answer=env.get("VGRAG_MODEL_ANSWER", env.get("VGRAG_LLM_MODEL", base.llm.model_answer)),
+            temperature=float(env.get("VGRAG_LLM_TEMPERATURE", base.llm.temperature)),
+            timeout_s=float(env.get("VGRAG_LLM_TIMEOUT", base.llm.timeout_s)),
+            concurrency=int(env.get("VGRAG_LLM_CONCURRENCY", base.llm.concurrency)),
+            cache=env.get("VGRAG_LLM_CACHE", "1") not in ("0", "false", "no"),
         )
         return replace(
             base,

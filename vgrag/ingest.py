@@ -60,6 +60,8 @@ class IngestReport:
     failures: tuple[Failure, ...]
     timings: dict[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    prompt_tokens: int = 0  # LLM extraction only
+    completion_tokens: int = 0
 
 
 ProgressFn = Callable[[Progress], None]
@@ -77,6 +79,8 @@ class _Tally:
     entities_new: int = 0
     relations_new: int = 0
     texts_embedded: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     timings: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0})
     failures: list[Failure] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
@@ -96,7 +100,7 @@ class _Tally:
         return IngestReport(tuple(self.documents), tuple(self.unchanged), tuple(self.replaced), self.chunks,
                             self.triples, self.passages_new, self.entities_new, self.relations_new,
                             self.texts_embedded, tuple(self.failures), {k: round(v, 3) for k, v in self.timings.items()},
-                            graph.counts())
+                            graph.counts(), self.prompt_tokens, self.completion_tokens)
 
 
 def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally) -> str | None:
@@ -163,6 +167,8 @@ def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, fil
                 if ex.error:
                     tally.failures.append(Failure(name, idx, ex.error))
                 tally.triples += len(ex.triples)
+                tally.prompt_tokens += ex.prompt_tokens
+                tally.completion_tokens += ex.completion_tokens
                 done += 1
                 on_progress(Progress("extract", done, total, f"{name} chunk {idx + 1}/{len(chunks)}",
                                      ChunkResult(name, idx, text, ex.triples, ex.raw, ex.error)))

@@ -133,6 +133,51 @@ class OpenAILLM:
         raise LLMError("the endpoint gave no usable response")
 
 
+    def stream(self, model: str, messages: list[dict], on_delta) -> LLMResult:  # on_delta: Callable[[str], None]
+        """A streamed completion: on_delta gets each text piece; same error policy as complete()."""
+        import openai
+
+        delay = 1.0
+        for attempt in range(self.settings.max_retries + 1):
+            t0 = time.perf_counter()
+            parts: list[str] = []
+            usage = None
+            try:
+                events = self._client.chat.completions.create(  # type: ignore[attr-defined]
+                    model=model, messages=messages, temperature=self.settings.temperature, stream=True,
+                    stream_options={"include_usage": True})
+                for ev in events:
+                    if getattr(ev, "usage", None):
+                        usage = ev.usage
+                    for ch in ev.choices or []:
+                        piece = getattr(ch.delta, "content", None) or ""
+                        if piece:
+                            parts.append(piece)
+                            on_delta(piece)
+            except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
+                if parts or attempt >= self.settings.max_retries:
+                    raise LLMError(f"{type(e).__name__} after {attempt + 1} attempts: {e}") from e
+                self._sleep(delay)  # type: ignore[operator]
+                delay *= 2
+                continue
+            except openai.AuthenticationError as e:
+                raise LLMError("The LLM endpoint rejected the API key (401): check the key on the Settings page "
+                               "or OPENAI_API_KEY.") from e
+            except openai.NotFoundError as e:
+                raise LLMError(f"Model {model!r} or the endpoint was not found (404): check the model name and "
+                               "base URL.") from e
+            except openai.APIStatusError as e:
+                raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
+            r = LLMResult("".join(parts), getattr(usage, "prompt_tokens", 0) or 0,
+                          getattr(usage, "completion_tokens", 0) or 0, round((time.perf_counter() - t0) * 1000, 1))
+            with self._count_lock:
+                self.calls += 1
+                self.prompt_tokens += r.prompt_tokens
+                self.completion_tokens += r.completion_tokens
+            return r
+        raise LLMError("the endpoint gave no usable response")
+
+
 def make_llm(settings: LLMSettings, cache_dir: str | None = None, client: object | None = None) -> OpenAILLM:
     cache = ResponseCache(Path(cache_dir) / "llm_cache.sqlite") if (settings.cache and cache_dir) else None
     return OpenAILLM(settings, client=client, cache=cache)

@@ -23,20 +23,36 @@ def extraction_messages(text: str, title: str = "") -> list[dict]:
             {"role": "assistant", "content": EXAMPLE_OUT}, {"role": "user", "content": body}]
 
 
-class LLMExtractor:
-    """Extractor over an OpenAI-compatible endpoint."""
+GLEAN = ("Some facts may have been missed. Reply with JSON {\"entities\": [...], \"triples\": [...]} listing only "
+         "facts not already given; reply {\"triples\": []} if none were missed.")
 
-    def __init__(self, llm: OpenAILLM, model: str, concurrency: int = 4) -> None:
-        self.llm, self.model, self.concurrency = llm, model, max(1, concurrency)
-        self.name = f"LLM ({model})"
+
+class LLMExtractor:
+    """Extractor over an OpenAI-compatible endpoint; `glean` adds one follow-up call asking for missed facts."""
+
+    def __init__(self, llm: OpenAILLM, model: str, concurrency: int = 4, glean: bool = False) -> None:
+        self.llm, self.model, self.concurrency, self.glean = llm, model, max(1, concurrency), glean
+        self.name = f"LLM ({model})" + (" + gleaning" if glean else "")
 
     def _one(self, text: str, title: str) -> Extraction:
+        messages = extraction_messages(text, title)
         try:
-            r = self.llm.complete(self.model, extraction_messages(text, title), json_mode=True)
+            r = self.llm.complete(self.model, messages, json_mode=True)
         except LLMError as e:
             return Extraction(error=str(e))
         triples, entities, error = parse_triples_output(r.text)
-        return Extraction(triples, entities, r.text, error, r.prompt_tokens, r.completion_tokens, r.cached)
+        raw, pt, ct, cached = r.text, r.prompt_tokens, r.completion_tokens, r.cached
+        if self.glean and error is None:
+            follow = messages + [{"role": "assistant", "content": r.text}, {"role": "user", "content": GLEAN}]
+            try:
+                g = self.llm.complete(self.model, follow, json_mode=True)
+            except LLMError as e:
+                return Extraction(triples, entities, raw, f"gleaning failed: {e}", pt, ct, cached)
+            more, more_ents, _ = parse_triples_output(g.text)
+            triples = tuple(dict.fromkeys(triples + more))
+            entities = tuple(dict.fromkeys(entities + more_ents))
+            raw, pt, ct = raw + "\n--- gleaning ---\n" + g.text, pt + g.prompt_tokens, ct + g.completion_tokens
+        return Extraction(triples, entities, raw, error, pt, ct, cached)
 
     def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
         titles = list(titles) if titles else [""] * len(texts)

@@ -72,7 +72,8 @@ def llm_rerank(llm: OpenAILLM, model: str, inp: RerankInput) -> RerankStep:
     return RerankStep("llm", cands, tuple(chosen), round((time.perf_counter() - t0) * 1000, 2), llm=call)
 
 
-def llm_answer(llm: OpenAILLM, model: str, trace: QueryTrace) -> AnswerStep:
+def llm_answer(llm: OpenAILLM, model: str, trace: QueryTrace,
+               on_delta: Callable[[str], None] | None = None) -> AnswerStep:
     """One call: an answer grounded in the retrieved passages, citing them as [1], [2] …"""
     t0 = time.perf_counter()
     passages = trace.passages.passages if trace.passages else ()
@@ -85,7 +86,7 @@ def llm_answer(llm: OpenAILLM, model: str, trace: QueryTrace) -> AnswerStep:
     ]
     prompt = _prompt_text(messages)
     try:
-        r = llm.complete(model, messages, use_cache=False)
+        r = llm.stream(model, messages, on_delta) if on_delta else llm.complete(model, messages, use_cache=False)
     except LLMError as e:
         call = LLMCall("answer", model, prompt, "", error=str(e))
         return AnswerStep("", (), (), "llm", round((time.perf_counter() - t0) * 1000, 2), call, str(e))
@@ -99,9 +100,10 @@ def llm_answer(llm: OpenAILLM, model: str, trace: QueryTrace) -> AnswerStep:
                       None if r.text.strip() else "empty answer")
 
 
-def query_hooks(settings: LLMSettings, cache_dir: str | None = None,
-                llm: OpenAILLM | None = None) -> dict[str, Callable]:
-    """Keyword arguments for run_query: the LLM rerank and answer (two calls per query at most)."""
+def query_hooks(settings: LLMSettings, cache_dir: str | None = None, llm: OpenAILLM | None = None,
+                on_delta: Callable[[str], None] | None = None) -> dict[str, Callable]:
+    """Keyword arguments for run_query: the LLM rerank and answer (two calls per query at most);
+    with on_delta the answer is streamed piece by piece."""
     client = llm or make_llm(settings, cache_dir)
     return {"llm_rerank": lambda inp: llm_rerank(client, settings.model_rerank, inp),
-            "llm_answer": lambda tr: llm_answer(client, settings.model_answer, tr)}
+            "llm_answer": lambda tr: llm_answer(client, settings.model_answer, tr, on_delta)}

@@ -77,7 +77,7 @@ def render_html(g: VizGraph, height_px: int = 560) -> str:
         color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
         net.add_edge(e.source, e.target, label=_short(e.label, 28), title=e.title, color=color,
                      width=3 if e.role in ("selected", "path", "seed") else 1)
-    net.set_options('{"physics": {"stabilization": {"iterations": 150}, "barnesHut": {"springLength": 140}},'
+    net.set_options('{"physics": {"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}},'
                     ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
                     ' "interaction": {"hover": true, "tooltipDelay": 120}}')
     html = net.generate_html(notebook=False)

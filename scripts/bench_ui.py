@@ -1,0 +1,87 @@
+"""How long each step of the Ask page takes to render in a real browser (demo graph, offline, no LLM).
+
+Usage: python scripts/bench_ui.py [--runs 3]   (needs Debian chromium and `pip install playwright`)
+Starts `streamlit run app.py` on a temp Milvus Lite file with the demo graph, asks every demo question, clicks
+through the seven steps and times click → the step's label and its timing caption are drawn. Prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from vgrag.viz import STEPS  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=1)
+    a = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    tmp = tempfile.mkdtemp()
+    env = {**os.environ, "VGRAG_MILVUS_URI": str(Path(tmp) / "ui.db")}
+    subprocess.run([sys.executable, "-m", "vgrag", "ingest", "--triples", str(ROOT / "data/demo/northwind.jsonl")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                            "--server.address", "127.0.0.1", "--server.port", str(port),
+                            "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.5)
+    questions = json.loads((ROOT / "data/demo/questions.json").read_text())
+    per_step: dict[str, list[float]] = {}
+    ask_ms: list[float] = []
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            page = b.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url + "/ask", wait_until="networkidle")
+            for _ in range(a.runs):
+                for q in questions:
+                    box = page.get_by_label("Question", exact=True)
+                    box.fill(q)
+                    box.press("Enter")
+                    t0 = time.perf_counter()
+                    page.get_by_role("button", name="Ask", exact=True).click()
+                    page.get_by_text("Step 1/7").wait_for(timeout=60000)
+                    page.get_by_text(re.compile(r"^query entities: [0-9.]+ ms$")).wait_for(timeout=60000)
+                    ask_ms.append((time.perf_counter() - t0) * 1000)
+                    for n in range(2, 8):
+                        t0 = time.perf_counter()
+                        page.get_by_role("button", name="Next ▶").click()
+                        page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+                        page.get_by_text(re.compile(f"^{STEPS[n - 1]}: [0-9.]+ ms$")).wait_for(timeout=60000)
+                        per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
+            b.close()
+    finally:
+        app.terminate()
+    out = {"questions": len(questions) * a.runs,
+           "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
+           "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()}}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

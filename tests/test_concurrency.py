@@ -1,0 +1,40 @@
+"""A long ingest in one thread does not block queries from another (one shared client, as in the app)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from vgrag.config import QueryParams
+from vgrag.ingest import ingest_imported
+from vgrag.models import Triple
+from vgrag.pipeline import run_query
+from vgrag.sources import ImportedPassage
+from vgrag.writer import SourceChunk, write_chunks
+
+
+def test_queries_run_while_an_ingest_is_in_progress(graph, embedder):
+    write_chunks(graph, embedder, [SourceChunk("d0", "seed", "Alice Smith founded Acme Corp.", 0,
+                                               (Triple("Alice Smith", "founded", "Acme Corp"),))])
+    passages = [ImportedPassage(f"P{i}", f"Person {i} knows Person {i + 1} in City {i % 9}.",
+                                (Triple(f"Person {i}", "knows", f"Person {i + 1}"),), ()) for i in range(4000)]
+    window: dict[str, float] = {}
+
+    def ingest() -> None:
+        window["start"] = time.perf_counter()
+        ingest_imported(graph, embedder, "big.jsonl", "h", passages, batch_size=250)
+        window["end"] = time.perf_counter()
+
+    t = threading.Thread(target=ingest)
+    t.start()
+    while "start" not in window:
+        time.sleep(0.01)
+    answered = []
+    while t.is_alive():
+        tr = run_query("Who founded Acme Corp?", graph, embedder, QueryParams(passage_top_k=3))
+        answered.append((time.perf_counter(), tr))
+    t.join()
+    during = [tr for ts, tr in answered if ts < window["end"]]
+    assert len(during) >= 3, f"only {len(during)} queries finished during a {window['end'] - window['start']:.1f} s ingest"
+    assert all(tr.passages.passages for tr in during)
+    assert graph.counts()["passages"] == 4001
