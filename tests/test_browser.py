@@ -86,8 +86,9 @@ def _graph_frame(page):
     raise AssertionError("no graph iframe found")
 
 
-def test_ask_step_through_in_a_real_browser(app_url):
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
+    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path  # README images on request
+    shots.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
@@ -105,7 +106,7 @@ def test_ask_step_through_in_a_real_browser(app_url):
         page.get_by_role("button", name="Ask", exact=True).click()
         page.get_by_text("Step 1/7").wait_for(timeout=60000)
         frame = _graph_frame(page)
-        page.screenshot(path=str(SHOTS / "ask_step1.png"))
+        page.screenshot(path=str(shots / "ask_step1.png"))
         for n in range(2, 8):
             page.get_by_role("button", name="Next ▶").click()
             page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
@@ -114,13 +115,13 @@ def test_ask_step_through_in_a_real_browser(app_url):
                 frame = _graph_frame(page)
                 labels = frame.evaluate("nodes.get().map(n => n.label)")
                 assert any("onerror" in lb for lb in labels), labels  # drawn as text
-                page.screenshot(path=str(SHOTS / "ask_hop1.png"))
+                page.screenshot(path=str(shots / "ask_hop1.png"))
         page.get_by_text("Reasoning paths").wait_for(timeout=60000)
         page.wait_for_timeout(1500)
         frame = _graph_frame(page)
         assert frame.evaluate("nodes.length") > 0
         assert frame.locator("canvas").count() >= 1
-        page.screenshot(path=str(SHOTS / "ask_answer.png"), full_page=True)
+        page.screenshot(path=str(shots / "ask_answer.png"), full_page=True)
         for f in page.frames:
             try:
                 assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")
@@ -132,7 +133,7 @@ def test_ask_step_through_in_a_real_browser(app_url):
         box.press("Enter")
         _graph_frame(page)
         page.wait_for_timeout(1500)
-        page.screenshot(path=str(SHOTS / "explore.png"))
+        page.screenshot(path=str(shots / "explore.png"))
         browser.close()
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]

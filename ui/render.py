@@ -7,6 +7,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from ui.state import vis_assets_url
 from vgrag.trace import QueryTrace
 from vgrag.viz import VizGraph, legend, render_html
 
@@ -15,7 +16,7 @@ def show_graph(g: VizGraph, height: int = 520) -> None:
     if not g.nodes:
         st.info("Nothing to draw at this step.")
         return
-    st.iframe(render_html(g, height - 20), height=height)
+    st.iframe(render_html(g, height - 20, vis_assets_url()), height=height)
     roles = sorted({n.role for n in g.nodes} | {e.role for e in g.edges})
     st.markdown(" ".join(f"<span style='color:{c}'>●</span> {html.escape(m)}" for _, c, m in legend(roles)),
                 unsafe_allow_html=True)  # only our fixed legend strings, escaped

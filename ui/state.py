@@ -22,6 +22,25 @@ for _noisy in ("pymilvus", "grpc._server"):
 DEMO_FILE = DATA_DIR / "demo" / "northwind.jsonl"
 DEMO_QUESTIONS = DATA_DIR / "demo" / "questions.json"
 DEMO_GRAPH = "demo"
+STATIC = Path(__file__).resolve().parent.parent / "static"  # served at app/static (see .streamlit/config.toml)
+
+
+@st.cache_resource(show_spinner=False)
+def vis_assets_url() -> str | None:
+    """Copy vis-network from the installed pyvis into static/ once, so graphs load it from this server (cached
+    by the browser) instead of inlining 0.7 MB per drawing; None (inline fallback) if the folder is not writable."""
+    from vgrag.viz import VIS_CSS, VIS_JS, vis_asset
+
+    try:
+        STATIC.mkdir(exist_ok=True)
+        for name in (VIS_JS, VIS_CSS):
+            data = vis_asset(name)
+            target = STATIC / name
+            if not target.exists() or target.read_text(encoding="utf-8") != data:
+                target.write_text(data, encoding="utf-8")
+    except OSError:
+        return None
+    return "app/static"
 
 
 @st.cache_resource(show_spinner="Opening the database and loading the offline models…")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .store import Graph
 from .trace import QueryTrace
@@ -21,12 +22,15 @@ ROLE_COLORS = {
     "selected": "#2a9d8f",  # chosen by the rerank
     "rejected": "#c9c9c9",  # candidate not chosen
     "path": "#d62828",  # on the answer's best reasoning path
-    "entity": "#8d99ae",  # plain neighbourhood node
+    "entity": "#8d99ae",  # plain node
+    "centre": "#7b2cbf",  # Explore: the entity searched for
+    "near": "#f4a261",  # Explore: one hop away
+    "far": "#8d99ae",  # Explore: two hops away
 }
 ROLE_LABELS = {
     "query": "named in the question", "seed": "seed (vector search)", "expanded": "reached by a hop",
     "selected": "selected by rerank", "rejected": "not selected", "path": "on the answer's reasoning path",
-    "entity": "entity",
+    "entity": "entity", "centre": "the entity you searched", "near": "1 hop away", "far": "2 hops away",
 }
 STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
 
@@ -56,36 +60,52 @@ class VizGraph:
     hidden_nodes: int = 0
 
 
-_REMOTE = re.compile(r"<link[^>]+href=\"https?://[^\"]*\"[^>]*>|<script[^>]+src=\"https?://[^\"]*\"[^>]*>\s*</script>",
-                     re.I)
+# pyvis's in_line page still links Bootstrap from a CDN and a non-existent ../node_modules copy of vis: drop both
+_EXTERNAL = re.compile(r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>"
+                       r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>", re.I | re.S)
+VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
+
+
+def vis_asset(name: str) -> str:
+    """vis-network's JS or CSS as shipped inside the installed pyvis package."""
+    import pyvis
+
+    return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
 
 
 def _short(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def render_html(g: VizGraph, height_px: int = 560) -> str:
-    """A standalone HTML page drawing the graph with inlined vis-network and zero external requests."""
+def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None) -> str:
+    """An HTML page drawing the graph with zero external requests: vis-network inlined (standalone), or, with
+    `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw."""
     from pyvis.network import Network
 
     net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
     for n in g.nodes:
         color = ROLE_COLORS.get(n.role, ROLE_COLORS["entity"])
         net.add_node(n.id, label=_short(n.label), title=n.title, color=color, shape="dot",
-                     size=18 if n.role in ("query", "seed") else 12)
+                     size=18 if n.role in ("query", "seed", "centre") else 12)
     for e in g.edges:
         color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
         net.add_edge(e.source, e.target, label=_short(e.label, 28), title=e.title, color=color,
-                     width=3 if e.role in ("selected", "path", "seed") else 1)
+                     width=3 if e.role in ("selected", "path", "seed", "near") else 1)
     net.set_options('{"physics": {"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}},'
                     ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
                     ' "interaction": {"hover": true, "tooltipDelay": 120}}')
-    html = net.generate_html(notebook=False)
-    return _REMOTE.sub("", html)
+    html = _EXTERNAL.sub("", net.generate_html(notebook=False))
+    if assets_url:
+        js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
+        html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
+        html = html.replace(css, "", 1).replace("</head>", f'<link rel="stylesheet" href="{assets_url}/{VIS_CSS}">'
+                                                            "</head>", 1)
+    return html
 
 
 def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float]) -> VizGraph:
-    order = {"query": 0, "path": 1, "seed": 2, "selected": 3, "expanded": 4, "entity": 5, "rejected": 6}
+    order = {"query": 0, "centre": 0, "path": 1, "seed": 2, "near": 2, "selected": 3, "expanded": 4, "far": 4,
+             "entity": 5, "rejected": 6}
     keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
     if cap is not None:
         keep = keep[:cap]
@@ -155,7 +175,7 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
     centre = graph.get_entities([entity_id])
     if not centre:
         return VizGraph((), ())
-    nodes = {entity_id: VizNode(entity_id, centre[0].name, "query", f"{centre[0].name}\n(centre)")}
+    nodes = {entity_id: VizNode(entity_id, centre[0].name, "centre", f"{centre[0].name}\n(centre)")}
     edges: list[VizEdge] = []
     frontier = [centre[0]]
     seen_rel: set[str] = set()
@@ -165,11 +185,11 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
         new_ids = []
         for r in rels:
             seen_rel.add(r.id)
-            edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, "entity" if d > 1 else "seed",
+            edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, "far" if d > 1 else "near",
                                  f"{r.text}\nfrom {len(r.passage_ids)} passage(s)"))
             for eid, nm in ((r.subject_id, r.subject), (r.object_id, r.object)):
                 if eid not in nodes:
-                    nodes[eid] = VizNode(eid, nm, "seed" if d == 1 else "entity", f"{nm}\n{d} hop(s) away")
+                    nodes[eid] = VizNode(eid, nm, "near" if d == 1 else "far", f"{nm}\n{d} hop(s) away")
                     new_ids.append(eid)
         frontier = graph.get_entities(new_ids) if d < depth else []
     return _cap(nodes, edges, cap, {})
@@ -183,11 +203,8 @@ def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
 def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
     """One self-contained HTML page that replays every step of a query offline (vis-network inlined)."""
     import json
-    from pathlib import Path
 
-    import pyvis
-
-    js = (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2/vis-network.min.js").read_text()
+    js = vis_asset(VIS_JS)
     steps = []
     for st in STEPS:
         g = trace_graph(trace, st, cap)
