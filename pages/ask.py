@@ -3,12 +3,12 @@
 import streamlit as st
 
 from ui.router import ensure_router
+from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import show_graph, step_table
 from ui.state import DEMO_GRAPH, current_graph, demo_questions, no_graph_hint, settings, workspace
 from vgrag.config import QueryParams
-from vgrag.diagnose import explain_passage
 from vgrag.pipeline import run_query
-from vgrag.viz import STEPS, replay_html, trace_graph
+from vgrag.viz import STEPS, trace_graph
 
 ensure_router()
 
@@ -40,7 +40,8 @@ with st.expander("Retrieval knobs"):
         eviction_cap=c1.number_input("Eviction cap", 10, 2000, d.eviction_cap, key="cap"),
         rerank=c2.selectbox("Rerank", ["auto", "graph", "similarity", "llm"], key="rerank"),
         rerank_keep=c3.number_input("Relations kept by rerank", 1, 200, d.rerank_keep, key="keep"),
-        passage_top_k=c4.number_input("Passages", 1, 20, d.passage_top_k, key="k_psg"))
+        passage_top_k=c4.number_input("Passages", 1, 20, d.passage_top_k, key="k_psg"),
+    )
 
 if st.button("Ask", type="primary", key="ask") and question.strip():
     hooks = {}
@@ -85,56 +86,8 @@ with right:
     st.dataframe(table, width="stretch", height=440)
 
 if step == "answer":
-    st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
-    st.write(trace.answer.text)
-    if trace.answer.error:
-        st.warning(trace.answer.error)
-    for c in trace.answer.citations:
-        with st.expander(f"[{c.n}] {c.title}"):
-            st.text(c.text)
-    st.subheader("Reasoning paths")
-    for path in trace.answer.paths:
-        st.write(" → ".join(trace.relation(r).text for r in path if trace.relation(r)))
-if trace.rerank and trace.rerank.error:
-    st.warning(f"Rerank: {trace.rerank.error}")
-if trace.llm_calls:
-    with st.expander(f"LLM calls ({len(trace.llm_calls)})"):
-        for c in trace.llm_calls:
-            st.write(f"**{c.role}** · {c.model} · {c.prompt_tokens} + {c.completion_tokens} tokens · "
-                     f"{c.latency_ms:.0f} ms" + (f" · ⚠ {c.error}" if c.error else ""))
-            st.text_area("Prompt", c.prompt, height=120, key=f"prompt_{c.role}", disabled=True)
-            st.text_area("Raw response", c.raw_response, height=80, key=f"raw_{c.role}", disabled=True)
-
-naive = st.session_state.get("naive")
-with st.expander("Naive dense retrieval, side by side"):
-    g_ids, n_ids = trace.passage_ids(), naive.passage_ids()
-    st.caption(f"Overlap: {len(set(g_ids) & set(n_ids))} of {len(g_ids)} passages")
-    c1, c2 = st.columns(2)
-    c1.write("**Graph**")
-    c2.write("**Naive**")
-    for p_ in trace.passages.passages:
-        c1.write(("✓ " if p_.id in n_ids else "＋ ") + p_.title)
-    for p_ in naive.passages.passages:
-        c2.write(("✓ " if p_.id in g_ids else "− ") + p_.title)
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def passage_choices(uri: str, name: str, counts: tuple) -> list:
-    return list(graph.iter_passages()) if dict(counts)["passages"] <= 3000 else []
-
-
-with st.expander("Why was this missed?"):
-    pool = passage_choices(s.milvus_uri, graph.name, tuple(sorted(graph.counts().items())))
-    if pool:
-        chosen = st.selectbox("Passage", pool, format_func=lambda x: f"{x.title}: {x.text[:70]}", key="miss_pick")
-        d_ = explain_passage(trace, graph, chosen.id)
-        st.info(f"**{d_.step}** — {d_.detail}")
-    else:
-        st.caption("Too many passages to list; use the trace export.")
-
-with st.expander("Export this run"):
-    st.download_button("Trace (JSON)", trace.to_json(), file_name="trace.json", mime="application/json", key="dl_json")
-    if st.button("Prepare the replay page", key="prep_replay"):
-        st.session_state["replay"] = (trace.question, replay_html(trace))
-    if st.session_state.get("replay", ("",))[0] == trace.question:
-        st.download_button("Replay (standalone HTML)", st.session_state["replay"][1], file_name="replay.html",
-                           mime="text/html", key="dl_html")
+    answer_panel(trace)
+llm_calls_panel(trace)
+naive_panel(trace, st.session_state["naive"])
+why_missed_panel(trace, graph, ws)
+export_panel(trace)

@@ -20,12 +20,18 @@ if ws is None:
 s = settings()
 name = st.session_state.get("graph") or s.graph
 graph = current_graph(ws) or ws.graph(name)
-st.caption(f"Adding to graph “{graph.name}”. Re-adding an unchanged file does nothing; a changed file replaces the old one.")
+st.caption(
+    f"Adding to graph “{graph.name}”. Re-adding an unchanged file does nothing; a changed file replaces the old one."
+)
 
 tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
 with tab_docs:
-    files = st.file_uploader("PDF, TXT, MD, HTML or DOCX files", type=[t.lstrip(".") for t in TEXT_TYPES],
-                             accept_multiple_files=True, key="doc_files")
+    files = st.file_uploader(
+        "PDF, TXT, MD, HTML or DOCX files",
+        type=[t.lstrip(".") for t in TEXT_TYPES],
+        accept_multiple_files=True,
+        key="doc_files",
+    )
     pasted = st.text_area("…or paste text", key="pasted", height=120)
     c1, c2, c3 = st.columns(3)
     chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
@@ -45,8 +51,10 @@ with tab_docs:
             texts += chunk_text(pasted, int(chunk_chars), int(overlap))
         if texts:
             est = estimate_tokens(texts) * (2 if glean else 1)
-            st.caption(f"Estimate before you start: {len(texts)} chunks, about {est:,} prompt tokens "
-                       f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing).")
+            st.caption(
+                f"Estimate before you start: {len(texts)} chunks, about {est:,} prompt tokens "
+                f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing)."
+            )
     if st.button("Build", type="primary", key="build"):
         inputs = [(f.name, f.getvalue()) for f in files or []]
         if pasted.strip():
@@ -72,26 +80,39 @@ with tab_docs:
                 if p.chunk is not None:
                     if p.chunk.error:
                         errors.warning(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}")
-                    rows.extend({"subject": t.subject, "predicate": t.predicate, "object": t.object,
-                                 "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}"} for t in p.chunk.triples)
+                    rows.extend(
+                        {
+                            "subject": t.subject,
+                            "predicate": t.predicate,
+                            "object": t.object,
+                            "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
+                        }
+                        for t in p.chunk.triples
+                    )
                     table.dataframe(pd.DataFrame(rows[-200:]), width="stretch", height=260)
 
             with ws.db.write_lock:
-                report = ingest_documents(graph, ws.embedder, extractor, inputs, int(chunk_chars), int(overlap),
-                                          on_progress=on_progress)
+                report = ingest_documents(
+                    graph, ws.embedder, extractor, inputs, int(chunk_chars), int(overlap), on_progress=on_progress
+                )
             for f in report.failures:
                 if f.chunk_index is None:
                     st.error(f.reason)
-            st.success(f"Stored {report.chunks} chunks with {report.triples} triples "
-                       f"({report.passages_new} new passages, {report.entities_new} new entities, "
-                       f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}.")
+            st.success(
+                f"Stored {report.chunks} chunks with {report.triples} triples "
+                f"({report.passages_new} new passages, {report.entities_new} new entities, "
+                f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}."
+            )
             st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
             if report.prompt_tokens or report.completion_tokens:
                 st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
 
 with tab_triples:
-    tf = st.file_uploader("HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
-                          type=[t.lstrip(".") for t in TRIPLE_TYPES], key="triple_file")
+    tf = st.file_uploader(
+        "HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
+        type=[t.lstrip(".") for t in TRIPLE_TYPES],
+        key="triple_file",
+    )
     if st.button("Import", key="import") and tf is not None:
         data = tf.getvalue()
         try:
@@ -101,8 +122,14 @@ with tab_triples:
         else:
             bar = st.progress(0.0, text="Importing…")
             with ws.db.write_lock:
-                r = ingest_imported(graph, ws.embedder, tf.name, content_hash(data), passages,
-                                    on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message))
+                r = ingest_imported(
+                    graph,
+                    ws.embedder,
+                    tf.name,
+                    content_hash(data),
+                    passages,
+                    on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
+                )
             st.success(f"Imported {r.chunks} passages and {r.triples} triples; graph now has {r.counts}.")
             if r.failures:
                 st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
@@ -117,6 +144,8 @@ with tab_sources:
         if c2.button("Delete", key=f"del_{d.id}"):
             with ws.db.write_lock:
                 rep = delete_document(graph, d.id)
-            st.success(f"Deleted {d.name}: {rep.passages} passages, {rep.relations} relations and "
-                       f"{rep.entities} entities only it supported.")
+            st.success(
+                f"Deleted {d.name}: {rep.passages} passages, {rep.relations} relations and "
+                f"{rep.entities} entities only it supported."
+            )
             st.rerun()

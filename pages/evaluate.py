@@ -1,5 +1,7 @@
 """Evaluate: Recall@k of naive vs graph retrieval on a HippoRAG-format benchmark folder."""
 
+import json
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,42 +15,71 @@ from vgrag.bench import format_table, load_bench, run_bench
 ensure_router()
 
 st.title("Evaluate")
-st.write("Runs naive dense retrieval and the graph pipeline on every question of a HippoRAG-format folder "
-         "(corpus JSON, questions JSON, optional OpenIE JSON) in a temporary graph, and reports Recall@k.")
+st.write(
+    "Runs naive dense retrieval and the graph pipeline on every question of a HippoRAG-format folder "
+    "(corpus JSON, questions JSON, optional OpenIE JSON) in a temporary graph, and reports Recall@k."
+)
 ws = workspace()
 if ws is None:
     st.stop()
 default = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "test_sample"
 folder = st.text_input("Benchmark folder", str(default) if default.exists() else "", key="bench_dir")
+uploads = st.file_uploader(
+    "…or upload the folder's files (corpus, questions, optional openie JSON)",
+    type=["json"],
+    accept_multiple_files=True,
+    key="bench_files",
+)
 c1, c2 = st.columns(2)
-extract = c1.radio("Triples", ["openie", "offline"], horizontal=True, key="bench_extract",
-                   format_func=lambda x: {"openie": "from the OpenIE file", "offline": "offline extractor"}[x])
+extract = c1.radio(
+    "Triples",
+    ["openie", "offline"],
+    horizontal=True,
+    key="bench_extract",
+    format_func=lambda x: {"openie": "from the OpenIE file", "offline": "offline extractor"}[x],
+)
 limit = c2.number_input("Questions (0 = all)", 0, 10000, 0, key="bench_limit")
 
 if st.button("Run benchmark", type="primary", key="run_bench"):
     try:
+        if uploads:
+            tmp = Path(tempfile.mkdtemp(prefix="vgrag-upload-"))
+            for f in uploads:
+                (tmp / Path(f.name).name).write_bytes(f.getvalue())
+            folder = str(tmp)
         data = load_bench(folder)
-    except (FileNotFoundError, ValueError, KeyError) as e:
+    except (FileNotFoundError, ValueError, KeyError, json.JSONDecodeError) as e:
         st.error(f"Cannot read the benchmark folder: {e}")
         st.stop()
     if limit:
         data = replace(data, questions=data.questions[: int(limit)])
     bar = st.progress(0.0, text="Building the graph…")
     try:
-        st.session_state["bench"] = run_bench(data, ws.embedder, extract=extract, measure_embed=False,
-                                              on_progress=lambda s, d, t: bar.progress(d / t, text=f"question {d}/{t}"))
+        st.session_state["bench"] = run_bench(
+            data,
+            ws.embedder,
+            extract=extract,
+            measure_embed=False,
+            on_progress=lambda s, d, t: bar.progress(d / t, text=f"question {d}/{t}"),
+        )
     except FileNotFoundError as e:
         st.error(str(e))
 
 result = st.session_state.get("bench")
 if result:
     st.code(format_table(result))
-    rows = [{"method": m, "k": int(k), "recall": v} for m, r in result["methods"].items() for k, v in r["recall"].items()]
+    rows = [
+        {"method": m, "k": int(k), "recall": v} for m, r in result["methods"].items() for k, v in r["recall"].items()
+    ]
     df = pd.DataFrame(rows)
     st.bar_chart(df.pivot(index="k", columns="method", values="recall"), stack=False)
     st.subheader("Per question")
-    per = pd.DataFrame([{"question": q["question"], "gold": q["n_gold"],
-                         **{f"{m} R@5": q[m]["5"] for m in result["methods"]}} for q in result["questions"]])
+    per = pd.DataFrame(
+        [
+            {"question": q["question"], "gold": q["n_gold"], **{f"{m} R@5": q[m]["5"] for m in result["methods"]}}
+            for q in result["questions"]
+        ]
+    )
     st.dataframe(per, width="stretch")
     pick = st.selectbox("Open a question on the Ask page", [q["question"] for q in result["questions"]], key="drill")
     if st.button("Open in Ask", key="open_ask"):

@@ -34,11 +34,22 @@ if typed.strip():
         show_graph(neighbourhood(graph, entity.id, depth, None if show_all else cap))
         rels = graph.get_relations(list(entity.relation_ids))
         st.subheader("Relations")
-        st.dataframe(pd.DataFrame([{"subject": r.subject, "predicate": r.predicate, "object": r.object,
-                                    "passages": len(r.passage_ids)} for r in rels]), width="stretch")
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {"subject": r.subject, "predicate": r.predicate, "object": r.object, "passages": len(r.passage_ids)}
+                    for r in rels
+                ]
+            ),
+            width="stretch",
+        )
         st.subheader("Source passages")
-        st.dataframe(pd.DataFrame([{"title": p.title, "text": p.text} for p in graph.get_passages(
-            list(entity.passage_ids)[:50])]), width="stretch")
+        st.dataframe(
+            pd.DataFrame(
+                [{"title": p.title, "text": p.text} for p in graph.get_passages(list(entity.passage_ids)[:50])]
+            ),
+            width="stretch",
+        )
 
 
 @st.cache_data(show_spinner="Scanning the graph…", max_entries=8)
@@ -66,5 +77,10 @@ with st.expander("Export"):
         if st.button(f"Prepare {fmt.upper()}", key=f"prep_{fmt}"):
             st.session_state[f"export_{fmt}"] = export_graph(graph, fmt)
         if f"export_{fmt}" in st.session_state:
-            st.download_button(f"Download {fmt.upper()}", st.session_state[f"export_{fmt}"],
-                               file_name=f"{graph.name}.{fmt}", mime=mime, key=f"dl_{fmt}")
+            st.download_button(
+                f"Download {fmt.upper()}",
+                st.session_state[f"export_{fmt}"],
+                file_name=f"{graph.name}.{fmt}",
+                mime=mime,
+                key=f"dl_{fmt}",
+            )

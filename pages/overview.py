@@ -8,9 +8,11 @@ from ui.state import current_graph, mode_label, no_graph_hint, settings, workspa
 ensure_router()
 
 st.title("Vector Graph RAG explorer")
-st.write("Build a knowledge graph that lives only in a vector database (Milvus), then watch multi-hop "
-         "retrieval work step by step: seed entities and relations, one- or two-hop expansion, rerank, "
-         "and an answer that cites its passages.")
+st.write(
+    "Build a knowledge graph that lives only in a vector database (Milvus), then watch multi-hop "
+    "retrieval work step by step: seed entities and relations, one- or two-hop expansion, rerank, "
+    "and an answer that cites its passages."
+)
 
 ws = workspace()
 if ws is None:
@@ -30,9 +32,11 @@ else:
     c4.metric("Source documents", len(docs))
 
 st.subheader("Models and storage")
-st.markdown(f"- **Mode:** {mode_label(s)}\n"
-            f"- **Embeddings:** `{ws.embedder.model_id}` ({ws.embedder.dim}-d)\n"
-            f"- **Milvus:** `{s.milvus_uri}`")
+st.markdown(
+    f"- **Mode:** {mode_label(s)}\n"
+    f"- **Embeddings:** `{ws.embedder.model_id}` ({ws.embedder.dim}-d)\n"
+    f"- **Milvus:** `{s.milvus_uri}`"
+)
 
 with st.expander("Manage graphs"):
     new = st.text_input("New graph name", placeholder="letters, digits and _", key="new_graph")

@@ -33,15 +33,37 @@ def main() -> None:
 
     tmp = tempfile.mkdtemp()
     env = {**os.environ, "VGRAG_MILVUS_URI": str(Path(tmp) / "ui.db")}
-    subprocess.run([sys.executable, "-m", "vgrag", "ingest", "--triples", str(ROOT / "data/demo/northwind.jsonl")],
-                   cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "vgrag", "ingest", "--triples", str(ROOT / "data/demo/northwind.jsonl")],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                            "--server.address", "127.0.0.1", "--server.port", str(port),
-                            "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(120):
         try:
@@ -54,8 +76,10 @@ def main() -> None:
     ask_ms: list[float] = []
     try:
         with sync_playwright() as p:
-            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            b = p.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
             page = b.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(url + "/ask", wait_until="networkidle")
             for _ in range(a.runs):
@@ -77,9 +101,11 @@ def main() -> None:
             b.close()
     finally:
         app.terminate()
-    out = {"questions": len(questions) * a.runs,
-           "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
-           "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()}}
+    out = {
+        "questions": len(questions) * a.runs,
+        "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
+        "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()},
+    }
     print(json.dumps(out, indent=1))
 
 

@@ -27,7 +27,7 @@ def main() -> None:
     res = ex.extract_many([d["text"] for d in docs], [d["title"] for d in docs])
     secs = time.perf_counter() - t0
     e_tp = e_ours = e_gold = t_tp = t_ours = t_gold = 0
-    for d, r in zip(docs, res):
+    for d, r in zip(docs, res, strict=True):
         gold_t = [t for t in d["extracted_triples"] if len(t) == 3]
         gold_e = {normalize_name(str(x)) for t in gold_t for x in (t[0], t[2])}
         ours_e = {normalize_name(x) for t in r.triples for x in (t.subject, t.object)}
@@ -39,12 +39,18 @@ def main() -> None:
         t_tp += len(pairs & ours_p)
         t_ours += len(ours_p)
         t_gold += len(pairs)
-    out = {"passages": len(docs), "seconds": round(secs, 1), "passages_per_s": round(len(docs) / secs, 1),
-           "triples_ours": sum(len(r.triples) for r in res),
-           "triples_gpt35": sum(len([t for t in d["extracted_triples"] if len(t) == 3]) for d in docs),
-           "entity_recall": round(e_tp / max(e_gold, 1), 3), "entity_precision": round(e_tp / max(e_ours, 1), 3),
-           "pair_recall": round(t_tp / max(t_gold, 1), 3), "pair_precision": round(t_tp / max(t_ours, 1), 3),
-           "chunks_without_triples": sum(1 for r in res if not r.triples)}
+    out = {
+        "passages": len(docs),
+        "seconds": round(secs, 1),
+        "passages_per_s": round(len(docs) / secs, 1),
+        "triples_ours": sum(len(r.triples) for r in res),
+        "triples_gpt35": sum(len([t for t in d["extracted_triples"] if len(t) == 3]) for d in docs),
+        "entity_recall": round(e_tp / max(e_gold, 1), 3),
+        "entity_precision": round(e_tp / max(e_ours, 1), 3),
+        "pair_recall": round(t_tp / max(t_gold, 1), 3),
+        "pair_precision": round(t_tp / max(t_ours, 1), 3),
+        "chunks_without_triples": sum(1 for r in res if not r.triples),
+    }
     print(json.dumps(out, indent=1))
 
 

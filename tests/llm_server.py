@@ -13,19 +13,39 @@ from vgrag.llm import OpenAILLM, ResponseCache
 
 
 def completion(text: str, pt: int = 10, ct: int = 5) -> dict:
-    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
+    }
 
 
 def sse(text: str, size: int = 7) -> bytes:
     """The reply as server-sent events, `size` characters a chunk, then a usage chunk and [DONE]."""
     out = []
     for i in range(0, len(text), size):
-        out.append({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
-                    "choices": [{"index": 0, "delta": {"content": text[i : i + size]}, "finish_reason": None}]})
-    out.append({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [],
-                "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39}})
+        out.append(
+            {
+                "id": "x",
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": "m",
+                "choices": [{"index": 0, "delta": {"content": text[i : i + size]}, "finish_reason": None}],
+            }
+        )
+    out.append(
+        {
+            "id": "x",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "m",
+            "choices": [],
+            "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39},
+        }
+    )
     return "".join(f"data: {json.dumps(o)}\n\n" for o in out).encode() + b"data: [DONE]\n\n"
 
 
@@ -53,8 +73,12 @@ class ScriptedServer:
         return httpx2.Response(200, json=completion(reply))
 
     def llm(self, cache_dir=None, **kw) -> OpenAILLM:
-        client = openai.OpenAI(base_url="http://llm.test/v1", api_key="k", max_retries=0,
-                               http_client=httpx2.Client(transport=httpx2.MockTransport(self.handler)))
+        client = openai.OpenAI(
+            base_url="http://llm.test/v1",
+            api_key="k",
+            max_retries=0,
+            http_client=httpx2.Client(transport=httpx2.MockTransport(self.handler)),
+        )
         settings = LLMSettings(base_url="http://llm.test/v1", api_key="k", **kw)
         cache = ResponseCache(cache_dir / "c.sqlite") if cache_dir else None
         return OpenAILLM(settings, client=client, cache=cache, sleep=lambda s: None)

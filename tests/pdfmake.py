@@ -4,8 +4,11 @@ from __future__ import annotations
 
 
 def text_pdf(lines: list[str]) -> bytes:
-    body = "BT /F1 12 Tf 50 750 Td 14 TL " + " ".join(
-        "(" + s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '" for s in lines) + " ET"
+    body = (
+        "BT /F1 12 Tf 50 750 Td 14 TL "
+        + " ".join("(" + s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '" for s in lines)
+        + " ET"
+    )
     objs = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

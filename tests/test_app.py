@@ -48,8 +48,9 @@ def test_overview_offers_the_demo_then_shows_counts(app_env):
 def test_build_from_pasted_text(app_env):
     at = page("pages/build.py")
     assert not at.exception
-    at.text_area(key="pasted").input("Ada Lovelace worked with Charles Babbage in London. "
-                                     "Charles Babbage designed the Analytical Engine.")
+    at.text_area(key="pasted").input(
+        "Ada Lovelace worked with Charles Babbage in London. Charles Babbage designed the Analytical Engine."
+    )
     at.button(key="build").click().run()
     assert not at.exception
     assert any("Stored 1 chunks" in s.value for s in at.success), [s.value for s in at.success]
@@ -136,11 +137,20 @@ def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
     import sys
 
     path = tmp_path / "held.db"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; sys.path.insert(0, %r)\n"
-        "from vgrag.store import Database\n"
-        "Database(%r); print('open', flush=True); time.sleep(120)") % (str(ROOT), str(path))],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; sys.path.insert(0, %r)\n"
+                "from vgrag.store import Database\n"
+                "Database(%r); print('open', flush=True); time.sleep(120)"
+            )
+            % (str(ROOT), str(path)),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "open"
         monkeypatch.setenv("VGRAG_MILVUS_URI", str(path))

@@ -34,7 +34,7 @@ from vgrag.ingest import ingest_imported
 from vgrag.text import content_hash
 ws = Workspace.open(Settings.from_env())
 g = ws.graph("demo")
-data = open({str(ROOT / 'data/demo/northwind.jsonl')!r}, 'rb').read()
+data = open({str(ROOT / "data/demo/northwind.jsonl")!r}, 'rb').read()
 ingest_imported(g, ws.embedder, "northwind.jsonl", content_hash(data), read_jsonl(data))
 write_chunks(g, ws.embedder, [SourceChunk("doc-evil", "<script>window.__xss2=1</script>",
     {"Keystone was probed by " + XSS_ENTITY + " <script>window.__xss2=1</script>"!r}, 0,
@@ -54,10 +54,27 @@ def app_url(tmp_path_factory):
     env = {**os.environ, "VGRAG_MILVUS_URI": str(db)}
     subprocess.run([sys.executable, "-c", SEED], env=env, check=True, timeout=300)
     port = _port()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.address", "127.0.0.1", "--server.port", str(port),
-                             "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(120):
         try:
@@ -91,9 +108,19 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
     shots.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("request", lambda r: requests.append(r.url))
         page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server

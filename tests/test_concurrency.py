@@ -14,10 +14,24 @@ from vgrag.writer import SourceChunk, write_chunks
 
 
 def test_queries_run_while_an_ingest_is_in_progress(graph, embedder):
-    write_chunks(graph, embedder, [SourceChunk("d0", "seed", "Alice Smith founded Acme Corp.", 0,
-                                               (Triple("Alice Smith", "founded", "Acme Corp"),))])
-    passages = [ImportedPassage(f"P{i}", f"Person {i} knows Person {i + 1} in City {i % 9}.",
-                                (Triple(f"Person {i}", "knows", f"Person {i + 1}"),), ()) for i in range(4000)]
+    write_chunks(
+        graph,
+        embedder,
+        [
+            SourceChunk(
+                "d0", "seed", "Alice Smith founded Acme Corp.", 0, (Triple("Alice Smith", "founded", "Acme Corp"),)
+            )
+        ],
+    )
+    passages = [
+        ImportedPassage(
+            f"P{i}",
+            f"Person {i} knows Person {i + 1} in City {i % 9}.",
+            (Triple(f"Person {i}", "knows", f"Person {i + 1}"),),
+            (),
+        )
+        for i in range(4000)
+    ]
     window: dict[str, float] = {}
 
     def ingest() -> None:
@@ -35,6 +49,8 @@ def test_queries_run_while_an_ingest_is_in_progress(graph, embedder):
         answered.append((time.perf_counter(), tr))
     t.join()
     during = [tr for ts, tr in answered if ts < window["end"]]
-    assert len(during) >= 3, f"only {len(during)} queries finished during a {window['end'] - window['start']:.1f} s ingest"
+    assert len(during) >= 3, (
+        f"only {len(during)} queries finished during a {window['end'] - window['start']:.1f} s ingest"
+    )
     assert all(tr.passages.passages for tr in during)
     assert graph.counts()["passages"] == 4001

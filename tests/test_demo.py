@@ -14,8 +14,14 @@ from vgrag.text import content_hash
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo"
 EXPECTED = {  # question index → a name the offline answer must contain
-    0: "Priya Raman", 1: "Vesta Hardware", 2: "Priya Raman", 3: "Rui Calado", 4: "Payments team",
-    5: "Vesta Hardware", 6: "Storage team", 7: "Maas Colocation",
+    0: "Priya Raman",
+    1: "Vesta Hardware",
+    2: "Priya Raman",
+    3: "Rui Calado",
+    4: "Payments team",
+    5: "Vesta Hardware",
+    6: "Storage team",
+    7: "Maas Colocation",
 }
 
 

@@ -9,8 +9,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_library_never_imports_streamlit():
-    offenders = [p.name for p in (ROOT / "vgrag").glob("*.py")
-                 if re.search(r"^\s*(import|from)\s+streamlit", p.read_text(), re.M)]
+    offenders = [
+        p.name
+        for p in (ROOT / "vgrag").glob("*.py")
+        if re.search(r"^\s*(import|from)\s+streamlit", p.read_text(), re.M)
+    ]
     assert offenders == []
 
 

@@ -27,11 +27,16 @@ def test_extraction_happy_path_and_json_mode():
     assert "Ada worked with Charles." in srv.requests[0]["messages"][-1]["content"]
 
 
-@pytest.mark.parametrize("reply,n,err", [
-    ("```json\n" + GOOD + "\n```", 1, None), ("Sure! " + GOOD + " Anything else?", 1, None),
-    ("Ada | worked with | Charles", 1, None), ('{"triples": [["Ada", "x"], ["Ada", "y", "Ada"]]}', 0, "malformed"),
-    ("no idea", 0, "no JSON"),
-])
+@pytest.mark.parametrize(
+    "reply,n,err",
+    [
+        ("```json\n" + GOOD + "\n```", 1, None),
+        ("Sure! " + GOOD + " Anything else?", 1, None),
+        ("Ada | worked with | Charles", 1, None),
+        ('{"triples": [["Ada", "x"], ["Ada", "y", "Ada"]]}', 0, "malformed"),
+        ("no idea", 0, "no JSON"),
+    ],
+)
 def test_extraction_malformed_outputs_keep_raw_and_error(reply, n, err):
     [ex] = LLMExtractor(ScriptedServer([reply]).llm(), "m").extract_many(["text"])
     assert len(ex.triples) == n and ex.raw == reply
@@ -105,8 +110,15 @@ def test_query_makes_two_calls_with_rerank_and_cited_answer(small, embedder):
     def reply(body):
         prompt = body["messages"][-1]["content"]
         if "Facts:" in prompt:
-            return json.dumps({"selected": [_numbered(prompt, FACTS[1][1].sentence()),
-                                            _numbered(prompt, FACTS[0][1].sentence()), 999]})
+            return json.dumps(
+                {
+                    "selected": [
+                        _numbered(prompt, FACTS[1][1].sentence()),
+                        _numbered(prompt, FACTS[0][1].sentence()),
+                        999,
+                    ]
+                }
+            )
         return "Acme Corp, founded by Alice Smith, is headquartered in Springfield [1][2]. [7]"
 
     srv = ScriptedServer([reply])
@@ -148,8 +160,9 @@ def test_streamed_answer_delivers_pieces_and_usage(small, embedder):
     srv = ScriptedServer([reply])
     llm = srv.llm()
     pieces: list[str] = []
-    tr = run_query(Q, small, embedder, QueryParams(hops=2), **query_hooks(llm.settings, llm=llm,
-                                                                           on_delta=pieces.append))
+    tr = run_query(
+        Q, small, embedder, QueryParams(hops=2), **query_hooks(llm.settings, llm=llm, on_delta=pieces.append)
+    )
     assert len(pieces) > 3 and "".join(pieces) == answer
     assert srv.requests[-1]["stream"] is True
     assert tr.answer.text == answer and tr.answer.llm.completion_tokens == 9
@@ -162,3 +175,10 @@ def test_ingest_reports_llm_token_totals(graph, embedder):
     srv = ScriptedServer([GOOD])
     r = ingest_documents(graph, embedder, LLMExtractor(srv.llm(), "m"), [("a.txt", b"Ada worked with Charles.")])
     assert (r.prompt_tokens, r.completion_tokens) == (10, 5) and r.triples == 1
+
+
+def test_bad_request_fails_at_once():
+    srv = ScriptedServer([400])
+    with pytest.raises(LLMError, match="refused the request"):
+        srv.llm().complete("m", [{"role": "user", "content": "x"}])
+    assert len(srv.requests) == 1

@@ -24,14 +24,27 @@ pytestmark = pytest.mark.skipif(not URL, reason="no real LLM server: set VGRAG_T
 
 def test_ingest_and_query_against_a_real_server(graph, embedder, tmp_path):
     model = os.environ.get("VGRAG_TEST_LLM_MODEL", "test")
-    s = LLMSettings(base_url=URL, api_key=os.environ.get("VGRAG_TEST_LLM_API_KEY", "x"), model_extract=model,
-                    model_rerank=model, model_answer=model, timeout_s=300, max_retries=1, concurrency=1)
+    s = LLMSettings(
+        base_url=URL,
+        api_key=os.environ.get("VGRAG_TEST_LLM_API_KEY", "x"),
+        model_extract=model,
+        model_rerank=model,
+        model_answer=model,
+        timeout_s=300,
+        max_retries=1,
+        concurrency=1,
+    )
     llm = make_llm(s, str(tmp_path))
     text = b"Ada Lovelace worked with Charles Babbage. Charles Babbage designed the Analytical Engine in London."
     report = ingest_documents(graph, embedder, LLMExtractor(llm, model, 1), [("ada.txt", text)])
     assert report.chunks == 1 and report.counts["passages"] == 1  # stored even if the model wrote garbage
-    tr = run_query("What did the person Ada Lovelace worked with design?", graph, embedder,
-                   QueryParams(passage_top_k=1), **query_hooks(s, llm=llm))
+    tr = run_query(
+        "What did the person Ada Lovelace worked with design?",
+        graph,
+        embedder,
+        QueryParams(passage_top_k=1),
+        **query_hooks(s, llm=llm),
+    )
     assert 1 <= len(tr.llm_calls) <= 2
     assert all(c.raw_response or c.error for c in tr.llm_calls)
     assert tr.answer.text

@@ -28,8 +28,11 @@ def _free_port() -> int:
 @pytest.fixture
 def server(tmp_path):
     port = _free_port()
-    proc = subprocess.Popen(["milvus-lite", "server", "--data-dir", str(tmp_path / "srv"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["milvus-lite", "server", "--data-dir", str(tmp_path / "srv"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         with socket.socket() as s:
@@ -59,15 +62,30 @@ def test_store_round_trip_over_server_uri(server, embedder):
 
 def test_second_process_on_a_lite_file_gets_a_clear_error(tmp_path):
     path = tmp_path / "locked.db"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; sys.path.insert(0, %r)\n"
-        "from vgrag.store import Database\n"
-        "Database(%r); print('open', flush=True); time.sleep(60)") % (str(ROOT), str(path))],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; sys.path.insert(0, %r)\n"
+                "from vgrag.store import Database\n"
+                "Database(%r); print('open', flush=True); time.sleep(60)"
+            )
+            % (str(ROOT), str(path)),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "open"
-        out = subprocess.run([sys.executable, "-m", "vgrag", "graphs"], cwd=ROOT, capture_output=True, text=True,
-                             env={**os.environ, "VGRAG_MILVUS_URI": str(path), "PYTHONPATH": str(ROOT)}, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "vgrag", "graphs"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "VGRAG_MILVUS_URI": str(path), "PYTHONPATH": str(ROOT)},
+            timeout=120,
+        )
         assert out.returncode == 2
         assert "already open in another process" in out.stderr
         assert "milvus-lite server --data-dir" in out.stderr

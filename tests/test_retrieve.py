@@ -17,8 +17,10 @@ FACTS = [
     ("Acme Corp is headquartered in Springfield.", Triple("Acme Corp", "is headquartered in", "Springfield")),
     ("Bob Jones works at Acme Corp.", Triple("Bob Jones", "works at", "Acme Corp")),
     ("Springfield is located in Oregon.", Triple("Springfield", "is located in", "Oregon")),
-    ("Zenith Labs, the company Carol Lee founded, is headquartered in Shelbyville.",
-     Triple("Zenith Labs company", "is headquartered in", "Shelbyville")),
+    (
+        "Zenith Labs, the company Carol Lee founded, is headquartered in Shelbyville.",
+        Triple("Zenith Labs company", "is headquartered in", "Shelbyville"),
+    ),
     ("Carol Lee founded Zenith Labs.", Triple("Carol Lee", "founded", "Zenith Labs company")),
 ]
 Q = "In which city is the company founded by Alice Smith headquartered?"
@@ -55,10 +57,13 @@ def test_eviction_keeps_the_relations_closest_to_the_question(small, embedder):
     tr = retrieve(Q, small, embedder, p)
     assert (tr.eviction.before, tr.eviction.after, tr.eviction.cap) == (3, 2, 2)
     kept = {r.id for r in tr.relations}
-    sims = {r.id: r.similarity for r in retrieve(Q, small, embedder, QueryParams(
-        entity_top_k=0, relation_top_k=0, hops=2)).relations}
+    sims = {
+        r.id: r.similarity
+        for r in retrieve(Q, small, embedder, QueryParams(entity_top_k=0, relation_top_k=0, hops=2)).relations
+    }
     assert tr.eviction.evicted == (min(sims, key=sims.get),)
     assert min(sims[k] for k in kept) >= sims[tr.eviction.evicted[0]]
+    assert not set(tr.eviction.evicted) & {c.id for c in tr.rerank.candidates}  # evicted means gone
 
 
 def test_graph_rerank_prefers_the_bridge_path_over_a_lookalike(small, embedder):

@@ -19,20 +19,33 @@ def test_pdf_txt_md_html_text():
     assert "two" in html and "alert" not in html
 
 
-@pytest.mark.parametrize("name,data,msg", [
-    ("x.pdf", b"this is not a pdf at all", "not a readable PDF"),
-    ("x.txt", b"", "empty"),
-    ("x.exe", b"MZ...", "unsupported type"),
-    ("x.txt", b"   \n  ", "no text"),
-])
+@pytest.mark.parametrize(
+    "name,data,msg",
+    [
+        ("x.pdf", b"this is not a pdf at all", "not a readable PDF"),
+        ("x.txt", b"", "empty"),
+        ("x.exe", b"MZ...", "unsupported type"),
+        ("x.txt", b"   \n  ", "no text"),
+    ],
+)
 def test_bad_documents_say_why(name, data, msg):
     with pytest.raises(InputError, match=msg):
         document_text(name, data)
 
 
 def test_openie_format_skips_malformed_triples():
-    data = json.dumps({"docs": [{"title": "T", "text": "Body.", "extracted_entities": ["A"],
-                                 "extracted_triples": [["A", "likes", "B"], ["only two", "x"], ["A", "", "C"]]}]})
+    data = json.dumps(
+        {
+            "docs": [
+                {
+                    "title": "T",
+                    "text": "Body.",
+                    "extracted_entities": ["A"],
+                    "extracted_triples": [["A", "likes", "B"], ["only two", "x"], ["A", "", "C"]],
+                }
+            ]
+        }
+    )
     [p] = read_openie(data.encode())
     assert p.triples == (Triple("A", "likes", "B"),) and p.skipped == 2 and p.entities == ("A",)
     [p] = read_openie(json.dumps({"docs": [{"title": "T", "passage": "T\nOnly passage."}]}).encode())
@@ -44,9 +57,11 @@ def test_openie_format_skips_malformed_triples():
 
 
 def test_jsonl_and_csv_group_rows_by_passage():
-    rows = [{"title": "T", "passage": "P1", "subject": "A", "predicate": "r", "object": "B"},
-            {"title": "T", "passage": "P1", "subject": "B", "predicate": "r", "object": "C"},
-            {"passage": "P2", "triples": [["X", "y", "Z"]]}]
+    rows = [
+        {"title": "T", "passage": "P1", "subject": "A", "predicate": "r", "object": "B"},
+        {"title": "T", "passage": "P1", "subject": "B", "predicate": "r", "object": "C"},
+        {"passage": "P2", "triples": [["X", "y", "Z"]]},
+    ]
     ps = read_jsonl("\n".join(json.dumps(r) for r in rows).encode())
     assert [len(p.triples) for p in ps] == [2, 1]
     csv_ps = read_csv(b"title,passage,subject,predicate,object\nT,P1,A,r,B\nT,P1,B,r,C\n")
@@ -61,26 +76,33 @@ def test_jsonl_and_csv_group_rows_by_passage():
 
 def test_sentences_and_chunks_overlap():
     text = "Dr. Smith went to Washington. He met the U.S. president. They talked for hours! Then he left."
-    assert split_sentences(text) == ["Dr. Smith went to Washington.", "He met the U.S. president.",
-                                     "They talked for hours!", "Then he left."]
+    assert split_sentences(text) == [
+        "Dr. Smith went to Washington.",
+        "He met the U.S. president.",
+        "They talked for hours!",
+        "Then he left.",
+    ]
     chunks = chunk_text(" ".join(f"Sentence number {i} is here." for i in range(40)), max_chars=120)
     assert all(len(c) <= 120 for c in chunks) and len(chunks) > 5
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in zip(chunks, chunks[1:], strict=False):
         assert a.split(". ")[-1].rstrip(".") in b  # one sentence of overlap
     long = chunk_text("word " * 500, max_chars=200)
     assert all(len(c) <= 200 for c in long)
 
 
-@pytest.mark.parametrize("raw,n,err", [
-    ('{"triples": [["A", "r", "B"], ["C", "s", "D"]], "entities": ["A"]}', 2, None),
-    ('Here you go:\n```json\n{"triples": [["A", "r", "B"]]}\n```\nHope it helps', 1, None),
-    ('[["A", "r", "B"], ["A", "r", "B"], ["bad"]]', 1, "1 malformed"),
-    ("A | r | B\n(C | s | D)", 2, None),
-    ('{"triples": [["A", "r", "B"],]}', 1, None),
-    ("", 0, "empty response"),
-    ("I cannot help with that.", 0, "no JSON"),
-    ('{"triples": []}', 0, "listed no triples"),
-])
+@pytest.mark.parametrize(
+    "raw,n,err",
+    [
+        ('{"triples": [["A", "r", "B"], ["C", "s", "D"]], "entities": ["A"]}', 2, None),
+        ('Here you go:\n```json\n{"triples": [["A", "r", "B"]]}\n```\nHope it helps', 1, None),
+        ('[["A", "r", "B"], ["A", "r", "B"], ["bad"]]', 1, "1 malformed"),
+        ("A | r | B\n(C | s | D)", 2, None),
+        ('{"triples": [["A", "r", "B"],]}', 1, None),
+        ("", 0, "empty response"),
+        ("I cannot help with that.", 0, "no JSON"),
+        ('{"triples": []}', 0, "listed no triples"),
+    ],
+)
 def test_model_output_parsing(raw, n, err):
     triples, _, error = parse_triples_output(raw)
     assert len(triples) == n

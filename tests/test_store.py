@@ -16,16 +16,24 @@ def chunks_for(doc: str, rows: list[tuple[str, list[Triple]]]) -> list[SourceChu
 
 
 def test_round_trip_builds_reciprocal_graph(graph, embedder):
-    chunks = chunks_for("doc-a", [
-        ("Ada Lovelace worked with Charles Babbage.", [T("Ada Lovelace", "worked with", "Charles Babbage")]),
-        ("Charles Babbage designed the Analytical Engine.", [T("Charles Babbage", "designed", "Analytical Engine")]),
-    ])
+    chunks = chunks_for(
+        "doc-a",
+        [
+            ("Ada Lovelace worked with Charles Babbage.", [T("Ada Lovelace", "worked with", "Charles Babbage")]),
+            (
+                "Charles Babbage designed the Analytical Engine.",
+                [T("Charles Babbage", "designed", "Analytical Engine")],
+            ),
+        ],
+    )
     stats = write_chunks(graph, embedder, chunks)
     assert (stats.passages_new, stats.relations_new, stats.entities_new) == (2, 2, 3)
     babbage = graph.get_entities([entity_id("Charles Babbage")])[0]
     assert babbage.name == "Charles Babbage"
-    assert set(babbage.relation_ids) == {relation_id("Ada Lovelace", "worked with", "Charles Babbage"),
-                                         relation_id("Charles Babbage", "designed", "Analytical Engine")}
+    assert set(babbage.relation_ids) == {
+        relation_id("Ada Lovelace", "worked with", "Charles Babbage"),
+        relation_id("Charles Babbage", "designed", "Analytical Engine"),
+    }
     assert set(babbage.passage_ids) == {c.passage_id for c in chunks}
     rel = graph.get_relations([relation_id("Charles Babbage", "designed", "Analytical Engine")])[0]
     assert rel.subject_id == entity_id("Charles Babbage") and rel.passage_ids == (chunks[1].passage_id,)
@@ -59,8 +67,9 @@ def test_delete_document_removes_orphans_and_fixes_survivors(db, graph, embedder
     shared = T("Paris", "capital of", "France")
     only_b = T("Lyon", "city in", "France")
     write_chunks(graph, embedder, chunks_for("doc-a", [("Paris is the capital of France.", [shared])]))
-    write_chunks(graph, embedder, chunks_for("doc-b", [("Paris, capital of France; Lyon is in France.",
-                                                        [shared, only_b])]))
+    write_chunks(
+        graph, embedder, chunks_for("doc-b", [("Paris, capital of France; Lyon is in France.", [shared, only_b])])
+    )
     for d in ("doc-a", "doc-b"):
         graph.put_document(Document(d, d, "h", 1, True, 0.0))
     assert check_graph(graph).ok
@@ -70,14 +79,15 @@ def test_delete_document_removes_orphans_and_fixes_survivors(db, graph, embedder
     france = graph.get_entities([entity_id("France")])[0]
     assert france.relation_ids == (relation_id("Paris", "capital of", "France"),)
     assert len(france.passage_ids) == 1
-    assert graph.get_relations([relation_id("Paris", "capital of", "France")])[0].passage_ids == \
-        france.passage_ids
+    assert graph.get_relations([relation_id("Paris", "capital of", "France")])[0].passage_ids == france.passage_ids
     assert check_graph(graph).ok, check_graph(graph).problems
     assert [d.id for d in graph.documents()] == ["doc-a"]
 
 
-@pytest.mark.parametrize("a,b", [("  Zoë   Saldaña ", "zoë saldaña"), ("東京タワー", "東京タワー"),
-                                 ("ＡＢＣ Corp", "abc corp"), ("Ærø", "ærø")])
+@pytest.mark.parametrize(
+    "a,b",
+    [("  Zoë   Saldaña ", "zoë saldaña"), ("東京タワー", "東京タワー"), ("ＡＢＣ Corp", "abc corp"), ("Ærø", "ærø")],
+)
 def test_unicode_names_keep_accents_and_scripts(a, b):
     assert normalize_name(a) == b
     assert entity_id(a) == entity_id(b)

@@ -5,8 +5,10 @@ import re
 from vgrag.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html, replay_html
 
 EVIL = '</script><script>alert(1)</script><img src=x onerror="alert(2)">'
-G = VizGraph((VizNode("a", EVIL, "query", EVIL), VizNode("b", "B", "seed", "b")),
-             (VizEdge("r", "a", "b", EVIL, "selected", EVIL),))
+G = VizGraph(
+    (VizNode("a", EVIL, "query", EVIL), VizNode("b", "B", "seed", "b")),
+    (VizEdge("r", "a", "b", EVIL, "selected", EVIL),),
+)
 
 
 def _fetched(html: str) -> list[str]:

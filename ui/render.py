@@ -18,8 +18,10 @@ def show_graph(g: VizGraph, height: int = 520) -> None:
         return
     st.iframe(render_html(g, height - 20, vis_assets_url()), height=height)
     roles = sorted({n.role for n in g.nodes} | {e.role for e in g.edges})
-    st.markdown(" ".join(f"<span style='color:{c}'>●</span> {html.escape(m)}" for _, c, m in legend(roles)),
-                unsafe_allow_html=True)  # only our fixed legend strings, escaped
+    st.markdown(
+        " ".join(f"<span style='color:{c}'>●</span> {html.escape(m)}" for _, c, m in legend(roles)),
+        unsafe_allow_html=True,
+    )  # only our fixed legend strings, escaped
     if g.hidden_nodes:
         st.caption(f"{g.hidden_nodes} more node(s) hidden by the node cap.")
 
@@ -30,36 +32,65 @@ def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
     rel = trace.relation
     if step == "query entities" and trace.query_entities:
         q = trace.query_entities
-        return pd.DataFrame([{"text": e.text, "found by": e.method, "entity": name(e.entity_id) if e.entity_id else "—"}
-                             for e in q.entities]), q.ms
+        return pd.DataFrame(
+            [
+                {"text": e.text, "found by": e.method, "entity": name(e.entity_id) if e.entity_id else "—"}
+                for e in q.entities
+            ]
+        ), q.ms
     if step == "seeds" and trace.seeds:
         s = trace.seeds
         rows = [{"kind": "entity", "item": name(h.id), "score": h.score, "via": h.via} for h in s.entity_hits]
-        rows += [{"kind": "relation", "item": rel(h.id).text if rel(h.id) else h.id, "score": h.score, "via": h.via}
-                 for h in s.relation_hits]
-        rows += [{"kind": "below threshold", "item": name(h.id) if h.id.startswith("ent-") else h.id,
-                  "score": h.score, "via": h.via} for h in s.below_threshold]
+        rows += [
+            {"kind": "relation", "item": rel(h.id).text if rel(h.id) else h.id, "score": h.score, "via": h.via}
+            for h in s.relation_hits
+        ]
+        rows += [
+            {
+                "kind": "below threshold",
+                "item": name(h.id) if h.id.startswith("ent-") else h.id,
+                "score": h.score,
+                "via": h.via,
+            }
+            for h in s.below_threshold
+        ]
         return pd.DataFrame(rows), s.ms
     if step.startswith("hop"):
         depth = int(step[-1])
         hop = next((h for h in trace.hops if h.depth == depth), None)
         if hop is None:
             return pd.DataFrame([{"note": f"no hop {depth} (hops = {trace.params.hops})"}]), 0.0
-        rows = [{"new relation": rel(r).text if rel(r) else f"{r} (evicted later)",
-                 "similarity": rel(r).similarity if rel(r) else None} for r in hop.new_relation_ids]
+        rows = [
+            {
+                "new relation": rel(r).text if rel(r) else f"{r} (evicted later)",
+                "similarity": rel(r).similarity if rel(r) else None,
+            }
+            for r in hop.new_relation_ids
+        ]
         return pd.DataFrame(rows), hop.ms
     if step == "eviction" and trace.eviction:
         e = trace.eviction
-        return pd.DataFrame([{"candidates before": e.before, "after": e.after, "cap": e.cap,
-                              "evicted": len(e.evicted)}]), e.ms
+        return pd.DataFrame(
+            [{"candidates before": e.before, "after": e.after, "cap": e.cap, "evicted": len(e.evicted)}]
+        ), e.ms
     if step == "rerank" and trace.rerank:
         r = trace.rerank
         chosen = set(r.selected)
-        rows = [{"relation": rel(c.id).text if rel(c.id) else c.id, "score": c.score, "selected": c.id in chosen}
-                for c in r.candidates[:100]]
+        rows = [
+            {"relation": rel(c.id).text if rel(c.id) else c.id, "score": c.score, "selected": c.id in chosen}
+            for c in r.candidates[:100]
+        ]
         return pd.DataFrame(rows), r.ms
     if step == "answer" and trace.passages:
-        rows = [{"rank": n + 1, "title": p.title, "score": p.score, "found by": p.source,
-                 "via relations": len(p.relation_ids)} for n, p in enumerate(trace.passages.passages)]
+        rows = [
+            {
+                "rank": n + 1,
+                "title": p.title,
+                "score": p.score,
+                "found by": p.source,
+                "via relations": len(p.relation_ids),
+            }
+            for n, p in enumerate(trace.passages.passages)
+        ]
         return pd.DataFrame(rows), trace.passages.ms + (trace.answer.ms if trace.answer else 0.0)
     return pd.DataFrame(), 0.0

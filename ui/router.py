@@ -37,8 +37,7 @@ def _sidebar() -> None:
             names = [g.name for g in ws.db.list_graphs()]
             if names:
                 current = current_graph_name(ws)
-                st.session_state["graph"] = st.selectbox("Graph", names, index=names.index(current),
-                                                         key="graph_picker")
+                st.session_state["graph"] = st.selectbox("Graph", names, index=names.index(current), key="graph_picker")
             st.caption(f"Database: `{s.milvus_uri}`")
 
 

@@ -44,10 +44,18 @@ def vis_assets_url() -> str | None:
 
 
 @st.cache_resource(show_spinner="Opening the database and loading the offline models…")
-def _workspace(uri: str, token: str, embedder: str, embed_model: str, embed_base_url: str,
-               embed_api_key: str) -> Workspace:
-    s = replace(Settings.from_env(), milvus_uri=uri, milvus_token=token, embedder=embedder, embed_model=embed_model,
-                embed_base_url=embed_base_url, embed_api_key=embed_api_key)
+def _workspace(
+    uri: str, token: str, embedder: str, embed_model: str, embed_base_url: str, embed_api_key: str
+) -> Workspace:
+    s = replace(
+        Settings.from_env(),
+        milvus_uri=uri,
+        milvus_token=token,
+        embedder=embedder,
+        embed_model=embed_model,
+        embed_base_url=embed_base_url,
+        embed_api_key=embed_api_key,
+    )
     return Workspace.open(s)
 
 
@@ -101,13 +109,17 @@ def load_demo(ws: Workspace) -> IngestReport:
 
 def no_graph_hint(ws: Workspace) -> None:
     """What to do when the database has no graph yet: one click loads the demo."""
-    st.info("There is no graph in this database yet. Load the demo graph (36 passages about a fictional cloud "
-            "company, offline, a few seconds) or build your own on the Build page.")
+    st.info(
+        "There is no graph in this database yet. Load the demo graph (36 passages about a fictional cloud "
+        "company, offline, a few seconds) or build your own on the Build page."
+    )
     if st.button("Load the demo graph", type="primary", key="load_demo_hint"):
         with st.spinner("Loading the demo graph…"):
             r = load_demo(ws)
-        st.success(f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "
-                   f"{r.counts['relations']} relations.")
+        st.success(
+            f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "
+            f"{r.counts['relations']} relations."
+        )
         st.rerun()
 
 

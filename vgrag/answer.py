@@ -67,8 +67,9 @@ def path_score(question_stems: set[str], similarity: float, path: Sequence[Relat
     return 0.5 * similarity + 0.5 * coverage - 0.05 * idle
 
 
-def reasoning_paths(trace: QueryTrace, embedder: Embedder | None = None, max_len: int = 3,
-                    limit: int = 5) -> tuple[tuple[str, ...], ...]:
+def reasoning_paths(
+    trace: QueryTrace, embedder: Embedder | None = None, max_len: int = 3, limit: int = 5
+) -> tuple[tuple[str, ...], ...]:
     """The chains that best explain the question: the question's similarity to the chain's text plus how many of
     the question's content words the chain accounts for (see path_score); rerank scores without an embedder."""
     if trace.rerank is None or trace.seeds is None:
@@ -83,7 +84,7 @@ def reasoning_paths(trace: QueryTrace, embedder: Embedder | None = None, max_len
         keep = sorted(range(len(paths)), key=lambda i: -cheap[i])[:EMBED_PATHS]
         paths = [paths[i] for i in keep]
         vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
-        scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths)]
+        scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths, strict=True)]
     else:
         scores = cheap
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
@@ -111,8 +112,9 @@ def _with_subject(sentence: str, title: str) -> str:
     return f"{title}: {sentence}" if title and _PRONOUN.match(sentence) else sentence
 
 
-def extractive_answer(trace: QueryTrace, embedder: Embedder, graph: Graph | None = None,
-                      n_sentences: int = 2) -> AnswerStep:
+def extractive_answer(
+    trace: QueryTrace, embedder: Embedder, graph: Graph | None = None, n_sentences: int = 2
+) -> AnswerStep:
     """Offline answer: along the best reasoning path, each relation's best supporting sentence, cited;
     without a path, the sentences of the top passages closest to the question."""
     t0 = time.perf_counter()
@@ -125,7 +127,7 @@ def extractive_answer(trace: QueryTrace, embedder: Embedder, graph: Graph | None
         texts = {p.id: (p.title, p.text) for p in graph.get_passages(need)}
         texts.update({pid: (p.title, p.text) for pid, p in ranked.items()})
         rvecs = embedder.embed([r.text for r in chain])
-        for r, rv in zip(chain, rvecs):
+        for r, rv in zip(chain, rvecs, strict=True):
             pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
             if pid is None or pid not in texts:
                 continue
@@ -136,8 +138,13 @@ def extractive_answer(trace: QueryTrace, embedder: Embedder, graph: Graph | None
     if not picked:
         passages = list(ranked.values())[:3]
         if not passages:
-            return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive",
-                              round((time.perf_counter() - t0) * 1000, 2))
+            return AnswerStep(
+                "No passage in the graph matches this question.",
+                (),
+                paths,
+                "extractive",
+                round((time.perf_counter() - t0) * 1000, 2),
+            )
         sents = [(s, p) for p in passages for s in split_sentences(p.text)]
         vecs = embedder.embed([trace.question] + [s for s, _ in sents])
         best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]

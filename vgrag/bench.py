@@ -66,8 +66,11 @@ def load_bench(folder: str | Path, questions_file: str | Path | None = None) -> 
     """Find corpus, questions and OpenIE files in a HippoRAG-format folder."""
     folder = Path(folder)
     corpus_f = _find(folder, ["corpus.json", "*_corpus.json", "*corpus*.json"])
-    q_f = Path(questions_file) if questions_file else _find(folder, ["questions.json", "test_sample.json",
-                                                                     "*questions*.json"])
+    q_f = (
+        Path(questions_file)
+        if questions_file
+        else _find(folder, ["questions.json", "test_sample.json", "*questions*.json"])
+    )
     openie_f = _find(folder, ["openie*.json"])
     if corpus_f is None or q_f is None:
         raise FileNotFoundError(f"{folder}: needs a corpus JSON and a questions JSON (HippoRAG format)")
@@ -90,8 +93,13 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def build_graph(data: BenchData, graph: Graph, embedder: Embedder, extract: str = "openie",
-                on_progress: Callable[[str, int, int], None] | None = None) -> tuple[float, dict]:
+def build_graph(
+    data: BenchData,
+    graph: Graph,
+    embedder: Embedder,
+    extract: str = "openie",
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> tuple[float, dict]:
     """Ingest the benchmark corpus: its OpenIE triples, or the offline extractor's. Returns (seconds, report)."""
     t0 = time.perf_counter()
     if extract == "openie":
@@ -106,16 +114,29 @@ def build_graph(data: BenchData, graph: Graph, embedder: Embedder, extract: str 
         ex = OfflineExtractor()
         texts = [t for _, t in data.corpus]
         results = ex.extract_many(texts, [t for t, _ in data.corpus])
-        passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(data.corpus, results)]
+        passages = [
+            ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(data.corpus, results, strict=True)
+        ]
         digest = content_hash(json.dumps(data.corpus) + "offline")
         report = ingest_imported(graph, embedder, f"{data.name}-offline", digest, passages)
-    return time.perf_counter() - t0, {"triples": report.triples, "counts": report.counts,
-                                      "timings": report.timings, "texts_embedded": report.texts_embedded}
+    return time.perf_counter() - t0, {
+        "triples": report.triples,
+        "counts": report.counts,
+        "timings": report.timings,
+        "texts_embedded": report.texts_embedded,
+    }
 
 
-def run_bench(data: BenchData, embedder: Embedder, methods: Sequence[str] = ("naive", "graph"),
-              params: QueryParams = QueryParams(), extract: str = "openie", db_uri: str | None = None,
-              measure_embed: bool = True, on_progress: Callable[[str, int, int], None] | None = None) -> dict:
+def run_bench(
+    data: BenchData,
+    embedder: Embedder,
+    methods: Sequence[str] = ("naive", "graph"),
+    params: QueryParams = QueryParams(),
+    extract: str = "openie",
+    db_uri: str | None = None,
+    measure_embed: bool = True,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> dict:
     """Build the graph, run every method on every question, and return the result JSON (see README)."""
     params = replace(params, passage_top_k=max(KS))
     tmp = None
@@ -123,21 +144,35 @@ def run_bench(data: BenchData, embedder: Embedder, methods: Sequence[str] = ("na
         tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
         db_uri = str(Path(tmp.name) / "bench.db")
     db = Database(db_uri)
-    name = "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
+    name = (
+        "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
+    )
     db.drop_graph(name)
     graph = db.open_graph(name, embedder.model_id, embedder.dim)
     ingest_s, ingest_info = build_graph(data, graph, embedder, extract)
-    result: dict = {"dataset": data.name, "n_questions": len(data.questions), "extract": extract,
-                    "ingest_s": round(ingest_s, 2), "ingest": ingest_info, "params": params.__dict__, "methods": {}}
+    result: dict = {
+        "dataset": data.name,
+        "n_questions": len(data.questions),
+        "extract": extract,
+        "ingest_s": round(ingest_s, 2),
+        "ingest": ingest_info,
+        "params": params.__dict__,
+        "methods": {},
+    }
     if measure_embed:
-        texts = [p.full_text for p in graph.iter_passages()] + [r.text for r in graph.iter_relations()] + \
-                [e.name for e in graph.iter_entities()]
+        texts = (
+            [p.full_text for p in graph.iter_passages()]
+            + [r.text for r in graph.iter_relations()]
+            + [e.name for e in graph.iter_entities()]
+        )
         t0 = time.perf_counter()
         embedder.embed(texts)
         result["embed_s"] = round(time.perf_counter() - t0, 2)
         result["embed_texts"] = len(texts)
         result["ingest_over_embed"] = round(ingest_s / max(result["embed_s"], 1e-9), 3)
-    key_of = (lambda p: p.title) if data.questions and data.questions[0].by_title else (lambda p: f"{p.title}\n{p.text}")
+    key_of = (
+        (lambda p: p.title) if data.questions and data.questions[0].by_title else (lambda p: f"{p.title}\n{p.text}")
+    )
     per_q: list[dict] = []
     runners = {"naive": retrieve_naive, "graph": retrieve}
     lat: dict[str, list[float]] = {m: [] for m in methods}
@@ -158,8 +193,10 @@ def run_bench(data: BenchData, embedder: Embedder, methods: Sequence[str] = ("na
     for m in methods:
         result["methods"][m] = {
             "recall": {str(k): round(100 * statistics.fmean(rec[m][k]), 1) if rec[m][k] else 0.0 for k in KS},
-            "latency_ms": {"median": round(statistics.median(lat[m]), 1) if lat[m] else 0.0,
-                           "p90": round(_pct(lat[m], 0.9), 1)},
+            "latency_ms": {
+                "median": round(statistics.median(lat[m]), 1) if lat[m] else 0.0,
+                "p90": round(_pct(lat[m], 0.9), 1),
+            },
         }
     result["questions"] = per_q
     db.drop_graph(name)
@@ -174,12 +211,16 @@ def run_bench(data: BenchData, embedder: Embedder, methods: Sequence[str] = ("na
 
 def format_table(result: dict) -> str:
     """A readable Recall@k / latency table."""
-    lines = [f"{result['dataset']}: {result['n_questions']} questions, graph from {result['extract']}, "
-             f"ingest {result['ingest_s']} s" + (f", embed-only {result['embed_s']} s "
-                                                f"(ratio {result['ingest_over_embed']})" if "embed_s" in result else ""),
-             f"{'method':8} {'R@1':>6} {'R@2':>6} {'R@5':>6} {'R@10':>6} {'med ms':>8} {'p90 ms':>8}"]
+    lines = [
+        f"{result['dataset']}: {result['n_questions']} questions, graph from {result['extract']}, "
+        f"ingest {result['ingest_s']} s"
+        + (f", embed-only {result['embed_s']} s (ratio {result['ingest_over_embed']})" if "embed_s" in result else ""),
+        f"{'method':8} {'R@1':>6} {'R@2':>6} {'R@5':>6} {'R@10':>6} {'med ms':>8} {'p90 ms':>8}",
+    ]
     for m, r in result["methods"].items():
         rc = r["recall"]
-        lines.append(f"{m:8} {rc['1']:>6} {rc['2']:>6} {rc['5']:>6} {rc['10']:>6} "
-                     f"{r['latency_ms']['median']:>8} {r['latency_ms']['p90']:>8}")
+        lines.append(
+            f"{m:8} {rc['1']:>6} {rc['2']:>6} {rc['5']:>6} {rc['10']:>6} "
+            f"{r['latency_ms']['median']:>8} {r['latency_ms']['p90']:>8}"
+        )
     return "\n".join(lines)

@@ -44,7 +44,7 @@ def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
         report = ingest_imported(graph, ws.embedder, path.name, content_hash(data), passages, on_progress=_bar)  # type: ignore[attr-defined]
     else:
         if not a.files:
-            sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + '\n')
+            sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + "\n")
             return 2
         if a.extractor == "llm":
             from .llm import make_llm
@@ -56,8 +56,15 @@ def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
 
             extractor = OfflineExtractor()
         files = [(str(Path(f).name), Path(f).read_bytes()) for f in a.files]
-        report = ingest_documents(graph, ws.embedder, extractor, files, a.chunk_chars, a.overlap,  # type: ignore[attr-defined]
-                                  on_progress=_bar)
+        report = ingest_documents(
+            graph,
+            ws.embedder,
+            extractor,
+            files,
+            a.chunk_chars,
+            a.overlap,  # type: ignore[attr-defined]
+            on_progress=_bar,
+        )
     _report(report)
     return 1 if report.failures and not report.chunks else 0
 
@@ -66,8 +73,13 @@ def cmd_query(ws: object, a: argparse.Namespace) -> int:
     from .pipeline import run_query
 
     params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
-    trace = run_query(a.question, ws.graph(a.graph, create=False), ws.embedder, params,  # type: ignore[attr-defined]
-                      method=a.method)
+    trace = run_query(
+        a.question,
+        ws.graph(a.graph, create=False),
+        ws.embedder,
+        params,  # type: ignore[attr-defined]
+        method=a.method,
+    )
     if a.json:
         _out(trace.to_json())
         return 0
@@ -94,8 +106,11 @@ def cmd_check(ws: object, a: argparse.Namespace) -> int:
     from .check import check_graph
 
     r = check_graph(ws.graph(a.graph, create=False))  # type: ignore[attr-defined]
-    _out(json.dumps({"ok": r.ok, "counts": r.counts, "problems": list(r.problems), "warnings": list(r.warnings)},
-                     indent=1))
+    _out(
+        json.dumps(
+            {"ok": r.ok, "counts": r.counts, "problems": list(r.problems), "warnings": list(r.warnings)}, indent=1
+        )
+    )
     return 0 if r.ok else 1
 
 
@@ -119,9 +134,15 @@ def cmd_bench(ws: object | None, a: argparse.Namespace) -> int:
     if a.limit:
         data = replace(data, questions=data.questions[: a.limit])
     emb = make_embedder(s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
-    result = run_bench(data, emb, a.methods.split(","), query_params_from({"hops": a.hops}), extract=a.extract,
-                       measure_embed=not a.no_embed_baseline,
-                       on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")))
+    result = run_bench(
+        data,
+        emb,
+        a.methods.split(","),
+        query_params_from({"hops": a.hops}),
+        extract=a.extract,
+        measure_embed=not a.no_embed_baseline,
+        on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")),
+    )
     if a.out:
         Path(a.out).write_text(json.dumps(result, indent=1))
     _out(format_table(result))
@@ -175,9 +196,14 @@ def main(argv: list[str] | None = None) -> int:
         from .workspace import Workspace
 
         ws = Workspace.open(Settings.from_env())
-        handler = {"ingest": cmd_ingest, "query": cmd_query, "graphs": cmd_graphs, "check": cmd_check,
-                   "export": cmd_export}[a.cmd]
+        handler = {
+            "ingest": cmd_ingest,
+            "query": cmd_query,
+            "graphs": cmd_graphs,
+            "check": cmd_check,
+            "export": cmd_export,
+        }[a.cmd]
         return handler(ws, a)
     except (StoreError, InputError, FileNotFoundError, ValueError) as e:
-        sys.stderr.write(f"error: {e}" + '\n')
+        sys.stderr.write(f"error: {e}" + "\n")
         return 2

@@ -100,8 +100,9 @@ class MiniLMEmbedder:
 class OpenAIEmbedder:
     """Embeddings from any OpenAI-compatible /v1/embeddings endpoint."""
 
-    def __init__(self, model: str, base_url: str = "", api_key: str = "", client: object | None = None,
-                 batch_size: int = 256) -> None:
+    def __init__(
+        self, model: str, base_url: str = "", api_key: str = "", client: object | None = None, batch_size: int = 256
+    ) -> None:
         if client is None:
             from openai import OpenAI
 

@@ -17,8 +17,9 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
     for e in graph.iter_entities():
         g.add_node(e.id, name=e.name, passages=len(e.passage_ids))
     for r in graph.iter_relations():
-        g.add_edge(r.subject_id, r.object_id, key=r.id, predicate=r.predicate, text=r.text,
-                   passage_ids=",".join(r.passage_ids))
+        g.add_edge(
+            r.subject_id, r.object_id, key=r.id, predicate=r.predicate, text=r.text, passage_ids=",".join(r.passage_ids)
+        )
     return g
 
 
@@ -31,14 +32,33 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
     if fmt == "json":
         data = {
             "graph": graph.name,
-            "entities": [{"id": e.id, "name": e.name, "relation_ids": list(e.relation_ids),
-                          "passage_ids": list(e.passage_ids)} for e in graph.iter_entities()],
-            "relations": [{"id": r.id, "subject": r.subject, "predicate": r.predicate, "object": r.object,
-                           "subject_id": r.subject_id, "object_id": r.object_id, "passage_ids": list(r.passage_ids)}
-                          for r in graph.iter_relations()],
-            "passages": [{"id": p.id, "title": p.title, "text": p.text, "doc_id": p.doc_id,
-                          "entity_ids": list(p.entity_ids), "relation_ids": list(p.relation_ids)}
-                         for p in graph.iter_passages()],
+            "entities": [
+                {"id": e.id, "name": e.name, "relation_ids": list(e.relation_ids), "passage_ids": list(e.passage_ids)}
+                for e in graph.iter_entities()
+            ],
+            "relations": [
+                {
+                    "id": r.id,
+                    "subject": r.subject,
+                    "predicate": r.predicate,
+                    "object": r.object,
+                    "subject_id": r.subject_id,
+                    "object_id": r.object_id,
+                    "passage_ids": list(r.passage_ids),
+                }
+                for r in graph.iter_relations()
+            ],
+            "passages": [
+                {
+                    "id": p.id,
+                    "title": p.title,
+                    "text": p.text,
+                    "doc_id": p.doc_id,
+                    "entity_ids": list(p.entity_ids),
+                    "relation_ids": list(p.relation_ids),
+                }
+                for p in graph.iter_passages()
+            ],
         }
         return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
     if fmt == "csv":  # the same shape the importer reads: one row per (passage, triple)

@@ -57,7 +57,9 @@ def parse_json_loose(raw: str) -> object | None:
 
 
 _PIPE_LINE = re.compile(r"^\s*(?:[-*\d.)]+\s*)?\(?\s*([^|()]+?)\s*\|\s*([^|]+?)\s*\|\s*([^|()]+?)\s*\)?\s*$")
-_TUPLE_LINE = re.compile(r"^\s*(?:[-*\d.)]+\s*)?\(\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*\)")
+_TUPLE_LINE = re.compile(
+    r"^\s*(?:[-*\d.)]+\s*)?\(\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*\)"
+)
 
 
 def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...], str | None]:

@@ -97,10 +97,22 @@ class _Tally:
 
     def report(self, graph: Graph, t_start: float) -> IngestReport:
         self.timings["total"] = time.perf_counter() - t_start
-        return IngestReport(tuple(self.documents), tuple(self.unchanged), tuple(self.replaced), self.chunks,
-                            self.triples, self.passages_new, self.entities_new, self.relations_new,
-                            self.texts_embedded, tuple(self.failures), {k: round(v, 3) for k, v in self.timings.items()},
-                            graph.counts(), self.prompt_tokens, self.completion_tokens)
+        return IngestReport(
+            tuple(self.documents),
+            tuple(self.unchanged),
+            tuple(self.replaced),
+            self.chunks,
+            self.triples,
+            self.passages_new,
+            self.entities_new,
+            self.relations_new,
+            self.texts_embedded,
+            tuple(self.failures),
+            {k: round(v, 3) for k, v in self.timings.items()},
+            graph.counts(),
+            self.prompt_tokens,
+            self.completion_tokens,
+        )
 
 
 def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally) -> str | None:
@@ -122,9 +134,16 @@ def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> 
     graph.put_document(Document(did, name, digest, n, True, old.added_at if old else time.time()))
 
 
-def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, files: Sequence[tuple[str, bytes]],
-                     chunk_chars: int = 1200, overlap_sentences: int = 1, batch_size: int = 16,
-                     on_progress: ProgressFn = _noop) -> IngestReport:
+def ingest_documents(
+    graph: Graph,
+    embedder: Embedder,
+    extractor: Extractor,
+    files: Sequence[tuple[str, bytes]],
+    chunk_chars: int = 1200,
+    overlap_sentences: int = 1,
+    batch_size: int = 16,
+    on_progress: ProgressFn = _noop,
+) -> IngestReport:
     """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
     t_start = time.perf_counter()
     tally = _Tally()
@@ -161,7 +180,7 @@ def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, fil
                 results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
             tally.timings["extract"] += time.perf_counter() - t0
             batch: list[SourceChunk] = []
-            for i, (text, ex) in enumerate(zip(part, results)):
+            for i, (text, ex) in enumerate(zip(part, results, strict=True)):
                 idx = start + i
                 batch.append(SourceChunk(did, title, text, idx, ex.triples, ex.entities))
                 if ex.error:
@@ -170,8 +189,15 @@ def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, fil
                 tally.prompt_tokens += ex.prompt_tokens
                 tally.completion_tokens += ex.completion_tokens
                 done += 1
-                on_progress(Progress("extract", done, total, f"{name} chunk {idx + 1}/{len(chunks)}",
-                                     ChunkResult(name, idx, text, ex.triples, ex.raw, ex.error)))
+                on_progress(
+                    Progress(
+                        "extract",
+                        done,
+                        total,
+                        f"{name} chunk {idx + 1}/{len(chunks)}",
+                        ChunkResult(name, idx, text, ex.triples, ex.raw, ex.error),
+                    )
+                )
             on_progress(Progress("store", done, total, f"storing {len(batch)} chunks of {name}"))
             tally.add(write_chunks(graph, embedder, batch))
             tally.chunks += len(batch)
@@ -181,9 +207,15 @@ def ingest_documents(graph: Graph, embedder: Embedder, extractor: Extractor, fil
     return report
 
 
-def ingest_imported(graph: Graph, embedder: Embedder, source_name: str, data_hash: str,
-                    passages: Sequence[ImportedPassage], batch_size: int = 1000,
-                    on_progress: ProgressFn = _noop) -> IngestReport:
+def ingest_imported(
+    graph: Graph,
+    embedder: Embedder,
+    source_name: str,
+    data_hash: str,
+    passages: Sequence[ImportedPassage],
+    batch_size: int = 1000,
+    on_progress: ProgressFn = _noop,
+) -> IngestReport:
     """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document."""
     t_start = time.perf_counter()
     tally = _Tally()

@@ -56,20 +56,31 @@ class ResponseCache:
 
     def put(self, key: str, r: LLMResult) -> None:
         with self._lock, self._conn() as c:
-            c.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", (key, r.text, r.prompt_tokens,
-                                                                          r.completion_tokens))
+            c.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                (key, r.text, r.prompt_tokens, r.completion_tokens),
+            )
 
 
 class OpenAILLM:
     """Chat completions through the official `openai` client against any base URL."""
 
-    def __init__(self, settings: LLMSettings, client: object | None = None, cache: ResponseCache | None = None,
-                 sleep: object = time.sleep) -> None:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        client: object | None = None,
+        cache: ResponseCache | None = None,
+        sleep: object = time.sleep,
+    ) -> None:
         if client is None:
             from openai import OpenAI
 
-            client = OpenAI(base_url=settings.base_url or None, api_key=settings.api_key or "not-needed",
-                            timeout=settings.timeout_s, max_retries=0)
+            client = OpenAI(
+                base_url=settings.base_url or None,
+                api_key=settings.api_key or "not-needed",
+                timeout=settings.timeout_s,
+                max_retries=0,
+            )
         self._client = client
         self.settings = settings
         self.cache = cache
@@ -106,11 +117,13 @@ class OpenAILLM:
                 delay *= 2
                 continue
             except openai.AuthenticationError as e:
-                raise LLMError("The LLM endpoint rejected the API key (401): check the key on the Settings page "
-                               "or OPENAI_API_KEY.") from e
+                raise LLMError(
+                    "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY."
+                ) from e
             except openai.NotFoundError as e:
-                raise LLMError(f"Model {model!r} or the endpoint was not found (404): check the model name and "
-                               "base URL.") from e
+                raise LLMError(
+                    f"Model {model!r} or the endpoint was not found (404): check the model name and base URL."
+                ) from e
             except openai.BadRequestError as e:
                 if want_json and "response_format" in str(e):
                     log.info("endpoint has no JSON mode; continuing without it")
@@ -121,8 +134,12 @@ class OpenAILLM:
                 raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
             text = (resp.choices[0].message.content or "") if resp.choices else ""
             usage = getattr(resp, "usage", None)
-            r = LLMResult(text, getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0,
-                          round((time.perf_counter() - t0) * 1000, 1))
+            r = LLMResult(
+                text,
+                getattr(usage, "prompt_tokens", 0) or 0,
+                getattr(usage, "completion_tokens", 0) or 0,
+                round((time.perf_counter() - t0) * 1000, 1),
+            )
             with self._count_lock:
                 self.calls += 1
                 self.prompt_tokens += r.prompt_tokens
@@ -131,7 +148,6 @@ class OpenAILLM:
                 self.cache.put(key, r)
             return r
         raise LLMError("the endpoint gave no usable response")
-
 
     def stream(self, model: str, messages: list[dict], on_delta) -> LLMResult:  # on_delta: Callable[[str], None]
         """A streamed completion: on_delta gets each text piece; same error policy as complete()."""
@@ -144,8 +160,12 @@ class OpenAILLM:
             usage = None
             try:
                 events = self._client.chat.completions.create(  # type: ignore[attr-defined]
-                    model=model, messages=messages, temperature=self.settings.temperature, stream=True,
-                    stream_options={"include_usage": True})
+                    model=model,
+                    messages=messages,
+                    temperature=self.settings.temperature,
+                    stream=True,
+                    stream_options={"include_usage": True},
+                )
                 for ev in events:
                     if getattr(ev, "usage", None):
                         usage = ev.usage
@@ -161,15 +181,21 @@ class OpenAILLM:
                 delay *= 2
                 continue
             except openai.AuthenticationError as e:
-                raise LLMError("The LLM endpoint rejected the API key (401): check the key on the Settings page "
-                               "or OPENAI_API_KEY.") from e
+                raise LLMError(
+                    "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY."
+                ) from e
             except openai.NotFoundError as e:
-                raise LLMError(f"Model {model!r} or the endpoint was not found (404): check the model name and "
-                               "base URL.") from e
+                raise LLMError(
+                    f"Model {model!r} or the endpoint was not found (404): check the model name and base URL."
+                ) from e
             except openai.APIStatusError as e:
                 raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
-            r = LLMResult("".join(parts), getattr(usage, "prompt_tokens", 0) or 0,
-                          getattr(usage, "completion_tokens", 0) or 0, round((time.perf_counter() - t0) * 1000, 1))
+            r = LLMResult(
+                "".join(parts),
+                getattr(usage, "prompt_tokens", 0) or 0,
+                getattr(usage, "completion_tokens", 0) or 0,
+                round((time.perf_counter() - t0) * 1000, 1),
+            )
             with self._count_lock:
                 self.calls += 1
                 self.prompt_tokens += r.prompt_tokens

@@ -8,23 +8,33 @@ from concurrent.futures import ThreadPoolExecutor
 from .extract import Extraction, parse_triples_output
 from .llm import LLMError, OpenAILLM
 
-SYSTEM = ("You extract a knowledge graph from text. Return JSON: {\"entities\": [names], \"triples\": "
-          "[[subject, predicate, object], …]}. Use exact names from the text, resolve pronouns to the names they "
-          "refer to, keep predicates short, and include every fact that links two named things.")
+SYSTEM = (
+    'You extract a knowledge graph from text. Return JSON: {"entities": [names], "triples": '
+    "[[subject, predicate, object], …]}. Use exact names from the text, resolve pronouns to the names they "
+    "refer to, keep predicates short, and include every fact that links two named things."
+)
 EXAMPLE_IN = "Radio City is India's first private FM radio station. It was started on 3 July 2001 in Bangalore."
-EXAMPLE_OUT = ('{"entities": ["Radio City", "India", "3 July 2001", "Bangalore"], "triples": [["Radio City", '
-               '"located in", "India"], ["Radio City", "is", "private FM radio station"], ["Radio City", '
-               '"started on", "3 July 2001"], ["Radio City", "started in", "Bangalore"]]}')
+EXAMPLE_OUT = (
+    '{"entities": ["Radio City", "India", "3 July 2001", "Bangalore"], "triples": [["Radio City", '
+    '"located in", "India"], ["Radio City", "is", "private FM radio station"], ["Radio City", '
+    '"started on", "3 July 2001"], ["Radio City", "started in", "Bangalore"]]}'
+)
 
 
 def extraction_messages(text: str, title: str = "") -> list[dict]:
     body = f"Title: {title}\n\n{text}" if title else text
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": EXAMPLE_IN},
-            {"role": "assistant", "content": EXAMPLE_OUT}, {"role": "user", "content": body}]
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": EXAMPLE_IN},
+        {"role": "assistant", "content": EXAMPLE_OUT},
+        {"role": "user", "content": body},
+    ]
 
 
-GLEAN = ("Some facts may have been missed. Reply with JSON {\"entities\": [...], \"triples\": [...]} listing only "
-         "facts not already given; reply {\"triples\": []} if none were missed.")
+GLEAN = (
+    'Some facts may have been missed. Reply with JSON {"entities": [...], "triples": [...]} listing only '
+    'facts not already given; reply {"triples": []} if none were missed.'
+)
 
 
 class LLMExtractor:

@@ -31,11 +31,13 @@ class OfflineExtractor:
 
     def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
         if self._nlp is None:
-            return [Extraction(error="spaCy model en_core_web_sm not installed: pip install -r requirements.txt")
-                    for _ in texts]
+            return [
+                Extraction(error="spaCy model en_core_web_sm not installed: pip install -r requirements.txt")
+                for _ in texts
+            ]
         titles = list(titles) if titles else [""] * len(texts)
         out = []
-        for doc, title in zip(self._nlp.pipe(list(texts), batch_size=self._batch), titles):  # type: ignore[attr-defined]
+        for doc, title in zip(self._nlp.pipe(list(texts), batch_size=self._batch), titles, strict=True):  # type: ignore[attr-defined]
             out.append(self._doc(doc, title))
         return out
 
@@ -100,8 +102,13 @@ class OfflineExtractor:
                             for po in p.children:
                                 if po.dep_ == "pobj":
                                     head = o.lemma_ if o.pos_ == "NOUN" else o.text
-                                    out.append(Triple(subj, f"{pred} {head} {p.text}",
-                                                      self._phrase(po, ent_of, topic, None) or po.text))
+                                    out.append(
+                                        Triple(
+                                            subj,
+                                            f"{pred} {head} {p.text}",
+                                            self._phrase(po, ent_of, topic, None) or po.text,
+                                        )
+                                    )
             elif c.dep_ in ("prep", "agent"):
                 for po in c.children:
                     if po.dep_ != "pobj":
@@ -126,8 +133,12 @@ class OfflineExtractor:
             return (ent[1:] if ent[0].lower_ == "the" and len(ent) > 1 else ent).text
         if tok.pos_ in ("PRON", "DET", "ADP", "SCONJ", "PUNCT"):  # type: ignore[attr-defined]
             return ""
-        keep = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod", "poss", "nmod", "flat")  # type: ignore[attr-defined]
-                and c.i < tok.i]  # type: ignore[attr-defined]
+        keep = [
+            c
+            for c in tok.children
+            if c.dep_ in ("compound", "amod", "nummod", "poss", "nmod", "flat")  # type: ignore[attr-defined]
+            and c.i < tok.i
+        ]  # type: ignore[attr-defined]
         start = min([tok.i] + [c.left_edge.i for c in keep])  # type: ignore[attr-defined]
         span = tok.doc[start : tok.i + 1]  # type: ignore[attr-defined]
         words = [t for t in span if not t.is_punct and t.dep_ != "det"]

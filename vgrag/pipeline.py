@@ -16,9 +16,15 @@ from .trace import AnswerStep, QueryTrace
 LLMAnswer = Callable[[QueryTrace], AnswerStep]
 
 
-def run_query(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams(),
-              llm_rerank: LLMRerank | None = None, llm_answer: LLMAnswer | None = None,
-              method: str = "graph") -> QueryTrace:
+def run_query(
+    question: str,
+    graph: Graph,
+    embedder: Embedder,
+    params: QueryParams = QueryParams(),
+    llm_rerank: LLMRerank | None = None,
+    llm_answer: LLMAnswer | None = None,
+    method: str = "graph",
+) -> QueryTrace:
     """Retrieve (graph or naive) and answer; at most two LLM calls: one rerank, one answer."""
     question = question.strip()
     if not question:
@@ -32,8 +38,7 @@ def run_query(question: str, graph: Graph, embedder: Embedder, params: QueryPara
         step = llm_answer(trace)
         if step.error and not step.text:
             fallback = extractive_answer(trace, embedder, graph)
-            step = replace(fallback, error=f"LLM answer failed ({step.error}); extractive answer shown",
-                           llm=step.llm)
+            step = replace(fallback, error=f"LLM answer failed ({step.error}); extractive answer shown", llm=step.llm)
         elif not step.paths:
             step = replace(step, paths=reasoning_paths(trace, embedder))
     else:

@@ -24,14 +24,15 @@ class RerankInput:
 def _step(method: str, scores: dict[str, float], keep: int, t0: float, error: str | None = None) -> RerankStep:
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     cands = tuple(ScoredId(rid, round(s, 5), method) for rid, s in ranked)
-    return RerankStep(method, cands, tuple(rid for rid, _ in ranked[:keep]),
-                      round((time.perf_counter() - t0) * 1000, 2), error=error)
+    return RerankStep(
+        method, cands, tuple(rid for rid, _ in ranked[:keep]), round((time.perf_counter() - t0) * 1000, 2), error=error
+    )
 
 
 def rerank_similarity(inp: RerankInput) -> RerankStep:
     """Relations ordered by cosine similarity to the question."""
     t0 = time.perf_counter()
-    return _step("similarity", dict(inp.sims), inp.params.rerank_keep, t0)
+    return _step("similarity", {r: inp.sims.get(r, 0.0) for r in inp.rels}, inp.params.rerank_keep, t0)
 
 
 def entity_ppr(inp: RerankInput) -> dict[str, float]:
@@ -46,8 +47,9 @@ def entity_ppr(inp: RerankInput) -> dict[str, float]:
     personal = {e: s for e, s in inp.personalization.items() if e in g and s > 0}
     if not personal or g.number_of_edges() == 0:
         return {}
-    return nx.pagerank(g, alpha=inp.params.ppr_damping, personalization=personal, weight="weight",
-                       max_iter=200, tol=1e-8)
+    return nx.pagerank(
+        g, alpha=inp.params.ppr_damping, personalization=personal, weight="weight", max_iter=200, tol=1e-8
+    )
 
 
 def rerank_graph(inp: RerankInput) -> RerankStep:
@@ -61,8 +63,13 @@ def rerank_graph(inp: RerankInput) -> RerankStep:
         return _step("graph", {}, inp.params.rerank_keep, t0)
     ppr = entity_ppr(inp)
     if not ppr:
-        return _step("similarity", dict(inp.sims), inp.params.rerank_keep, t0,
-                     error="no seed entity in the subgraph: ranked by similarity")
+        return _step(
+            "similarity",
+            {r: inp.sims.get(r, 0.0) for r in inp.rels},
+            inp.params.rerank_keep,
+            t0,
+            error="no seed entity in the subgraph: ranked by similarity",
+        )
     pair = {rid: ppr.get(r.subject_id, 0.0) + ppr.get(r.object_id, 0.0) for rid, r in inp.rels.items()}
     top_pair = max(pair.values()) or 1.0
     top_sim = max(max(inp.sims.get(r, 0.0) for r in inp.rels), 1e-9)

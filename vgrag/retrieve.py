@@ -22,8 +22,18 @@ from .rerank import RerankInput, rerank_graph, rerank_similarity
 from .store import Graph
 from .text import entity_id, normalize_name
 from .trace import (
-    EntityView, EvictionStep, HopStep, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage,
-    RelationView, RerankStep, ScoredId, SeedStep,
+    EntityView,
+    EvictionStep,
+    HopStep,
+    PassageStep,
+    QueryEntitiesStep,
+    QueryEntity,
+    QueryTrace,
+    RankedPassage,
+    RelationView,
+    RerankStep,
+    ScoredId,
+    SeedStep,
 )
 
 log = logging.getLogger(__name__)
@@ -52,8 +62,7 @@ class _Candidates:
         return True
 
 
-def match_query_entities(question: str, found: Sequence[Entity],
-                         spans: Sequence[tuple[str, str]]) -> QueryEntitiesStep:
+def match_query_entities(question: str, found: Sequence[Entity], spans: Sequence[tuple[str, str]]) -> QueryEntitiesStep:
     """Question n-grams that are entity names (longest first), then the remaining name spans."""
     t0 = time.perf_counter()
     ids = {e.id for e in found}
@@ -70,8 +79,13 @@ def match_query_entities(question: str, found: Sequence[Entity],
     return QueryEntitiesStep(tuple(out), _ms(t0))
 
 
-def build_seeds(qstep: QueryEntitiesStep, span_hits: dict[str, list[tuple[Entity, float]]],
-                rel_hits: Sequence[tuple[Relation, float]], p: QueryParams, ms: float) -> SeedStep:
+def build_seeds(
+    qstep: QueryEntitiesStep,
+    span_hits: dict[str, list[tuple[Entity, float]]],
+    rel_hits: Sequence[tuple[Relation, float]],
+    p: QueryParams,
+    ms: float,
+) -> SeedStep:
     """Seed entities (exact names score 1; nearest entities to each span) and seed relations, thresholded."""
     ent: dict[str, ScoredId] = {}
     below: list[ScoredId] = []
@@ -87,8 +101,12 @@ def build_seeds(qstep: QueryEntitiesStep, span_hits: dict[str, list[tuple[Entity
     for r, score in rel_hits:
         (rels if score >= p.sim_threshold else below).append(ScoredId(r.id, round(score, 4), "question"))
     kept = set(ent) | {r.id for r in rels}
-    return SeedStep(tuple(sorted(ent.values(), key=lambda s: -s.score)), tuple(rels),
-                    tuple(b for b in below if b.id not in kept), ms)
+    return SeedStep(
+        tuple(sorted(ent.values(), key=lambda s: -s.score)),
+        tuple(rels),
+        tuple(b for b in below if b.id not in kept),
+        ms,
+    )
 
 
 def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], hops: int) -> list[HopStep]:
@@ -103,8 +121,10 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
         rel_ids = list(dict.fromkeys(r for e in ents for r in e.relation_ids if r not in cand.rels))
         rels, vecs = graph.get_relations_with_vectors(rel_ids)
         sims = vecs @ qvec if len(rels) else np.zeros(0)
-        new_rels = [r.id for r, s in zip(rels, sims) if cand.add(r, float(s))]
-        new_ents = sorted({x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known)
+        new_rels = [r.id for r, s in zip(rels, sims, strict=True) if cand.add(r, float(s))]
+        new_ents = sorted(
+            {x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known
+        )
         known.update(new_ents)
         steps.append(HopStep(depth, tuple(new_ents), tuple(new_rels), _ms(t0)))
         frontier = set(new_ents)
@@ -123,11 +143,19 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
     evicted = tuple(ranked[cap:])
     for rid in evicted:
         del cand.rels[rid]
+        del cand.sims[rid]
     return EvictionStep(before, len(cand.rels), cap, evicted, _ms(t0))
 
 
-def rank_passages(graph: Graph, embedder: Embedder, question: str, qvec: np.ndarray, selected: Sequence[ScoredId],
-                  rels: dict[str, Relation], params: QueryParams) -> PassageStep:
+def rank_passages(
+    graph: Graph,
+    embedder: Embedder,
+    question: str,
+    qvec: np.ndarray,
+    selected: Sequence[ScoredId],
+    rels: dict[str, Relation],
+    params: QueryParams,
+) -> PassageStep:
     """Passages from the selected relations and two dense searches, ranked by similarity plus graph evidence.
 
     The second dense search embeds the question together with the top selected relations (the facts the
@@ -154,17 +182,24 @@ def rank_passages(graph: Graph, embedder: Embedder, question: str, qvec: np.ndar
         sim = max(float(v @ q) for q in queries)
         via = tuple(x for x in r["relation_ids"] if x in rel_score)
         best = max((rel_score[x] for x in via), default=0.0)
-        source = "graph" if pid in graph_ids else ("dense" if pid in dense_ids else
-                                                   "expanded" if pid in expanded_ids else "dense")
+        source = (
+            "graph"
+            if pid in graph_ids
+            else ("dense" if pid in dense_ids else "expanded" if pid in expanded_ids else "dense")
+        )
         scored.append((sim + params.relation_weight * best, r, via, source))
     scored.sort(key=lambda x: (-x[0], x[1]["id"]))
-    out = tuple(RankedPassage(r["id"], r["title"], r["text"], round(sc, 4), src, via)
-                for sc, r, via, src in scored[:k])
+    out = tuple(RankedPassage(r["id"], r["title"], r["text"], round(sc, 4), src, via) for sc, r, via, src in scored[:k])
     return PassageStep(out, tuple(r["id"] for r in dense), tuple(r["id"] for _, r, _, _ in scored[k:]), _ms(t0))
 
 
-def retrieve(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams(),
-             llm_rerank: LLMRerank | None = None) -> QueryTrace:
+def retrieve(
+    question: str,
+    graph: Graph,
+    embedder: Embedder,
+    params: QueryParams = QueryParams(),
+    llm_rerank: LLMRerank | None = None,
+) -> QueryTrace:
     """Run every retrieval step (no answer) and return the trace."""
     t_all = time.perf_counter()
     spans = mentions(question)
@@ -175,10 +210,13 @@ def retrieve(question: str, graph: Graph, embedder: Embedder, params: QueryParam
     exact = graph.get_entities([entity_id(g) for g in ngrams(question)])
     qstep = match_query_entities(question, exact, spans)
     unmatched = [q.text for q in qstep.entities if not q.entity_id and q.text in span_vec]
-    ent_hits = graph.search_entity_records(np.stack([span_vec[t] for t in unmatched]),
-                                           params.entity_top_k) if unmatched else []
+    ent_hits = (
+        graph.search_entity_records(np.stack([span_vec[t] for t in unmatched]), params.entity_top_k)
+        if unmatched
+        else []
+    )
     rel_hits = graph.search_relation_records(qvec, params.relation_top_k)
-    span_hits = dict(zip(unmatched, ent_hits))
+    span_hits = dict(zip(unmatched, ent_hits, strict=True))
     seeds = build_seeds(qstep, span_hits, rel_hits, params, _ms(t0))
 
     cand = _Candidates()
@@ -213,12 +251,30 @@ def retrieve(question: str, graph: Graph, embedder: Embedder, params: QueryParam
     selected = [c for c in rstep.candidates if c.id in chosen]
     pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params)
 
-    views = tuple(RelationView(r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id, r.passage_ids,
-                               round(cand.sims[r.id], 4)) for r in cand.rels.values())
+    views = tuple(
+        RelationView(
+            r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id, r.passage_ids, round(cand.sims[r.id], 4)
+        )
+        for r in cand.rels.values()
+    )
     entities = tuple(EntityView(i, n) for i, n in sorted(cand.names.items()))
     ms = _ms(t_all)
-    return QueryTrace(question, "graph", params, qstep, seeds, tuple(hops), eviction, rstep, pstep,
-                      None, entities, views, total_ms=ms, retrieval_ms=ms)
+    return QueryTrace(
+        question,
+        "graph",
+        params,
+        qstep,
+        seeds,
+        tuple(hops),
+        eviction,
+        rstep,
+        pstep,
+        None,
+        entities,
+        views,
+        total_ms=ms,
+        retrieval_ms=ms,
+    )
 
 
 def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:

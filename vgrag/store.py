@@ -130,8 +130,10 @@ class Database:
 
     def list_graphs(self) -> list[GraphInfo]:
         rows = self.meta_rows(f"{KIND} == 'graph'")
-        out = [GraphInfo(r[GRAPH], r[PAYLOAD]["embedder"], int(r[PAYLOAD]["dim"]), float(r[PAYLOAD]["created_at"]))
-               for r in rows]
+        out = [
+            GraphInfo(r[GRAPH], r[PAYLOAD]["embedder"], int(r[PAYLOAD]["dim"]), float(r[PAYLOAD]["created_at"]))
+            for r in rows
+        ]
         return sorted(out, key=lambda g: g.name)
 
     def graph_info(self, name: str) -> GraphInfo | None:
@@ -148,8 +150,9 @@ class Database:
             with self.write_lock:
                 g = Graph(self, name, dim)
                 g.create_collections()
-                self.put_meta(f"graph:{name}", "graph", name,
-                              {"embedder": embedder_id, "dim": dim, "created_at": time.time()})
+                self.put_meta(
+                    f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
+                )
             return g
         if info.embedder != embedder_id or info.dim != dim:
             raise EmbedderMismatchError(
@@ -204,13 +207,27 @@ class Graph:
         ids = {"element_type": DataType.VARCHAR, "max_capacity": MAX_LIST, "max_length": 64}
         txt = {"max_length": MAX_TEXT}
         specs = {
-            self.entities: [(NAME, DataType.VARCHAR, txt), (REL_IDS, DataType.ARRAY, ids), (PSG_IDS, DataType.ARRAY, ids)],
-            self.relations: [(SUBJ, DataType.VARCHAR, txt), (PRED, DataType.VARCHAR, txt), (OBJ, DataType.VARCHAR, txt),
-                             (SUBJ_ID, DataType.VARCHAR, {"max_length": 64}), (OBJ_ID, DataType.VARCHAR, {"max_length": 64}),
-                             (PSG_IDS, DataType.ARRAY, ids)],
-            self.passages: [(TITLE, DataType.VARCHAR, txt), (TEXT, DataType.VARCHAR, txt),
-                            (DOC_ID, DataType.VARCHAR, {"max_length": 64}), (CHUNK, DataType.INT64, {}),
-                            (ENT_IDS, DataType.ARRAY, ids), (REL_IDS, DataType.ARRAY, ids)],
+            self.entities: [
+                (NAME, DataType.VARCHAR, txt),
+                (REL_IDS, DataType.ARRAY, ids),
+                (PSG_IDS, DataType.ARRAY, ids),
+            ],
+            self.relations: [
+                (SUBJ, DataType.VARCHAR, txt),
+                (PRED, DataType.VARCHAR, txt),
+                (OBJ, DataType.VARCHAR, txt),
+                (SUBJ_ID, DataType.VARCHAR, {"max_length": 64}),
+                (OBJ_ID, DataType.VARCHAR, {"max_length": 64}),
+                (PSG_IDS, DataType.ARRAY, ids),
+            ],
+            self.passages: [
+                (TITLE, DataType.VARCHAR, txt),
+                (TEXT, DataType.VARCHAR, txt),
+                (DOC_ID, DataType.VARCHAR, {"max_length": 64}),
+                (CHUNK, DataType.INT64, {}),
+                (ENT_IDS, DataType.ARRAY, ids),
+                (REL_IDS, DataType.ARRAY, ids),
+            ],
         }
         for coll, extra in specs.items():
             if self.client.has_collection(coll):
@@ -230,23 +247,45 @@ class Graph:
 
     @staticmethod
     def _passage(r: dict) -> Passage:
-        return Passage(r[ID], r[TITLE], r[TEXT], r[DOC_ID], int(r[CHUNK]), tuple(r[ENT_IDS] or ()),
-                       tuple(r[REL_IDS] or ()))
+        return Passage(
+            r[ID], r[TITLE], r[TEXT], r[DOC_ID], int(r[CHUNK]), tuple(r[ENT_IDS] or ()), tuple(r[REL_IDS] or ())
+        )
 
     @staticmethod
     def entity_row(e: Entity, vec: Sequence[float]) -> dict:
-        return {ID: e.id, NAME: _clip(e.name, 2000), REL_IDS: _list(e.relation_ids), PSG_IDS: _list(e.passage_ids),
-                VEC: list(map(float, vec))}
+        return {
+            ID: e.id,
+            NAME: _clip(e.name, 2000),
+            REL_IDS: _list(e.relation_ids),
+            PSG_IDS: _list(e.passage_ids),
+            VEC: list(map(float, vec)),
+        }
 
     @staticmethod
     def relation_row(r: Relation, vec: Sequence[float]) -> dict:
-        return {ID: r.id, SUBJ: _clip(r.subject, 2000), PRED: _clip(r.predicate, 2000), OBJ: _clip(r.object, 2000),
-                SUBJ_ID: r.subject_id, OBJ_ID: r.object_id, PSG_IDS: _list(r.passage_ids), VEC: list(map(float, vec))}
+        return {
+            ID: r.id,
+            SUBJ: _clip(r.subject, 2000),
+            PRED: _clip(r.predicate, 2000),
+            OBJ: _clip(r.object, 2000),
+            SUBJ_ID: r.subject_id,
+            OBJ_ID: r.object_id,
+            PSG_IDS: _list(r.passage_ids),
+            VEC: list(map(float, vec)),
+        }
 
     @staticmethod
     def passage_row(p: Passage, vec: Sequence[float]) -> dict:
-        return {ID: p.id, TITLE: _clip(p.title, 2000), TEXT: _clip(p.text), DOC_ID: p.doc_id, CHUNK: p.chunk_index,
-                ENT_IDS: _list(p.entity_ids), REL_IDS: _list(p.relation_ids), VEC: list(map(float, vec))}
+        return {
+            ID: p.id,
+            TITLE: _clip(p.title, 2000),
+            TEXT: _clip(p.text),
+            DOC_ID: p.doc_id,
+            CHUNK: p.chunk_index,
+            ENT_IDS: _list(p.entity_ids),
+            REL_IDS: _list(p.relation_ids),
+            VEC: list(map(float, vec)),
+        }
 
     # ---------- reads by primary key
     def _get(self, coll: str, ids: Sequence[str], with_vectors: bool) -> list[dict]:
@@ -299,8 +338,13 @@ class Graph:
     def _search(self, coll: str, vectors: np.ndarray, k: int) -> list[list[Hit]]:
         if k <= 0 or len(vectors) == 0:
             return [[] for _ in range(len(vectors))]
-        res = self.client.search(coll, data=[list(map(float, v)) for v in vectors], limit=k,
-                                 output_fields=[ID], search_params={"metric_type": "COSINE"})
+        res = self.client.search(
+            coll,
+            data=[list(map(float, v)) for v in vectors],
+            limit=k,
+            output_fields=[ID],
+            search_params={"metric_type": "COSINE"},
+        )
         return [[Hit(h["id"], float(h["distance"])) for h in hits] for hits in res]
 
     def search_entities(self, vectors: np.ndarray, k: int) -> list[list[Hit]]:
@@ -313,24 +357,37 @@ class Graph:
         """Nearest entities per vector, with names and id lists, in one round trip."""
         if k <= 0 or len(vectors) == 0:
             return [[] for _ in range(len(vectors))]
-        res = self.client.search(self.entities, data=[list(map(float, v)) for v in vectors], limit=k,
-                                 output_fields=[NAME, REL_IDS, PSG_IDS], search_params={"metric_type": "COSINE"})
+        res = self.client.search(
+            self.entities,
+            data=[list(map(float, v)) for v in vectors],
+            limit=k,
+            output_fields=[NAME, REL_IDS, PSG_IDS],
+            search_params={"metric_type": "COSINE"},
+        )
         return [[(self._entity({ID: h["id"], **h["entity"]}), float(h["distance"])) for h in hits] for hits in res]
 
     def search_passage_rows(self, vectors: np.ndarray, k: int) -> list[list[dict]]:
         """Nearest passages per vector as full rows (vector included) plus their `score`."""
-        res = self.client.search(self.passages, data=[list(map(float, v)) for v in vectors], limit=k,
-                                 output_fields=[TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS, VEC],
-                                 search_params={"metric_type": "COSINE"})
+        res = self.client.search(
+            self.passages,
+            data=[list(map(float, v)) for v in vectors],
+            limit=k,
+            output_fields=[TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS, VEC],
+            search_params={"metric_type": "COSINE"},
+        )
         return [[{ID: h["id"], "score": float(h["distance"]), **h["entity"]} for h in hits] for hits in res]
 
     def search_relation_records(self, vector: np.ndarray, k: int) -> list[tuple[Relation, float]]:
         """Nearest relations with their fields in one round trip (no follow-up get)."""
         if k <= 0:
             return []
-        res = self.client.search(self.relations, data=[list(map(float, vector))], limit=k,
-                                 output_fields=[SUBJ, PRED, OBJ, SUBJ_ID, OBJ_ID, PSG_IDS],
-                                 search_params={"metric_type": "COSINE"})
+        res = self.client.search(
+            self.relations,
+            data=[list(map(float, vector))],
+            limit=k,
+            output_fields=[SUBJ, PRED, OBJ, SUBJ_ID, OBJ_ID, PSG_IDS],
+            search_params={"metric_type": "COSINE"},
+        )
         return [(self._relation({ID: h["id"], **h["entity"]}), float(h["distance"])) for h in res[0]]
 
     def search_passages(self, vectors: np.ndarray, k: int) -> list[list[Hit]]:
@@ -358,8 +415,9 @@ class Graph:
         stack = [prefix + h for h in "fedcba9876543210"]
         while stack:
             p = stack.pop()
-            rows = self.client.query(coll, filter=f"{ID} like {json.dumps(p + '%')}", output_fields=list(fields),
-                                     limit=limit)
+            rows = self.client.query(
+                coll, filter=f"{ID} like {json.dumps(p + '%')}", output_fields=list(fields), limit=limit
+            )
             if len(rows) >= limit:
                 stack.extend(p + h for h in "fedcba9876543210")
                 continue
@@ -375,8 +433,12 @@ class Graph:
         return (self._passage(r) for r in self.scan(self.passages, [ID, TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS]))
 
     def passages_of_doc(self, doc_id: str) -> list[Passage]:
-        rows = self.client.query(self.passages, filter=f"{DOC_ID} == {json.dumps(doc_id)}",
-                                 output_fields=[ID, TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS], limit=16384)
+        rows = self.client.query(
+            self.passages,
+            filter=f"{DOC_ID} == {json.dumps(doc_id)}",
+            output_fields=[ID, TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS],
+            limit=16384,
+        )
         return sorted((self._passage(r) for r in rows), key=lambda p: p.chunk_index)
 
     def counts(self) -> dict[str, int]:
@@ -388,14 +450,26 @@ class Graph:
 
     # ---------- source documents (kept in the meta collection)
     def put_document(self, d: Document) -> None:
-        self.db.put_meta(f"doc:{self.name}:{d.id}", "doc", self.name,
-                         {"id": d.id, "name": d.name, "hash": d.content_hash, "n": d.n_passages,
-                          "complete": d.complete, "added_at": d.added_at})
+        self.db.put_meta(
+            f"doc:{self.name}:{d.id}",
+            "doc",
+            self.name,
+            {
+                "id": d.id,
+                "name": d.name,
+                "hash": d.content_hash,
+                "n": d.n_passages,
+                "complete": d.complete,
+                "added_at": d.added_at,
+            },
+        )
 
     def documents(self) -> list[Document]:
         rows = self.db.meta_rows(f"{KIND} == 'doc' and {GRAPH} == {json.dumps(self.name)}")
-        docs = [Document(p["id"], p["name"], p["hash"], int(p["n"]), bool(p["complete"]), float(p["added_at"]))
-                for p in (r[PAYLOAD] for r in rows)]
+        docs = [
+            Document(p["id"], p["name"], p["hash"], int(p["n"]), bool(p["complete"]), float(p["added_at"]))
+            for p in (r[PAYLOAD] for r in rows)
+        ]
         return sorted(docs, key=lambda d: d.added_at)
 
     def document(self, doc_id: str) -> Document | None:

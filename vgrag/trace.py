@@ -210,8 +210,23 @@ def _coerce(typ: object, value: object) -> object:
     return value
 
 
-for _cls in (LLMCall, EntityView, RelationView, QueryEntity, QueryEntitiesStep, ScoredId, SeedStep, HopStep,
-             EvictionStep, RerankStep, RankedPassage, PassageStep, Citation, AnswerStep, QueryParams):
+for _cls in (
+    LLMCall,
+    EntityView,
+    RelationView,
+    QueryEntity,
+    QueryEntitiesStep,
+    ScoredId,
+    SeedStep,
+    HopStep,
+    EvictionStep,
+    RerankStep,
+    RankedPassage,
+    PassageStep,
+    Citation,
+    AnswerStep,
+    QueryParams,
+):
     _TYPES[_cls.__name__] = _cls
 
 

@@ -18,8 +18,9 @@ class Workspace:
 
     @classmethod
     def open(cls, settings: Settings, embedder: Embedder | None = None) -> Workspace:
-        emb = embedder or make_embedder(settings.embedder, settings.embed_model, settings.embed_base_url,
-                                        settings.embed_api_key)
+        emb = embedder or make_embedder(
+            settings.embedder, settings.embed_model, settings.embed_base_url, settings.embed_api_key
+        )
         return cls(settings, Database(settings.milvus_uri, settings.milvus_token), emb)
 
     def graph(self, name: str | None = None, create: bool = True) -> Graph:

@@ -118,18 +118,27 @@ def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]
     p_rows, r_rows, e_rows = [], [], []
     for pid, p in psgs.items():
         old = old_p.get(pid)
-        rec = Passage(p.id, p.title, p.text, p.doc_id, p.chunk_index,
-                      merged(old, ENT_IDS, psg_ents[pid]), merged(old, REL_IDS, psg_rels[pid]))
+        rec = Passage(
+            p.id,
+            p.title,
+            p.text,
+            p.doc_id,
+            p.chunk_index,
+            merged(old, ENT_IDS, psg_ents[pid]),
+            merged(old, REL_IDS, psg_rels[pid]),
+        )
         p_rows.append(graph.passage_row(rec, old[VEC] if old else vec_of[pid]))
     for rid, r in rels.items():
         old = old_r.get(rid)
-        rec = Relation(r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id,
-                       merged(old, PSG_IDS, rel_psgs[rid]))
+        rec = Relation(
+            r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id, merged(old, PSG_IDS, rel_psgs[rid])
+        )
         r_rows.append(graph.relation_row(rec, old[VEC] if old else vec_of[rid]))
     for eid, name in ent_name.items():
         old = old_e.get(eid)
-        rec = Entity(eid, old["name"] if old else name, merged(old, REL_IDS, ent_rels[eid]),
-                     merged(old, PSG_IDS, ent_psgs[eid]))
+        rec = Entity(
+            eid, old["name"] if old else name, merged(old, REL_IDS, ent_rels[eid]), merged(old, PSG_IDS, ent_psgs[eid])
+        )
         e_rows.append(graph.entity_row(rec, old[VEC] if old else vec_of[eid]))
 
     t0 = time.perf_counter()

@@ -1,0 +1,97 @@
+"""The Ask page's panels below the step-through: answer, LLM calls, naive comparison, why-missed, export."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from vgrag.diagnose import explain_entity, explain_passage
+from vgrag.store import Graph
+from vgrag.trace import QueryTrace
+from vgrag.viz import replay_html
+from vgrag.workspace import Workspace
+
+
+def answer_panel(trace: QueryTrace) -> None:
+    st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
+    st.write(trace.answer.text)
+    if trace.answer.error:
+        st.warning(trace.answer.error)
+    for c in trace.answer.citations:
+        with st.expander(f"[{c.n}] {c.title}"):
+            st.text(c.text)
+    st.subheader("Reasoning paths")
+    for path in trace.answer.paths:
+        st.write(" → ".join(trace.relation(r).text for r in path if trace.relation(r)))
+
+
+def llm_calls_panel(trace: QueryTrace) -> None:
+    if trace.rerank and trace.rerank.error:
+        st.warning(f"Rerank: {trace.rerank.error}")
+    if not trace.llm_calls:
+        return
+    with st.expander(f"LLM calls ({len(trace.llm_calls)})"):
+        for c in trace.llm_calls:
+            st.write(
+                f"**{c.role}** · {c.model} · {c.prompt_tokens} + {c.completion_tokens} tokens · "
+                f"{c.latency_ms:.0f} ms" + (f" · ⚠ {c.error}" if c.error else "")
+            )
+            st.text_area("Prompt", c.prompt, height=120, key=f"prompt_{c.role}", disabled=True)
+            st.text_area("Raw response", c.raw_response, height=80, key=f"raw_{c.role}", disabled=True)
+
+
+def naive_panel(trace: QueryTrace, naive: QueryTrace) -> None:
+    with st.expander("Naive dense retrieval, side by side"):
+        g_ids, n_ids = trace.passage_ids(), naive.passage_ids()
+        st.caption(f"Overlap: {len(set(g_ids) & set(n_ids))} of {len(g_ids)} passages")
+        c1, c2 = st.columns(2)
+        c1.write("**Graph**")
+        c2.write("**Naive**")
+        for p in trace.passages.passages:
+            c1.write(("✓ " if p.id in n_ids else "＋ ") + p.title)
+        for p in naive.passages.passages:
+            c2.write(("✓ " if p.id in g_ids else "− ") + p.title)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _all_passages(_graph: Graph, uri: str, name: str, counts: tuple) -> list:
+    return list(_graph.iter_passages())
+
+
+def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace) -> None:
+    with st.expander("Why was this missed?"):
+        kind = st.radio("Look up", ["passage", "entity"], horizontal=True, key="miss_kind")
+        d = None
+        if kind == "passage":
+            counts = graph.counts()
+            pool = (
+                _all_passages(graph, ws.settings.milvus_uri, graph.name, tuple(sorted(counts.items())))
+                if counts["passages"] <= 3000
+                else list(trace.passages.passages)
+            )
+            chosen = st.selectbox("Passage", pool, format_func=lambda x: f"{x.title}: {x.text[:70]}", key="miss_pick")
+            d = explain_passage(trace, graph, chosen.id) if chosen else None
+        else:
+            name = st.text_input("Entity name", key="miss_entity")
+            hits = graph.search_entity_records(ws.embedder.embed([name]), 1)[0] if name.strip() else []
+            if hits:
+                st.caption(f"Closest entity: {hits[0][0].name}")
+                d = explain_entity(trace, graph, hits[0][0].id)
+        if d is not None:
+            st.info(f"**{d.step}** — {d.detail}")
+
+
+def export_panel(trace: QueryTrace) -> None:
+    with st.expander("Export this run"):
+        st.download_button(
+            "Trace (JSON)", trace.to_json(), file_name="trace.json", mime="application/json", key="dl_json"
+        )
+        if st.button("Prepare the replay page", key="prep_replay"):
+            st.session_state["replay"] = (trace.question, replay_html(trace))
+        if st.session_state.get("replay", ("",))[0] == trace.question:
+            st.download_button(
+                "Replay (standalone HTML)",
+                st.session_state["replay"][1],
+                file_name="replay.html",
+                mime="text/html",
+                key="dl_html",
+            )
