@@ -83,6 +83,10 @@ def test_ask_steps_through_to_the_answer(app_env):
     assert any("Answer" in h.value for h in at.subheader)
     trace = at.session_state["trace"]
     assert trace.answer.citations and "Keystone" in " ".join(p.title for p in trace.passages.passages)
+    at.radio(key="miss_kind").set_value("entity").run()
+    at.text_input(key="miss_entity").input("Priya Raman").run()
+    assert not at.exception
+    assert any(i.value.startswith("**retrieved**") for i in at.info), [i.value for i in at.info]
 
 
 def test_evaluate_runs_the_sample_benchmark(app_env):

@@ -154,6 +154,16 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
                 assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")
             except playwright.Error:
                 continue
+        # a second browser session works at the same time as the first (one shared cached client)
+        other = browser.new_context().new_page()
+        other.on("request", lambda r: requests.append(r.url))
+        other.goto(app_url + "/ask", wait_until="networkidle")
+        box2 = other.get_by_label("Question", exact=True)
+        box2.fill("Which team owns the service where Keystone stores its user records?")
+        box2.press("Enter")
+        other.get_by_role("button", name="Ask", exact=True).click()
+        other.get_by_text("Step 1/7").wait_for(timeout=60000)
+        assert page.get_by_text("Step 7/7").is_visible()  # the first session kept its own state
         page.goto(app_url + "/explore", wait_until="networkidle")
         box = page.get_by_label("Search an entity")
         box.fill("Keystone")
