@@ -5,7 +5,7 @@ import streamlit as st
 from ui.router import ensure_router
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import show_graph, step_table
-from ui.state import DEMO_GRAPH, current_graph, demo_questions, no_graph_hint, settings, workspace
+from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
 from vgrag.pipeline import run_query
 from vgrag.viz import STEPS, trace_graph
@@ -13,13 +13,7 @@ from vgrag.viz import STEPS, trace_graph
 ensure_router()
 
 st.title("Ask")
-ws = workspace()
-if ws is None:
-    st.stop()
-graph = current_graph(ws)
-if graph is None:
-    no_graph_hint(ws)
-    st.stop()
+ws, graph = require_graph()
 s = settings()
 
 examples = demo_questions() if graph.name == DEMO_GRAPH else []

@@ -5,20 +5,14 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.render import show_graph
-from ui.state import current_graph, no_graph_hint, workspace
+from ui.state import require_graph
 from vgrag.export import export_graph
 from vgrag.viz import neighbourhood
 
 ensure_router()
 
 st.title("Explore the graph")
-ws = workspace()
-if ws is None:
-    st.stop()
-graph = current_graph(ws)
-if graph is None:
-    no_graph_hint(ws)
-    st.stop()
+ws, graph = require_graph()
 
 typed = st.text_input("Search an entity", placeholder="start typing a name…", key="entity_query")
 if typed.strip():

@@ -11,17 +11,17 @@ import argparse
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import running_app  # noqa: E402
 from vgrag.viz import STEPS  # noqa: E402
 
 
@@ -40,41 +40,10 @@ def main() -> None:
         check=True,
         capture_output=True,
     )
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.5)
     questions = json.loads((ROOT / "data/demo/questions.json").read_text())
     per_step: dict[str, list[float]] = {}
     ask_ms: list[float] = []
-    try:
+    with running_app(env) as url:
         with sync_playwright() as p:
             b = p.chromium.launch(
                 executable_path="/usr/bin/chromium",
@@ -99,8 +68,6 @@ def main() -> None:
                         page.get_by_text(re.compile(f"^{STEPS[n - 1]}: [0-9.]+ ms$")).wait_for(timeout=60000)
                         per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
             b.close()
-    finally:
-        app.terminate()
     out = {
         "questions": len(questions) * a.runs,
         "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},

@@ -137,32 +137,13 @@ def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
 
 
 def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
-    import subprocess
-    import sys
+    from helpers import database_held_open
 
     path = tmp_path / "held.db"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            (
-                "import sys, time; sys.path.insert(0, %r)\n"
-                "from vgrag.store import Database\n"
-                "Database(%r); print('open', flush=True); time.sleep(120)"
-            )
-            % (str(ROOT), str(path)),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "open"
+    with database_held_open(path):
         monkeypatch.setenv("VGRAG_MILVUS_URI", str(path))
         monkeypatch.chdir(ROOT)
         at = AppTest.from_file(APP, default_timeout=T)
         at.run()
         assert not at.exception
         assert any("already open in another process" in e.value for e in at.error), [e.value for e in at.error]
-    finally:
-        holder.kill()
-        holder.wait()

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import database_held_open
 
 from vgrag.models import Triple
 from vgrag.store import Database
@@ -62,22 +63,7 @@ def test_store_round_trip_over_server_uri(server, embedder):
 
 def test_second_process_on_a_lite_file_gets_a_clear_error(tmp_path):
     path = tmp_path / "locked.db"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            (
-                "import sys, time; sys.path.insert(0, %r)\n"
-                "from vgrag.store import Database\n"
-                "Database(%r); print('open', flush=True); time.sleep(60)"
-            )
-            % (str(ROOT), str(path)),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "open"
+    with database_held_open(path):
         out = subprocess.run(
             [sys.executable, "-m", "vgrag", "graphs"],
             cwd=ROOT,
@@ -86,9 +72,6 @@ def test_second_process_on_a_lite_file_gets_a_clear_error(tmp_path):
             env={**os.environ, "VGRAG_MILVUS_URI": str(path), "PYTHONPATH": str(ROOT)},
             timeout=120,
         )
-        assert out.returncode == 2
-        assert "already open in another process" in out.stderr
-        assert "milvus-lite server --data-dir" in out.stderr
-    finally:
-        holder.kill()
-        holder.wait()
+    assert out.returncode == 2
+    assert "already open in another process" in out.stderr
+    assert "milvus-lite server --data-dir" in out.stderr

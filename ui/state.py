@@ -97,6 +97,18 @@ def current_graph(ws: Workspace) -> Graph | None:
         return None
 
 
+def require_graph() -> tuple[Workspace, Graph]:
+    """The workspace and current graph, or stop the page after saying what is missing (and offering the demo)."""
+    ws = workspace()
+    if ws is None:
+        st.stop()
+    graph = current_graph(ws)
+    if graph is None:
+        no_graph_hint(ws)
+        st.stop()
+    return ws, graph  # type: ignore[return-value]
+
+
 def load_demo(ws: Workspace) -> IngestReport:
     """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
     data = DEMO_FILE.read_bytes()

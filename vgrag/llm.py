@@ -91,26 +91,17 @@ class OpenAILLM:
         self.completion_tokens = 0
         self._count_lock = threading.Lock()
 
-    def complete(self, model: str, messages: list[dict], json_mode: bool = False, use_cache: bool = True) -> LLMResult:
-        """One chat completion; retries only rate limits, timeouts and connection errors (with backoff)."""
+    def _with_policy(self, model: str, request) -> LLMResult:  # request: Callable[[], LLMResult]
+        """Run one request with the error policy: retry rate limits, timeouts and connection errors with
+        backoff; surface key, model, request and server errors at once as LLMError saying what to fix."""
         import openai
 
-        want_json = json_mode and self._json_ok
-        key = ResponseCache.key(model, messages, self.settings.temperature, want_json)
-        if use_cache and self.cache is not None:
-            hit = self.cache.get(key)
-            if hit is not None:
-                return hit
         delay = 1.0
         for attempt in range(self.settings.max_retries + 1):
-            t0 = time.perf_counter()
             try:
-                kwargs: dict = {"model": model, "messages": messages, "temperature": self.settings.temperature}
-                if want_json:
-                    kwargs["response_format"] = {"type": "json_object"}
-                resp = self._client.chat.completions.create(**kwargs)  # type: ignore[attr-defined]
+                r = request()
             except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
-                if attempt >= self.settings.max_retries:
+                if attempt >= self.settings.max_retries or getattr(e, "partial", False):
                     raise LLMError(f"{type(e).__name__} after {attempt + 1} attempts: {e}") from e
                 log.warning("LLM %s (attempt %d), retrying in %.1fs", type(e).__name__, attempt + 1, delay)
                 self._sleep(delay)  # type: ignore[operator]
@@ -125,83 +116,88 @@ class OpenAILLM:
                     f"Model {model!r} or the endpoint was not found (404): check the model name and base URL."
                 ) from e
             except openai.BadRequestError as e:
-                if want_json and "response_format" in str(e):
-                    log.info("endpoint has no JSON mode; continuing without it")
-                    self._json_ok = want_json = False
-                    continue
                 raise LLMError(f"The LLM endpoint refused the request (400): {e}") from e
             except openai.APIStatusError as e:
                 raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
+            with self._count_lock:
+                self.calls += 1
+                self.prompt_tokens += r.prompt_tokens
+                self.completion_tokens += r.completion_tokens
+            return r
+        raise LLMError("the endpoint gave no usable response")
+
+    def complete(self, model: str, messages: list[dict], json_mode: bool = False, use_cache: bool = True) -> LLMResult:
+        """One chat completion (cached when asked); JSON mode is dropped for good if the server lacks it."""
+        import openai
+
+        want_json = json_mode and self._json_ok
+        key = ResponseCache.key(model, messages, self.settings.temperature, want_json)
+        if use_cache and self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                return hit
+
+        def request() -> LLMResult:
+            t0 = time.perf_counter()
+            kwargs: dict = {"model": model, "messages": messages, "temperature": self.settings.temperature}
+            if want_json:
+                kwargs["response_format"] = {"type": "json_object"}
+            resp = self._client.chat.completions.create(**kwargs)  # type: ignore[attr-defined]
             text = (resp.choices[0].message.content or "") if resp.choices else ""
             usage = getattr(resp, "usage", None)
-            r = LLMResult(
+            return LLMResult(
                 text,
                 getattr(usage, "prompt_tokens", 0) or 0,
                 getattr(usage, "completion_tokens", 0) or 0,
                 round((time.perf_counter() - t0) * 1000, 1),
             )
-            with self._count_lock:
-                self.calls += 1
-                self.prompt_tokens += r.prompt_tokens
-                self.completion_tokens += r.completion_tokens
-            if use_cache and self.cache is not None and text:
-                self.cache.put(key, r)
-            return r
-        raise LLMError("the endpoint gave no usable response")
+
+        try:
+            r = self._with_policy(model, request)
+        except LLMError as e:
+            if not (want_json and isinstance(e.__cause__, openai.BadRequestError) and "response_format" in str(e)):
+                raise
+            log.info("endpoint has no JSON mode; continuing without it")
+            self._json_ok = want_json = False
+            r = self._with_policy(model, request)
+        if use_cache and self.cache is not None and r.text:
+            self.cache.put(key, r)
+        return r
 
     def stream(self, model: str, messages: list[dict], on_delta) -> LLMResult:  # on_delta: Callable[[str], None]
-        """A streamed completion: on_delta gets each text piece; same error policy as complete()."""
-        import openai
+        """A streamed completion: on_delta gets each text piece; same error policy as complete(), but a stream
+        that already delivered text is not retried (the pieces are on screen)."""
 
-        delay = 1.0
-        for attempt in range(self.settings.max_retries + 1):
+        def request() -> LLMResult:
             t0 = time.perf_counter()
             parts: list[str] = []
             usage = None
+            events = self._client.chat.completions.create(  # type: ignore[attr-defined]
+                model=model,
+                messages=messages,
+                temperature=self.settings.temperature,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
             try:
-                events = self._client.chat.completions.create(  # type: ignore[attr-defined]
-                    model=model,
-                    messages=messages,
-                    temperature=self.settings.temperature,
-                    stream=True,
-                    stream_options={"include_usage": True},
-                )
                 for ev in events:
-                    if getattr(ev, "usage", None):
-                        usage = ev.usage
+                    usage = getattr(ev, "usage", None) or usage
                     for ch in ev.choices or []:
                         piece = getattr(ch.delta, "content", None) or ""
                         if piece:
                             parts.append(piece)
                             on_delta(piece)
-            except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
-                if parts or attempt >= self.settings.max_retries:
-                    raise LLMError(f"{type(e).__name__} after {attempt + 1} attempts: {e}") from e
-                self._sleep(delay)  # type: ignore[operator]
-                delay *= 2
-                continue
-            except openai.AuthenticationError as e:
-                raise LLMError(
-                    "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY."
-                ) from e
-            except openai.NotFoundError as e:
-                raise LLMError(
-                    f"Model {model!r} or the endpoint was not found (404): check the model name and base URL."
-                ) from e
-            except openai.APIStatusError as e:
-                raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
-            r = LLMResult(
+            except Exception as e:
+                e.partial = bool(parts)  # type: ignore[attr-defined]
+                raise
+            return LLMResult(
                 "".join(parts),
                 getattr(usage, "prompt_tokens", 0) or 0,
                 getattr(usage, "completion_tokens", 0) or 0,
                 round((time.perf_counter() - t0) * 1000, 1),
             )
-            with self._count_lock:
-                self.calls += 1
-                self.prompt_tokens += r.prompt_tokens
-                self.completion_tokens += r.completion_tokens
-            return r
-        raise LLMError("the endpoint gave no usable response")
+
+        return self._with_policy(model, request)
 
 
 def make_llm(settings: LLMSettings, cache_dir: str | None = None, client: object | None = None) -> OpenAILLM:

@@ -1,0 +1,77 @@
+"""Helpers shared by tests and scripts: a process holding a Lite file open, and the real app on a free port."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def database_held_open(path: Path) -> Iterator[None]:
+    """Another process keeps the Milvus Lite file at `path` open (and so locked) inside the block."""
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\nfrom vgrag.store import Database\n"
+        f"Database({str(path)!r}); print('open', flush=True); time.sleep(300)"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(env: dict) -> Iterator[str]:
+    """`streamlit run app.py` on 127.0.0.1 with `env`; yields its URL once healthy."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("streamlit did not become healthy")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
