@@ -213,7 +213,7 @@ def ingest_imported(
     source_name: str,
     data_hash: str,
     passages: Sequence[ImportedPassage],
-    batch_size: int = 1000,
+    batch_size: int = 2000,
     on_progress: ProgressFn = _noop,
 ) -> IngestReport:
     """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document."""

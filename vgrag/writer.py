@@ -59,7 +59,15 @@ def clean_triple(t: Sequence[object]) -> Triple | None:
 
 
 def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
-    """Store chunks, their entities and relations, merging id lists with existing rows."""
+    """Store chunks, their entities and relations, merging id lists with existing rows.
+
+    The read–merge–write runs under the database's write lock, so two writers in one process never lose each
+    other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
+    with graph.db.write_lock:
+        return _write_chunks(graph, embedder, chunks)
+
+
+def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
     stats = WriteStats()
     ent_name: dict[str, str] = {}
     ent_rels: dict[str, set[str]] = defaultdict(set)
@@ -142,12 +150,13 @@ def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]
         e_rows.append(graph.entity_row(rec, old[VEC] if old else vec_of[eid]))
 
     t0 = time.perf_counter()
-    with graph.db.write_lock:
-        # passages first, entities last: a crash leaves ids that a replay completes, never rows that lie
-        graph.upsert(graph.passages, p_rows)
-        graph.upsert(graph.relations, r_rows)
-        graph.upsert(graph.entities, e_rows)
-        graph.flush()
+    # passages first, entities last: a crash leaves ids that a replay completes (as existing rows), never rows
+    # that lie about their neighbours' absence
+    for coll, rows, old in ((graph.passages, p_rows, old_p), (graph.relations, r_rows, old_r),
+                            (graph.entities, e_rows, old_e)):
+        graph.insert(coll, [r for r in rows if r[ID] not in old])
+        graph.upsert(coll, [r for r in rows if r[ID] in old])
+    graph.flush()
     stats.store_s += time.perf_counter() - t0
     stats.passages_new, stats.relations_new, stats.entities_new = len(new_p), len(new_r), len(new_e)
     return stats
