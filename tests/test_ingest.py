@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -83,18 +84,40 @@ def test_bench_openie_import(graph, embedder):
     assert check_graph(graph).ok
 
 
-def _run_ingest(db: Path, env: dict) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "vgrag", "--graph", "crash", "ingest", "--triples", str(env["TRIPLES"])],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+def _ingest_cmd(triples: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "vgrag",
+        "--graph",
+        "crash",
+        "ingest",
+        "--triples",
+        str(triples),
+        "--batch-size",
+        "250",
+    ]
+
+
+def _kill_after_stores(env: dict, triples: Path, stores: int, delay: float) -> None:
+    """Start an ingest, wait until `stores` more batches are stored, wait `delay` s (mid-batch), then kill -9."""
+    p = subprocess.Popen(
+        _ingest_cmd(triples), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
+    seen = 0
+    for line in p.stderr:  # type: ignore[union-attr]
+        if line.startswith("store "):
+            seen += 1
+            if seen >= stores:
+                break
+    time.sleep(delay)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
 
 
 def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
-    """kill -9 in the middle of an import, re-run it: same counts as a clean run, and the check passes."""
+    """kill -9 an import three times at different points (inside embedding and inside writes), then let it
+    finish: the counts equal a clean run's and the consistency check passes."""
     rows = "\n".join(
         f'{{"title": "P{i}", "passage": "Person {i} knows Person {i + 1} in City {i % 7}.", '
         f'"triples": [["Person {i}", "knows", "Person {i + 1}"], ["Person {i}", "lives in", "City {i % 7}"]]}}'
@@ -102,18 +125,18 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
     )
     triples = tmp_path / "people.jsonl"
     triples.write_text(rows)
-    base = {**os.environ, "TRIPLES": str(triples), "VGRAG_EMBEDDER": "minilm", "PYTHONPATH": str(ROOT)}
+    base = {**os.environ, "VGRAG_EMBEDDER": "minilm", "PYTHONPATH": str(ROOT)}
     results = {}
     for label in ("crashed", "clean"):
         env = {**base, "VGRAG_MILVUS_URI": str(tmp_path / f"{label}.db")}
         if label == "crashed":
-            p = _run_ingest(tmp_path, env)
-            time.sleep(9)  # model load + part of the embedding/writes
-            p.send_signal(signal.SIGKILL)
-            p.wait()
-        p = _run_ingest(tmp_path, env)
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err.decode()[-2000:]
+            for stores, delay in ((1, 0.1), (1, 0.6), (2, 1.1)):
+                _kill_after_stores(env, triples, stores, delay)
+            partial = subprocess.run([sys.executable, "-m", "vgrag", "--graph", "crash", "check"], cwd=ROOT,
+                                     env=env, capture_output=True, text=True, timeout=300)
+            assert 0 < json.loads(partial.stdout)["counts"]["passages"] < 3000  # really interrupted mid-ingest
+        done = subprocess.run(_ingest_cmd(triples), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
         chk = subprocess.run(
             [sys.executable, "-m", "vgrag", "--graph", "crash", "check"],
             cwd=ROOT,
@@ -123,8 +146,6 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
             timeout=300,
         )
         assert chk.returncode == 0, chk.stdout[-2000:]
-        results[label] = chk.stdout
-    import json
-
-    assert json.loads(results["crashed"])["counts"] == json.loads(results["clean"])["counts"]
-    assert json.loads(results["clean"])["counts"]["passages"] == 3000
+        results[label] = json.loads(chk.stdout)
+    assert results["crashed"]["counts"] == results["clean"]["counts"]
+    assert results["clean"]["counts"]["passages"] == 3000

@@ -21,7 +21,11 @@ def _out(text: str) -> None:
 
 
 def _bar(p: Progress) -> None:
-    if not sys.stderr.isatty() and p.stage not in ("done",) and p.done % 50 and p.done != p.total:
+    """A progress bar on a terminal; one line per stored batch (and per 50 chunks) in logs and pipes."""
+    if not sys.stderr.isatty():
+        if p.stage in ("store", "done") or p.done % 50 == 0:
+            sys.stderr.write(f"{p.stage} {p.done}/{p.total} {p.message}\n")
+            sys.stderr.flush()
         return
     width = 30
     filled = int(width * p.done / p.total) if p.total else width
@@ -41,7 +45,9 @@ def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
         path = Path(a.openie or a.triples)
         data = path.read_bytes()
         passages = read_triples_file(path.name if a.triples else path.with_suffix(".json").name, data)
-        report = ingest_imported(graph, ws.embedder, path.name, content_hash(data), passages, on_progress=_bar)  # type: ignore[attr-defined]
+        report = ingest_imported(  # type: ignore[attr-defined]
+            graph, ws.embedder, path.name, content_hash(data), passages, batch_size=a.batch_size, on_progress=_bar
+        )
     else:
         if not a.files:
             sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + "\n")
@@ -160,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--extractor", choices=["offline", "llm"], default="offline")
     i.add_argument("--chunk-chars", type=int, default=1200)
     i.add_argument("--overlap", type=int, default=1, help="sentences of overlap between chunks")
+    i.add_argument("--batch-size", type=int, default=2000, help="passages per stored batch (triple imports)")
     q = sub.add_parser("query", help="ask a question")
     q.add_argument("question")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
