@@ -13,6 +13,11 @@ from vgrag.writer import delete_document
 
 ensure_router()
 
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 st.title("Build a graph")
 ws = workspace()
 if ws is None:
@@ -130,7 +135,11 @@ with tab_triples:
                     passages,
                     on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
                 )
-            st.success(f"Imported {r.chunks} passages and {r.triples} triples; graph now has {r.counts}.")
+            st.success(
+                f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
+                f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
+                f"{r.counts['relations']} relations."
+            )
             if r.failures:
                 st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
 

@@ -40,6 +40,7 @@ def test_overview_offers_the_demo_then_shows_counts(app_env):
     assert any("no graph" in i.value for i in at.info)
     at.button(key="load_demo_hint").click().run()
     assert not at.exception
+    assert any("Demo graph ready: 36 passages" in t.value for t in at.toast), [t.value for t in at.toast]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Passages"] == "36" and int(metrics["Relations"]) > 80
     assert any("Offline: no LLM" in m.value for m in at.markdown)

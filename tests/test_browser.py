@@ -3,10 +3,9 @@ no request leaving 127.0.0.1, and hostile text from documents shown as text, nev
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -21,31 +20,16 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
 
 XSS_ENTITY = '<img src=x onerror="window.__xss=1">'
-SEED = f"""
-import sys; sys.path.insert(0, {str(ROOT)!r})
-from vgrag.config import Settings
-from vgrag.workspace import Workspace
-from vgrag.models import Triple
-from vgrag.writer import SourceChunk, write_chunks
-from vgrag.sources import read_jsonl
-from vgrag.ingest import ingest_imported
-from vgrag.text import content_hash
-ws = Workspace.open(Settings.from_env())
-g = ws.graph("demo")
-data = open({str(ROOT / "data/demo/northwind.jsonl")!r}, 'rb').read()
-ingest_imported(g, ws.embedder, "northwind.jsonl", content_hash(data), read_jsonl(data))
-write_chunks(g, ws.embedder, [SourceChunk("doc-evil", "<script>window.__xss2=1</script>",
-    {"Keystone was probed by " + XSS_ENTITY + " <script>window.__xss2=1</script>"!r}, 0,
-    (Triple({XSS_ENTITY!r}, "probed", "Keystone"),))])
-"""
+EVIL_JSONL = json.dumps({"title": "<script>window.__xss2=1</script>",
+                         "passage": f"Keystone was probed by {XSS_ENTITY} <script>window.__xss2=1</script>",
+                         "triples": [[XSS_ENTITY, "probed", "Keystone"]]})
+EXAMPLE = "Who is the escalation contact for the service that Beacon depends on?"
 
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
-    db = tmp_path_factory.mktemp("browser") / "b.db"
-    env = {**os.environ, "VGRAG_MILVUS_URI": str(db)}
-    subprocess.run([sys.executable, "-c", SEED], env=env, check=True, timeout=300)
-    with running_app(env) as url:
+    db = tmp_path_factory.mktemp("browser") / "b.db"  # empty: the test loads the demo through the UI
+    with running_app({**os.environ, "VGRAG_MILVUS_URI": str(db)}) as url:
         yield url
 
 
@@ -85,10 +69,20 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server
         page.get_by_text("Offline: no LLM").first.wait_for(timeout=60000)  # the router's shared sidebar ran
         assert page.locator("[data-testid=stSidebarNavLink]").filter(has_text="Overview").count() == 1
-        q = page.get_by_label("Question", exact=True)
-        q.wait_for(timeout=60000)
-        q.fill("Who is the escalation contact for the service that Beacon depends on?")
-        q.press("Enter")
+        page.get_by_role("button", name="Load the demo graph").click()  # first launch: one click
+        page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)  # the toast after the rerun
+        # hostile text arrives the way a user's file would: a triples file imported on the Build page
+        page.goto(app_url + "/build", wait_until="networkidle")
+        page.get_by_role("tab", name="Pre-extracted triples").click()
+        evil = tmp_path / "evil.jsonl"
+        evil.write_text(EVIL_JSONL)
+        page.locator("input[type=file]").nth(1).set_input_files(str(evil))
+        page.get_by_role("button", name="Import").click()
+        page.get_by_text("Imported 1 passage and 1 triple;").wait_for(timeout=60000)
+        page.goto(app_url + "/ask", wait_until="networkidle")
+        page.get_by_label("Example questions").click()
+        page.get_by_role("option", name=EXAMPLE).click()
+        playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
         page.get_by_role("button", name="Ask", exact=True).click()
         page.get_by_text("Step 1/7").wait_for(timeout=60000)
         frame = _graph_frame(page)

@@ -51,6 +51,9 @@ def navigation():  # -> StreamlitPage
     page = st.navigation(_pages())
     st.session_state["_vgrag_routed"] = True
     _sidebar()
+    flash = st.session_state.pop("flash", None)  # a confirmation set just before a rerun
+    if flash:
+        st.toast(flash, icon=":material/check_circle:")
     return page
 
 

@@ -128,7 +128,7 @@ def no_graph_hint(ws: Workspace) -> None:
     if st.button("Load the demo graph", type="primary", key="load_demo_hint"):
         with st.spinner("Loading the demo graph…"):
             r = load_demo(ws)
-        st.success(
+        st.session_state["flash"] = (
             f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "
             f"{r.counts['relations']} relations."
         )
