@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes import HashEmbedder  # noqa: E402
 
-from vgrag.store import Database  # noqa: E402
+from vgrag.database import Database  # noqa: E402
 
 BENCH = ROOT.parent / "shared" / "bench"
 for _noisy in ("pymilvus", "grpc._server"):

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def database_held_open(path: Path) -> Iterator[None]:
     """Another process keeps the Milvus Lite file at `path` open (and so locked) inside the block."""
     code = (
-        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\nfrom vgrag.store import Database\n"
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\nfrom vgrag.database import Database\n"
         f"Database({str(path)!r}); print('open', flush=True); time.sleep(300)"
     )
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)

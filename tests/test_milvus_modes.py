@@ -13,7 +13,7 @@ import pytest
 from helpers import database_held_open
 
 from vgrag.models import Triple
-from vgrag.store import Database
+from vgrag.database import Database
 from vgrag.text import entity_id
 from vgrag.writer import SourceChunk, write_chunks
 

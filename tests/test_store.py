@@ -4,7 +4,7 @@ import pytest
 
 from vgrag.check import check_graph
 from vgrag.models import Triple
-from vgrag.store import EmbedderMismatchError, StoreError
+from vgrag.database import EmbedderMismatchError, StoreError
 from vgrag.text import display_name, entity_id, normalize_name, relation_id
 from vgrag.writer import SourceChunk, delete_document, write_chunks
 

@@ -12,7 +12,8 @@ from vgrag.config import DATA_DIR, Settings
 from vgrag.embed import EmbedderUnavailable
 from vgrag.ingest import IngestReport, ingest_imported
 from vgrag.sources import read_jsonl
-from vgrag.store import Graph, StoreError
+from vgrag.database import StoreError
+from vgrag.store import Graph
 from vgrag.text import content_hash
 from vgrag.workspace import Workspace
 

@@ -16,7 +16,8 @@ from .embed import Embedder
 from .ingest import ingest_imported
 from .retrieve import retrieve, retrieve_naive
 from .sources import ImportedPassage, read_openie
-from .store import Database, Graph
+from .database import Database
+from .store import Graph
 from .text import content_hash
 
 log = logging.getLogger(__name__)

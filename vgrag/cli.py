@@ -12,7 +12,7 @@ from pathlib import Path
 from .config import Settings, query_params_from
 from .ingest import Progress, ingest_documents, ingest_imported
 from .sources import TRIPLE_TYPES, InputError, read_triples_file
-from .store import StoreError
+from .database import StoreError
 from .text import content_hash
 
 

@@ -1,7 +1,7 @@
-"""Milvus storage: per graph three collections (entities, relations, passages) whose id lists are the graph.
+"""One graph in Milvus: three collections (entities, relations, passages) whose id lists are the graph.
 
-Every write is an upsert of whole rows keyed by content-hash ids, so repeating a write changes nothing.
-A fourth, shared collection `vgrag_meta` records each graph's embedder and its source documents.
+Rows are keyed by content-hash ids and written whole (insert when absent, upsert otherwise), so repeating a
+write changes nothing. The database-level registry and connection live in database.py.
 """
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pymilvus import DataType, MilvusClient
-from pymilvus.exceptions import MilvusException
 
 from .models import Document, Entity, Hit, Passage, Relation
+
+if TYPE_CHECKING:
+    from .database import Database
 
 log = logging.getLogger(__name__)
 
@@ -35,36 +35,6 @@ MAX_TEXT = 65535
 BATCH = 2000
 GRAPH_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 
-
-class StoreError(RuntimeError):
-    """A storage problem with a message that says what to do."""
-
-
-class DatabaseLockedError(StoreError):
-    pass
-
-
-class EmbedderMismatchError(StoreError):
-    pass
-
-
-def connect(uri: str, token: str = "") -> MilvusClient:
-    """Open a Milvus Lite file or a Milvus server, translating the common failures into clear errors."""
-    try:
-        return MilvusClient(uri=uri, token=token) if token else MilvusClient(uri=uri)
-    except MilvusException as e:
-        if "Open local milvus failed" in str(e) or "lock" in str(e).lower():
-            raise DatabaseLockedError(
-                f"The database {uri} is already open in another process (a Milvus Lite file allows one). "
-                "Close the other program, or share it through a server: "
-                f"`milvus-lite server --data-dir {uri} --host 127.0.0.1 --port 19530` and set "
-                "VGRAG_MILVUS_URI=http://127.0.0.1:19530 for every program."
-            ) from e
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
-    except Exception as e:  # noqa: BLE001 - connection errors come in many types; report them plainly
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
-
-
 def _list(values: Iterable[str]) -> list[str]:
     out = list(dict.fromkeys(values))
     if len(out) > MAX_LIST:
@@ -77,105 +47,6 @@ def _clip(s: str, n: int = MAX_TEXT // 4) -> str:
     """Milvus counts VARCHAR length in bytes: stay well inside it for any script."""
     b = s.encode("utf-8")
     return s if len(b) <= n else b[:n].decode("utf-8", "ignore")
-
-
-@dataclass(frozen=True)
-class GraphInfo:
-    name: str
-    embedder: str
-    dim: int
-    created_at: float
-
-
-class Database:
-    """One Milvus database (Lite file or server) holding any number of named graphs."""
-
-    def __init__(self, uri: str, token: str = "", client: MilvusClient | None = None) -> None:
-        self.uri = uri
-        self.client = client or connect(uri, token)
-        self.write_lock = threading.RLock()
-        self._ensure_meta()
-
-    def load(self, coll: str) -> None:
-        """Make a collection queryable: a reopened database starts with every collection released."""
-        state = self.client.get_load_state(coll).get("state")
-        if "Loaded" not in str(state):
-            self.client.load_collection(coll)
-
-    def _ensure_meta(self) -> None:
-        if self.client.has_collection(META):
-            self.load(META)
-            return
-        s = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
-        s.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=256)
-        s.add_field(KIND, DataType.VARCHAR, max_length=16)
-        s.add_field(GRAPH, DataType.VARCHAR, max_length=64)
-        s.add_field(PAYLOAD, DataType.JSON)
-        s.add_field(VEC, DataType.FLOAT_VECTOR, dim=2)  # Milvus requires a vector; unused
-        ip = self.client.prepare_index_params()
-        ip.add_index(VEC, index_type="AUTOINDEX", metric_type="COSINE")
-        self.client.create_collection(META, schema=s, index_params=ip)
-
-    def meta_rows(self, filter_: str) -> list[dict]:
-        return self.client.query(META, filter=filter_, output_fields=[ID, KIND, GRAPH, PAYLOAD], limit=16384)
-
-    def put_meta(self, key: str, kind: str, graph: str, payload: dict) -> None:
-        self.client.upsert(META, [{ID: key, KIND: kind, GRAPH: graph, PAYLOAD: payload, VEC: [1.0, 0.0]}])
-        self.client.flush(META)
-
-    def delete_meta(self, keys: Sequence[str]) -> None:
-        if keys:
-            self.client.delete(META, ids=list(keys))
-            self.client.flush(META)
-
-    def list_graphs(self) -> list[GraphInfo]:
-        rows = self.meta_rows(f"{KIND} == 'graph'")
-        out = [
-            GraphInfo(r[GRAPH], r[PAYLOAD]["embedder"], int(r[PAYLOAD]["dim"]), float(r[PAYLOAD]["created_at"]))
-            for r in rows
-        ]
-        return sorted(out, key=lambda g: g.name)
-
-    def graph_info(self, name: str) -> GraphInfo | None:
-        return next((g for g in self.list_graphs() if g.name == name), None)
-
-    def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
-        """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
-        if not GRAPH_NAME.match(name):
-            raise StoreError(f"Graph name {name!r} must start with a letter and use only letters, digits and _ (≤40).")
-        info = self.graph_info(name)
-        if info is None:
-            if not create:
-                raise StoreError(f"No graph named {name!r} in {self.uri}.")
-            with self.write_lock:
-                g = Graph(self, name, dim)
-                g.create_collections()
-                self.put_meta(
-                    f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
-                )
-            return g
-        if info.embedder != embedder_id or info.dim != dim:
-            raise EmbedderMismatchError(
-                f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
-                f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
-            )
-        g = Graph(self, name, dim)
-        g.create_collections()  # recreates any collection lost to an interrupted create
-        for coll in g.collections:
-            self.load(coll)
-        return g
-
-    def drop_graph(self, name: str) -> None:
-        with self.write_lock:
-            g = Graph(self, name, 1)
-            for coll in g.collections:
-                if self.client.has_collection(coll):
-                    self.client.drop_collection(coll)
-            keys = [r[ID] for r in self.meta_rows(f"{GRAPH} == {json.dumps(name)}")]
-            self.delete_meta(keys)
-
-    def close(self) -> None:
-        self.client.close()
 
 
 class Graph:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from .config import Settings
 from .embed import Embedder, make_embedder
-from .store import Database, Graph
+from .database import Database
+from .store import Graph
 
 
 @dataclass
