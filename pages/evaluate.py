@@ -40,19 +40,16 @@ extract = c1.radio(
 )
 limit = c2.number_input("Questions (0 = all)", 0, 10000, 0, key="bench_limit")
 
-if st.button("Run benchmark", type="primary", key="run_bench"):
+
+def run(folder: str, limit: int) -> None:
+    """Load the benchmark, run it with a progress bar, and keep the result in the session."""
     try:
-        if uploads:
-            tmp = Path(tempfile.mkdtemp(prefix="vgrag-upload-"))
-            for f in uploads:
-                (tmp / Path(f.name).name).write_bytes(f.getvalue())
-            folder = str(tmp)
         data = load_bench(folder)
     except (FileNotFoundError, ValueError, KeyError, json.JSONDecodeError) as e:
         st.error(f"Cannot read the benchmark folder: {e}")
-        st.stop()
+        return
     if limit:
-        data = replace(data, questions=data.questions[: int(limit)])
+        data = replace(data, questions=data.questions[:limit])
     bar = st.progress(0.0, text="Building the graph…")
     try:
         st.session_state["bench"] = run_bench(
@@ -64,6 +61,16 @@ if st.button("Run benchmark", type="primary", key="run_bench"):
         )
     except FileNotFoundError as e:
         st.error(str(e))
+
+
+if st.button("Run benchmark", type="primary", key="run_bench"):
+    if uploads:  # the uploaded files live only as long as the run
+        with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:
+            for f in uploads:
+                (Path(tmp) / Path(f.name).name).write_bytes(f.getvalue())
+            run(tmp, int(limit))
+    else:
+        run(folder, int(limit))
 
 result = st.session_state.get("bench")
 if result:

@@ -112,3 +112,20 @@ def test_graphs_are_listed_dropped_and_guarded(db, embedder):
     db.drop_graph("lister")
     assert "lister" not in [g.name for g in db.list_graphs()]
     assert not db.client.has_collection("lister_entities")
+
+
+def test_check_reports_a_dangling_and_a_one_sided_reference(graph, embedder):
+    from vgrag.models import Document
+
+    write_chunks(graph, embedder, chunks_for("d", [("Paris is the capital of France.",
+                                                    [T("Paris", "capital of", "France")])]))
+    graph.put_document(Document("d", "d", "h", 1, True, 0.0))
+    assert check_graph(graph).ok
+    row = graph.entity_rows([entity_id("Paris")])[0]
+    row["relation_ids"] = [*row["relation_ids"], "rel-missing"]  # dangling
+    row["passage_ids"] = []  # one-sided: the passage still lists Paris
+    graph.upsert(graph.entities, [row])
+    graph.flush()
+    problems = check_graph(graph).problems
+    assert any("missing rel-missing" in p for p in problems)
+    assert any("does not list passage" in p and entity_id("Paris") in p for p in problems)

@@ -98,12 +98,6 @@ def reasoning_paths(
     return tuple(out)
 
 
-def _best_sentence(text: str, target: np.ndarray, embedder: Embedder) -> str:
-    sents = split_sentences(text) or [text]
-    vecs = embedder.embed(sents)
-    return sents[int(np.argmax(vecs @ target))]
-
-
 _PRONOUN = re.compile(r"^(He|She|It|They|Its|His|Her|Their)\b")
 
 
@@ -126,15 +120,20 @@ def extractive_answer(
         need = [pid for r in chain for pid in r.passage_ids[:1] if pid not in ranked]
         texts = {p.id: (p.title, p.text) for p in graph.get_passages(need)}
         texts.update({pid: (p.title, p.text) for pid, p in ranked.items()})
-        rvecs = embedder.embed([r.text for r in chain])
-        for r, rv in zip(chain, rvecs, strict=True):
+        steps = []  # (relation, passage id, that passage's sentences)
+        for r in chain:
             pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
-            if pid is None or pid not in texts:
-                continue
-            title, text = texts[pid]
-            s = _best_sentence(text, rv, embedder)
-            if all(s != x[0] for x in picked):
-                picked.append((s, pid, title, text))
+            if pid is not None and pid in texts:
+                steps.append((r, pid, split_sentences(texts[pid][1]) or [texts[pid][1]]))
+        # one embedding call for every relation and every candidate sentence of the chain
+        vecs = embedder.embed([r.text for r, _, _ in steps] + [x for _, _, sents in steps for x in sents])
+        offset = len(steps)
+        for n, (_r, pid, sents) in enumerate(steps):
+            sims = vecs[offset : offset + len(sents)] @ vecs[n]
+            offset += len(sents)
+            best = sents[int(np.argmax(sims))]
+            if all(best != x[0] for x in picked):
+                picked.append((best, pid, texts[pid][0], texts[pid][1]))
     if not picked:
         passages = list(ranked.values())[:3]
         if not passages:

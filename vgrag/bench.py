@@ -99,7 +99,6 @@ def build_graph(
     graph: Graph,
     embedder: Embedder,
     extract: str = "openie",
-    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[float, dict]:
     """Ingest the benchmark corpus: its OpenIE triples, or the offline extractor's. Returns (seconds, report)."""
     t0 = time.perf_counter()

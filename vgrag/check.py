@@ -31,53 +31,31 @@ def check_graph(graph: Graph, max_problems: int = 200) -> CheckReport:
         if len(problems) < max_problems:
             problems.append(msg)
 
+    def linked(kind: str, src: str, ids: tuple[str, ...], table: dict, back) -> None:
+        """Each id must exist in `table`, and that row's `back(row)` ids must list `src` (unless capped)."""
+        for tid in ids:
+            row = table.get(tid)
+            if row is None:
+                bad(f"{kind} {src} → missing {tid}")
+            elif src not in back(row) and len(back(row)) < MAX_LIST:
+                bad(f"{tid} does not list {kind} {src} back")
+
     for e in ents.values():
-        capped = len(e.relation_ids) >= MAX_LIST or len(e.passage_ids) >= MAX_LIST
-        if capped:
+        if len(e.relation_ids) >= MAX_LIST or len(e.passage_ids) >= MAX_LIST:
             warnings.append(f"entity {e.name!r} has a capped adjacency list ({MAX_LIST})")
-        for rid in e.relation_ids:
-            r = rels.get(rid)
-            if r is None:
-                bad(f"entity {e.id} → missing relation {rid}")
-            elif e.id not in (r.subject_id, r.object_id):
-                bad(f"entity {e.id} lists relation {rid} that does not involve it")
-        for pid in e.passage_ids:
-            p = psgs.get(pid)
-            if p is None:
-                bad(f"entity {e.id} → missing passage {pid}")
-            elif e.id not in p.entity_ids and len(p.entity_ids) < MAX_LIST:
-                bad(f"passage {pid} does not list entity {e.id} back")
+        linked("entity", e.id, e.relation_ids, rels, lambda r: (r.subject_id, r.object_id))
+        linked("entity", e.id, e.passage_ids, psgs, lambda p: p.entity_ids)
         if not e.relation_ids and not e.passage_ids:
             bad(f"entity {e.id} is orphaned (no relation, no passage)")
     for r in rels.values():
-        for eid in (r.subject_id, r.object_id):
-            e = ents.get(eid)
-            if e is None:
-                bad(f"relation {r.id} → missing entity {eid}")
-            elif r.id not in e.relation_ids and len(e.relation_ids) < MAX_LIST:
-                bad(f"entity {eid} does not list relation {r.id} back")
+        linked("relation", r.id, (r.subject_id, r.object_id), ents, lambda e: e.relation_ids)
+        linked("relation", r.id, r.passage_ids, psgs, lambda p: p.relation_ids)
         if not r.passage_ids:
             bad(f"relation {r.id} has no passage")
-        for pid in r.passage_ids:
-            p = psgs.get(pid)
-            if p is None:
-                bad(f"relation {r.id} → missing passage {pid}")
-            elif r.id not in p.relation_ids and len(p.relation_ids) < MAX_LIST:
-                bad(f"passage {pid} does not list relation {r.id} back")
     for p in psgs.values():
         if p.doc_id not in docs:
             bad(f"passage {p.id} belongs to unknown document {p.doc_id}")
-        for eid in p.entity_ids:
-            e = ents.get(eid)
-            if e is None:
-                bad(f"passage {p.id} → missing entity {eid}")
-            elif p.id not in e.passage_ids and len(e.passage_ids) < MAX_LIST:
-                bad(f"entity {eid} does not list passage {p.id} back")
-        for rid in p.relation_ids:
-            r = rels.get(rid)
-            if r is None:
-                bad(f"passage {p.id} → missing relation {rid}")
-            elif p.id not in r.passage_ids:
-                bad(f"relation {rid} does not list passage {p.id} back")
+        linked("passage", p.id, p.entity_ids, ents, lambda e: e.passage_ids)
+        linked("passage", p.id, p.relation_ids, rels, lambda r: r.passage_ids)
     counts = {"passages": len(psgs), "entities": len(ents), "relations": len(rels), "documents": len(docs)}
     return CheckReport(counts, tuple(problems), tuple(warnings[:50]))

@@ -62,13 +62,15 @@ class _Candidates:
         return True
 
 
-def match_query_entities(question: str, found: Sequence[Entity], spans: Sequence[tuple[str, str]]) -> QueryEntitiesStep:
-    """Question n-grams that are entity names (longest first), then the remaining name spans."""
+def match_query_entities(
+    grams: Sequence[str], found: Sequence[Entity], spans: Sequence[tuple[str, str]]
+) -> QueryEntitiesStep:
+    """The n-grams (longest first) that are entity names, then the remaining name spans."""
     t0 = time.perf_counter()
     ids = {e.id for e in found}
     out: list[QueryEntity] = []
     covered: list[str] = []
-    for g in ngrams(question):
+    for g in grams:
         eid = entity_id(g)
         if eid in ids and not any(normalize_name(g) in c for c in covered):
             out.append(QueryEntity(g, "exact-name", eid))
@@ -207,8 +209,9 @@ def retrieve(
     qvec = vecs[0]
     span_vec = {t: vecs[i + 1] for i, (t, _) in enumerate(spans)}
     t0 = time.perf_counter()
-    exact = graph.get_entities([entity_id(g) for g in ngrams(question)])
-    qstep = match_query_entities(question, exact, spans)
+    grams = ngrams(question)
+    exact = graph.get_entities([entity_id(g) for g in grams])
+    qstep = match_query_entities(grams, exact, spans)
     unmatched = [q.text for q in qstep.entities if not q.entity_id and q.text in span_vec]
     ent_hits = (
         graph.search_entity_records(np.stack([span_vec[t] for t in unmatched]), params.entity_top_k)
@@ -282,7 +285,7 @@ def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: Quer
     t_all = time.perf_counter()
     qvec = embedder.embed([question])[0]
     t0 = time.perf_counter()
-    rows = graph.search_passage_rows(qvec[None, :], params.passage_top_k)[0]
+    rows = graph.search_passage_rows(qvec[None, :], params.passage_top_k, with_vectors=False)[0]
     ps = tuple(RankedPassage(r["id"], r["title"], r["text"], round(r["score"], 4), "dense") for r in rows)
     step = PassageStep(ps, tuple(p.id for p in ps), (), _ms(t0))
     ms = _ms(t_all)

@@ -198,13 +198,6 @@ class Graph:
     def passage_rows(self, ids: Sequence[str]) -> list[dict]:
         return self._get(self.passages, ids, True)
 
-    def existing_ids(self, coll: str, ids: Sequence[str]) -> set[str]:
-        out: set[str] = set()
-        ids = list(dict.fromkeys(ids))
-        for start in range(0, len(ids), BATCH):
-            out.update(r[ID] for r in self.client.get(coll, ids=ids[start : start + BATCH], output_fields=[ID]))
-        return out
-
     # ---------- vector search
     def _search(self, coll: str, vectors: np.ndarray, k: int) -> list[list[Hit]]:
         if k <= 0 or len(vectors) == 0:
@@ -221,9 +214,6 @@ class Graph:
     def search_entities(self, vectors: np.ndarray, k: int) -> list[list[Hit]]:
         return self._search(self.entities, vectors, k)
 
-    def search_relations(self, vectors: np.ndarray, k: int) -> list[list[Hit]]:
-        return self._search(self.relations, vectors, k)
-
     def search_entity_records(self, vectors: np.ndarray, k: int) -> list[list[tuple[Entity, float]]]:
         """Nearest entities per vector, with names and id lists, in one round trip."""
         if k <= 0 or len(vectors) == 0:
@@ -237,13 +227,13 @@ class Graph:
         )
         return [[(self._entity({ID: h["id"], **h["entity"]}), float(h["distance"])) for h in hits] for hits in res]
 
-    def search_passage_rows(self, vectors: np.ndarray, k: int) -> list[list[dict]]:
-        """Nearest passages per vector as full rows (vector included) plus their `score`."""
+    def search_passage_rows(self, vectors: np.ndarray, k: int, with_vectors: bool = True) -> list[list[dict]]:
+        """Nearest passages per vector as rows plus their `score` (vectors only when asked: they cost)."""
         res = self.client.search(
             self.passages,
             data=[list(map(float, v)) for v in vectors],
             limit=k,
-            output_fields=[TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS, VEC],
+            output_fields=[TITLE, TEXT, DOC_ID, CHUNK, ENT_IDS, REL_IDS] + ([VEC] if with_vectors else []),
             search_params={"metric_type": "COSINE"},
         )
         return [[{ID: h["id"], "score": float(h["distance"]), **h["entity"]} for h in hits] for hits in res]
@@ -260,9 +250,6 @@ class Graph:
             search_params={"metric_type": "COSINE"},
         )
         return [(self._relation({ID: h["id"], **h["entity"]}), float(h["distance"])) for h in res[0]]
-
-    def search_passages(self, vectors: np.ndarray, k: int) -> list[list[Hit]]:
-        return self._search(self.passages, vectors, k)
 
     # ---------- writes
     def insert(self, coll: str, rows: Sequence[dict]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import types
+import typing
 from dataclasses import dataclass, field
 
 from .config import QueryParams
@@ -177,57 +179,20 @@ class QueryTrace:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
-def _build(cls: type, value: object) -> object:
-    """Inverse of dataclasses.asdict for the trace types (lists back to tuples, nested dataclasses)."""
+def _build(tp: object, value: object) -> object:
+    """Inverse of dataclasses.asdict for the trace types: nested dataclasses, tuples, optionals."""
     if value is None:
         return None
-    if dataclasses.is_dataclass(cls) and isinstance(value, dict):
-        hints = {f.name: f.type for f in dataclasses.fields(cls)}
-        kwargs = {}
-        for name, typ in hints.items():
-            if name in value:
-                kwargs[name] = _coerce(typ, value[name])
-        return cls(**kwargs)
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _build(next(a for a in args if a is not type(None)), value)
+    if origin is tuple:
+        item = args[0] if len(args) == 2 and args[1] is Ellipsis else None
+        return tuple(_build(item, v) if item is not None else v for v in value)  # type: ignore[union-attr]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp) and isinstance(value, dict):
+        hints = typing.get_type_hints(tp)
+        return tp(**{k: _build(hints[k], v) for k, v in value.items() if k in hints})
     return value
-
-
-_TYPES: dict[str, type] = {}
-
-
-def _coerce(typ: object, value: object) -> object:
-    t = str(typ)
-    for name, cls in _TYPES.items():
-        if name in t:
-            if t.startswith("tuple[tuple"):
-                return tuple(tuple(v) for v in value)  # type: ignore[union-attr]
-            if t.startswith("tuple["):
-                return tuple(_build(cls, v) for v in value)  # type: ignore[union-attr]
-            return _build(cls, value)
-    if t.startswith("tuple[tuple"):
-        return tuple(tuple(v) for v in value)  # type: ignore[union-attr]
-    if t.startswith("tuple"):
-        return tuple(value)  # type: ignore[arg-type]
-    return value
-
-
-for _cls in (
-    LLMCall,
-    EntityView,
-    RelationView,
-    QueryEntity,
-    QueryEntitiesStep,
-    ScoredId,
-    SeedStep,
-    HopStep,
-    EvictionStep,
-    RerankStep,
-    RankedPassage,
-    PassageStep,
-    Citation,
-    AnswerStep,
-    QueryParams,
-):
-    _TYPES[_cls.__name__] = _cls
 
 
 def trace_from_dict(d: dict) -> QueryTrace:

@@ -7,6 +7,7 @@ node/edge data through Jinja's `tojson`, which escapes `<`, `>` and `&`. We neve
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,8 +67,9 @@ _EXTERNAL = re.compile(r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>
 VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
 
 
+@functools.lru_cache(maxsize=2)
 def vis_asset(name: str) -> str:
-    """vis-network's JS or CSS as shipped inside the installed pyvis package."""
+    """vis-network's JS or CSS as shipped inside the installed pyvis package (read once per process)."""
     import pyvis
 
     return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
