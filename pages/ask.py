@@ -5,9 +5,11 @@ import streamlit as st
 from ui.router import ensure_router
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import show_graph, step_table
+from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
-from vgrag.pipeline import run_query
+from vgrag.llm import make_llm
+from vgrag.pipeline import QueryLLM, answer_trace, retrieve_trace, run_query, stopped_answer
 from vgrag.viz import STEPS, trace_graph
 
 ensure_router()
@@ -37,23 +39,35 @@ with st.expander("Retrieval knobs"):
         passage_top_k=c4.number_input("Passages", 1, 20, d.passage_top_k, key="k_psg"),
     )
 
-if st.button("Ask", type="primary", key="ask") and question.strip():
-    hooks = {}
-    if s.llm.enabled:
-        from vgrag.llm_query import query_hooks
+pending = st.session_state.pop("pending", None)
+if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
+    partial = "".join(st.session_state.pop("streamed", []))
+    st.session_state["trace"] = stopped_answer(pending, partial, graph, ws.embedder)
+    st.session_state["step"] = STEPS[0]
 
-        live, streamed = st.empty(), []
+if st.button("Ask", type="primary", key="ask") and question.strip():
+    llm = None
+    if s.llm.enabled:
+        live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
+        streamed.clear()
 
         def show_piece(piece: str) -> None:
             streamed.append(piece)
-            live.markdown("**Answer (streaming)**  \n" + "".join(streamed))
+            live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
 
-        hooks = query_hooks(s.llm, s.cache_dir, on_delta=show_piece)
+        llm = QueryLLM(make_llm(s.llm, s.cache_dir), on_delta=show_piece)
     try:
-        st.session_state["trace"] = run_query(question, graph, ws.embedder, p, **hooks)
+        trace = retrieve_trace(question, graph, ws.embedder, p, llm)
         st.session_state["naive"] = run_query(question, graph, ws.embedder, p, method="naive")
+        if llm is not None:
+            st.session_state["pending"] = trace  # kept if the stream is interrupted
+            st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
+        st.session_state["trace"] = answer_trace(trace, graph, ws.embedder, llm)
+        st.session_state.pop("pending", None)
         st.session_state["step"] = STEPS[0]
+        st.rerun()  # draw the step-through without the streaming widgets
     except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
+        st.session_state.pop("pending", None)
         st.error(f"The query failed: {e}")
 
 trace = st.session_state.get("trace")

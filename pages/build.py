@@ -6,6 +6,7 @@ import streamlit as st
 from ui.router import ensure_router
 from ui.state import current_graph, settings, workspace
 from vgrag.ingest import Progress, ingest_documents, ingest_imported
+from vgrag.extract import make_extractor
 from vgrag.llm import estimate_tokens
 from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text, read_triples_file
 from vgrag.text import chunk_text, content_hash
@@ -67,15 +68,8 @@ with tab_docs:
         if not inputs:
             st.warning("Upload a file or paste some text first.")
         else:
-            if choice.startswith("LLM"):
-                from vgrag.llm import make_llm
-                from vgrag.llm_extract import LLMExtractor
-
-                extractor = LLMExtractor(make_llm(s.llm, s.cache_dir), s.llm.model_extract, s.llm.concurrency, glean)
-            else:
-                from vgrag.offline_extract import OfflineExtractor
-
-                extractor = OfflineExtractor()
+            kind = "llm" if choice.startswith("LLM") else "offline"
+            extractor = make_extractor(kind, s.llm, s.cache_dir, glean)
             bar = st.progress(0.0, text="Starting…")
             table, errors = st.empty(), st.container()
             rows: list[dict] = []

@@ -22,8 +22,8 @@ st.write(
 ws = workspace()
 if ws is None:
     st.stop()
-default = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "test_sample"
-folder = st.text_input("Benchmark folder", str(default) if default.exists() else "", key="bench_dir")
+default = Path(__file__).resolve().parent.parent / "data" / "sample_bench"  # bundled: 12 passages, 6 questions
+folder = st.text_input("Benchmark folder", str(default), key="bench_dir")
 uploads = st.file_uploader(
     "…or upload the folder's files (corpus, questions, optional openie JSON)",
     type=["json"],

@@ -32,6 +32,25 @@ m_answer = c3.text_input("Answer model", s.llm.model_answer, key="m_answer")
 temperature = c1.number_input("Temperature", 0.0, 2.0, float(s.llm.temperature), 0.1, key="temperature")
 timeout = c2.number_input("Timeout (s)", 5, 600, int(s.llm.timeout_s), key="timeout")
 concurrency = c3.number_input("Parallel extraction calls", 1, 32, int(s.llm.concurrency), key="concurrency")
+with st.expander("Bounds: the most each call may generate, and how long a query waits"):
+    b1, b2, b3, b4, b5 = st.columns(5)
+    caps = {
+        role: col.number_input(f"{label} max tokens", 16, 32768, s.llm.max_tokens_for(role), 16, key=f"cap_{role}")
+        for col, role, label in (
+            (b1, "extract", "Extraction"),
+            (b2, "glean", "Gleaning"),
+            (b3, "rerank", "Rerank"),
+            (b4, "answer", "Answer"),
+        )
+    }
+    deadline = b5.number_input(
+        "Query deadline (s)",
+        5,
+        3600,
+        int(s.llm.query_deadline_s),
+        key="deadline",
+        help="After this, a query stops waiting for the model and answers offline, saying why.",
+    )
 use_cache = st.checkbox(
     "Cache LLM responses on disk (re-running an ingest or benchmark costs nothing)", value=s.llm.cache, key="llm_cache"
 )
@@ -66,6 +85,8 @@ if st.button("Save", type="primary", key="save_settings"):
             timeout_s=float(timeout),
             concurrency=int(concurrency),
             cache=bool(use_cache),
+            query_deadline_s=float(deadline),
+            **{f"max_tokens_{role}": int(v) for role, v in caps.items()},
         )
     if kind == kinds[1] and not api_key.strip():
         st.error("OpenAI needs an API key.")
@@ -81,4 +102,5 @@ if st.button("Save", type="primary", key="save_settings"):
             embed_api_key=llm.api_key,
             milvus_uri=uri.strip(),
         )
-        st.success("Saved for this session.")
+        st.session_state["flash"] = "Settings saved for this session."
+        st.rerun()  # the sidebar (drawn before this page) shows the new mode at once

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import logging
 import sys
 from pathlib import Path
 
@@ -15,11 +14,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes import HashEmbedder  # noqa: E402
 
-from vgrag.database import Database  # noqa: E402
+from vgrag.database import Database, quiet_storage_logs  # noqa: E402
 
-BENCH = ROOT.parent / "shared" / "bench"
-for _noisy in ("pymilvus", "grpc._server"):
-    logging.getLogger(_noisy).setLevel(logging.CRITICAL)
+BENCH = ROOT.parent / "shared" / "bench"  # benchmark data beside the clone; absent for users: tests skip
+SAMPLE_BENCH = ROOT / "data" / "sample_bench"  # bundled, always present
+quiet_storage_logs()
 _names = itertools.count()
 
 

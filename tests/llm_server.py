@@ -12,19 +12,23 @@ from vgrag.config import LLMSettings
 from vgrag.llm import OpenAILLM, ResponseCache
 
 
-def completion(text: str, pt: int = 10, ct: int = 5) -> dict:
+def completion(text: str, pt: int = 10, ct: int = 5, finish: str = "stop") -> dict:
     return {
         "id": "x",
         "object": "chat.completion",
         "created": 0,
         "model": "m",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "choices": [{"index": 0, "finish_reason": finish, "message": {"role": "assistant", "content": text}}],
         "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
     }
 
 
-def sse(text: str, size: int = 7) -> bytes:
-    """The reply as server-sent events, `size` characters a chunk, then a usage chunk and [DONE]."""
+class Cut(str):
+    """A reply the server cut at max_tokens (finish_reason "length")."""
+
+
+def sse(text: str, size: int = 7, finish: str = "stop") -> bytes:
+    """The reply as server-sent events, `size` characters a chunk, a finish reason, a usage chunk and [DONE]."""
     out = []
     for i in range(0, len(text), size):
         out.append(
@@ -36,6 +40,15 @@ def sse(text: str, size: int = 7) -> bytes:
                 "choices": [{"index": 0, "delta": {"content": text[i : i + size]}, "finish_reason": None}],
             }
         )
+    out.append(
+        {
+            "id": "x",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "m",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+        }
+    )
     out.append(
         {
             "id": "x",
@@ -68,11 +81,14 @@ class ScriptedServer:
             return httpx2.Response(reply, json={"error": {"message": f"status {reply}", "type": "x"}})
         if isinstance(reply, Exception):
             raise reply
+        finish = "length" if isinstance(reply, Cut) else "stop"
         if body.get("stream"):
-            return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=sse(reply))
-        return httpx2.Response(200, json=completion(reply))
+            return httpx2.Response(
+                200, headers={"content-type": "text/event-stream"}, content=sse(reply, finish=finish)
+            )
+        return httpx2.Response(200, json=completion(str(reply), finish=finish))
 
-    def llm(self, cache_dir=None, **kw) -> OpenAILLM:
+    def llm(self, cache_dir=None, sleeps: list | None = None, **kw) -> OpenAILLM:
         client = openai.OpenAI(
             base_url="http://llm.test/v1",
             api_key="k",
@@ -81,4 +97,5 @@ class ScriptedServer:
         )
         settings = LLMSettings(base_url="http://llm.test/v1", api_key="k", **kw)
         cache = ResponseCache(cache_dir / "c.sqlite") if cache_dir else None
-        return OpenAILLM(settings, client=client, cache=cache, sleep=lambda s: None)
+        sleeps = [] if sleeps is None else sleeps
+        return OpenAILLM(settings, client=client, cache=cache, sleep=sleeps.append)

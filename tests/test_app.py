@@ -24,18 +24,23 @@ def app_env(app_db, monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def page(path: str | None = None) -> AppTest:
+def page(path: str | None = None, demo: bool = True) -> AppTest:
+    """The app on `path`; with `demo`, the demo graph is loaded first if this database has none (any test order)."""
     at = AppTest.from_file(APP, default_timeout=T)
     at.run()
     assert "data/vgrag.db" not in at.session_state["settings"].milvus_uri
+    if demo and any(b.key == "load_demo_hint" for b in at.button):
+        at.button(key="load_demo_hint").click().run()
     if path:
         at.switch_page(path)
         at.run()
     return at
 
 
-def test_overview_offers_the_demo_then_shows_counts(app_env):
-    at = page()
+def test_overview_offers_the_demo_then_shows_counts(tmp_path, monkeypatch):
+    monkeypatch.setenv("VGRAG_MILVUS_URI", str(tmp_path / "empty.db"))  # a database of its own: starts empty
+    monkeypatch.chdir(ROOT)
+    at = page(demo=False)
     assert not at.exception
     assert any("no graph" in i.value for i in at.info)
     at.button(key="load_demo_hint").click().run()
@@ -113,8 +118,14 @@ def test_settings_validate_and_keep_key_in_session(app_env):
     at.button(key="save_settings").click().run()
     assert any("base URL" in e.value for e in at.error)
     at.text_input(key="llm_base_url").input("http://127.0.0.1:9/v1")
+    at.number_input(key="cap_answer").set_value(64)
     at.button(key="save_settings").click().run()
-    assert at.session_state["settings"].llm.base_url == "http://127.0.0.1:9/v1"
+    assert not at.exception
+    saved = at.session_state["settings"].llm
+    assert saved.base_url == "http://127.0.0.1:9/v1" and saved.max_tokens_answer == 64
+    assert any("Settings saved" in t.value for t in at.toast)
+    labels = [m.value for m in at.sidebar.caption]
+    assert any("LLM:" in x and "127.0.0.1:9" in x for x in labels), labels  # the sidebar says so at once
 
 
 def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
@@ -123,9 +134,11 @@ def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
     from vgrag.config import LLMSettings, Settings
 
     at = AppTest.from_file(APP, default_timeout=T)
-    bad = LLMSettings(base_url="http://127.0.0.1:9/v1", api_key="x", max_retries=0, timeout_s=5)
+    bad = LLMSettings(base_url="http://127.0.0.1:9/v1", api_key="x", timeout_s=5)
     at.session_state["settings"] = replace(Settings.from_env(), llm=bad)
     at.run()
+    if any(b.key == "load_demo_hint" for b in at.button):
+        at.button(key="load_demo_hint").click().run()
     at.switch_page("pages/ask.py")
     at.run()
     at.text_input(key="question").input("Who leads the team that owns Tollgate?")
@@ -134,7 +147,8 @@ def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
     assert any("LLM rerank failed" in w.value for w in at.warning), [w.value for w in at.warning]
     trace = at.session_state["trace"]
     assert trace.rerank.method == "graph" and trace.answer.method == "extractive"
-    assert "LLM answer failed" in trace.answer.error and len(trace.llm_calls) == 2
+    assert "unreachable" in trace.answer.error and len(trace.llm_calls) == 1  # the answer call was not attempted
+    assert trace.rerank.llm.unreachable and len(trace.rerank.llm.attempts) == 2
 
 
 def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):

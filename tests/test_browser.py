@@ -20,9 +20,13 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
 
 XSS_ENTITY = '<img src=x onerror="window.__xss=1">'
-EVIL_JSONL = json.dumps({"title": "<script>window.__xss2=1</script>",
-                         "passage": f"Keystone was probed by {XSS_ENTITY} <script>window.__xss2=1</script>",
-                         "triples": [[XSS_ENTITY, "probed", "Keystone"]]})
+EVIL_JSONL = json.dumps(
+    {
+        "title": "<script>window.__xss2=1</script>",
+        "passage": f"Keystone was probed by {XSS_ENTITY} <script>window.__xss2=1</script>",
+        "triples": [[XSS_ENTITY, "probed", "Keystone"]],
+    }
+)
 EXAMPLE = "Who is the escalation contact for the service that Beacon depends on?"
 
 

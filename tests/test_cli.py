@@ -20,8 +20,9 @@ def cli(tmp_path_factory):
     env = {**os.environ, "VGRAG_MILVUS_URI": str(tmp_path_factory.mktemp("cli") / "cli.db"), "PYTHONPATH": str(ROOT)}
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "vgrag", *args], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "vgrag", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        )
 
     return run
 

@@ -9,8 +9,8 @@ from test_retrieve import FACTS, Q, rid
 
 from vgrag.config import QueryParams
 from vgrag.llm import LLMError
-from vgrag.llm_extract import LLMExtractor
-from vgrag.llm_query import parse_selected_ids, query_hooks
+from vgrag.extract import LLMExtractor
+from vgrag.rerank import parse_selected_ids
 from vgrag.models import Triple
 from vgrag.pipeline import run_query
 from vgrag.writer import SourceChunk, write_chunks
@@ -20,7 +20,7 @@ GOOD = json.dumps({"entities": ["Ada", "Charles"], "triples": [["Ada", "worked w
 
 def test_extraction_happy_path_and_json_mode():
     srv = ScriptedServer([GOOD])
-    [ex] = LLMExtractor(srv.llm(), "m").extract_many(["Ada worked with Charles."])
+    [ex] = LLMExtractor(srv.llm()).extract_many(["Ada worked with Charles."])
     assert ex.triples == (Triple("Ada", "worked with", "Charles"),) and ex.error is None
     assert ex.raw == GOOD and ex.prompt_tokens == 10
     assert srv.requests[0]["response_format"] == {"type": "json_object"}
@@ -38,31 +38,33 @@ def test_extraction_happy_path_and_json_mode():
     ],
 )
 def test_extraction_malformed_outputs_keep_raw_and_error(reply, n, err):
-    [ex] = LLMExtractor(ScriptedServer([reply]).llm(), "m").extract_many(["text"])
+    [ex] = LLMExtractor(ScriptedServer([reply]).llm()).extract_many(["text"])
     assert len(ex.triples) == n and ex.raw == reply
     assert (ex.error is None) if err is None else (err in ex.error)
 
 
 def test_rate_limit_then_success_is_retried():
     srv = ScriptedServer([429, 429, GOOD])
-    [ex] = LLMExtractor(srv.llm(), "m").extract_many(["t"])
+    [ex] = LLMExtractor(srv.llm()).extract_many(["t"])
     assert ex.triples and len(srv.requests) == 3
 
 
 def test_auth_and_missing_model_fail_at_once_with_a_fix():
     srv = ScriptedServer([401])
     with pytest.raises(LLMError, match="rejected the API key"):
-        srv.llm().complete("m", [{"role": "user", "content": "x"}])
+        srv.llm().complete("extract", [{"role": "user", "content": "x"}])
     assert len(srv.requests) == 1
     with pytest.raises(LLMError, match="not found"):
-        ScriptedServer([404]).llm().complete("gpt-9", [{"role": "user", "content": "x"}])
+        ScriptedServer([404]).llm(model_extract="gpt-9").complete("extract", [{"role": "user", "content": "x"}])
 
 
 def test_timeout_is_retried_then_reported():
     srv = ScriptedServer([httpx2.ReadTimeout("slow")])
-    with pytest.raises(LLMError, match="APITimeoutError after 4 attempts"):
-        srv.llm().complete("m", [{"role": "user", "content": "x"}])
-    assert len(srv.requests) == 4
+    sleeps: list[float] = []
+    with pytest.raises(LLMError, match="timed out 4 time") as e:
+        srv.llm(sleeps=sleeps).complete("extract", [{"role": "user", "content": "x"}])
+    assert len(srv.requests) == 4 and sleeps == [1.0, 2.0, 4.0]  # exponential backoff: waiting may help
+    assert len(e.value.attempts) == 4 and "APITimeoutError" in e.value.attempts[0] and not e.value.unreachable
 
 
 def test_server_without_json_mode_falls_back():
@@ -73,17 +75,17 @@ def test_server_without_json_mode_falls_back():
 
     srv = ScriptedServer([reply])
     llm = srv.llm()
-    [ex] = LLMExtractor(llm, "m").extract_many(["t"])
+    [ex] = LLMExtractor(llm).extract_many(["t"])
     assert ex.triples and "response_format" in srv.requests[0] and "response_format" not in srv.requests[1]
-    LLMExtractor(llm, "m").extract_many(["u"])  # remembered: no second JSON-mode attempt
+    LLMExtractor(llm).extract_many(["u"])  # remembered: no second JSON-mode attempt
     assert len(srv.requests) == 3
 
 
 def test_cache_hit_makes_no_call(tmp_path):
     srv = ScriptedServer([GOOD])
     llm = srv.llm(cache_dir=tmp_path)
-    LLMExtractor(llm, "m").extract_many(["same text"])
-    [again] = LLMExtractor(srv.llm(cache_dir=tmp_path), "m").extract_many(["same text"])
+    LLMExtractor(llm).extract_many(["same text"])
+    [again] = LLMExtractor(srv.llm(cache_dir=tmp_path)).extract_many(["same text"])
     assert len(srv.requests) == 1 and again.cached and again.triples
 
 
@@ -123,20 +125,19 @@ def test_query_makes_two_calls_with_rerank_and_cited_answer(small, embedder):
 
     srv = ScriptedServer([reply])
     llm = srv.llm()
-    s = llm.settings
-    tr = run_query(Q, small, embedder, QueryParams(hops=2, passage_top_k=3), **query_hooks(s, llm=llm))
+    tr = run_query(Q, small, embedder, QueryParams(hops=2, passage_top_k=3), llm=llm)
     assert len(srv.requests) == 2 and llm.calls == 2 and len(tr.llm_calls) == 2
     assert tr.rerank.method == "llm" and tr.rerank.selected == (rid(FACTS[1][1]), rid(FACTS[0][1]))
     assert tr.rerank.llm.error == "1 invalid id(s) ignored" and "Facts:" in tr.rerank.llm.prompt
     assert tr.answer.method == "llm" and [c.n for c in tr.answer.citations] == [1, 2]
-    assert tr.answer.llm.error == "cited missing passage(s) [7]"
+    assert tr.answer.error == "cited missing passage(s) [7]" and tr.answer.llm.error is None
     assert tr.answer.paths  # reasoning paths still shown
 
 
 def test_failed_llm_falls_back_offline_and_says_so(small, embedder):
     srv = ScriptedServer([500])
     llm = srv.llm(max_retries=0)
-    tr = run_query(Q, small, embedder, QueryParams(hops=2), **query_hooks(llm.settings, llm=llm))
+    tr = run_query(Q, small, embedder, QueryParams(hops=2), llm=llm)
     assert tr.rerank.method == "graph" and "offline graph rerank" in tr.rerank.error
     assert tr.answer.method == "extractive" and "LLM answer failed" in tr.answer.error
     assert tr.answer.citations
@@ -145,7 +146,7 @@ def test_failed_llm_falls_back_offline_and_says_so(small, embedder):
 def test_gleaning_adds_missed_triples_in_a_second_call():
     more = json.dumps({"triples": [["Charles", "designed", "Analytical Engine"]]})
     srv = ScriptedServer([GOOD, more])
-    [ex] = LLMExtractor(srv.llm(), "m", glean=True).extract_many(["Ada worked with Charles, who designed it."])
+    [ex] = LLMExtractor(srv.llm(), glean=True).extract_many(["Ada worked with Charles, who designed it."])
     assert len(srv.requests) == 2 and len(ex.triples) == 2
     assert srv.requests[1]["messages"][-2] == {"role": "assistant", "content": GOOD}
     assert "--- gleaning ---" in ex.raw and ex.prompt_tokens == 20
@@ -160,9 +161,7 @@ def test_streamed_answer_delivers_pieces_and_usage(small, embedder):
     srv = ScriptedServer([reply])
     llm = srv.llm()
     pieces: list[str] = []
-    tr = run_query(
-        Q, small, embedder, QueryParams(hops=2), **query_hooks(llm.settings, llm=llm, on_delta=pieces.append)
-    )
+    tr = run_query(Q, small, embedder, QueryParams(hops=2), llm=llm, on_delta=pieces.append)
     assert len(pieces) > 3 and "".join(pieces) == answer
     assert srv.requests[-1]["stream"] is True
     assert tr.answer.text == answer and tr.answer.llm.completion_tokens == 9
@@ -173,12 +172,12 @@ def test_ingest_reports_llm_token_totals(graph, embedder):
     from vgrag.ingest import ingest_documents
 
     srv = ScriptedServer([GOOD])
-    r = ingest_documents(graph, embedder, LLMExtractor(srv.llm(), "m"), [("a.txt", b"Ada worked with Charles.")])
+    r = ingest_documents(graph, embedder, LLMExtractor(srv.llm()), [("a.txt", b"Ada worked with Charles.")])
     assert (r.prompt_tokens, r.completion_tokens) == (10, 5) and r.triples == 1
 
 
 def test_bad_request_fails_at_once():
     srv = ScriptedServer([400])
     with pytest.raises(LLMError, match="refused the request"):
-        srv.llm().complete("m", [{"role": "user", "content": "x"}])
+        srv.llm().complete("extract", [{"role": "user", "content": "x"}])
     assert len(srv.requests) == 1

@@ -117,8 +117,9 @@ def test_graphs_are_listed_dropped_and_guarded(db, embedder):
 def test_check_reports_a_dangling_and_a_one_sided_reference(graph, embedder):
     from vgrag.models import Document
 
-    write_chunks(graph, embedder, chunks_for("d", [("Paris is the capital of France.",
-                                                    [T("Paris", "capital of", "France")])]))
+    write_chunks(
+        graph, embedder, chunks_for("d", [("Paris is the capital of France.", [T("Paris", "capital of", "France")])])
+    )
     graph.put_document(Document("d", "d", "h", 1, True, 0.0))
     assert check_graph(graph).ok
     row = graph.entity_rows([entity_id("Paris")])[0]

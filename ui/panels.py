@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.safe import md_escape
 from vgrag.diagnose import explain_entity, explain_passage
 from vgrag.store import Graph
 from vgrag.trace import QueryTrace
@@ -13,28 +14,33 @@ from vgrag.workspace import Workspace
 
 def answer_panel(trace: QueryTrace) -> None:
     st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
-    st.write(trace.answer.text)
+    st.markdown(md_escape(trace.answer.text))
     if trace.answer.error:
-        st.warning(trace.answer.error)
+        st.warning(md_escape(trace.answer.error))
     for c in trace.answer.citations:
-        with st.expander(f"[{c.n}] {c.title}"):
+        with st.expander(md_escape(f"[{c.n}] {c.title}")):
             st.text(c.text)
     st.subheader("Reasoning paths")
     for path in trace.answer.paths:
-        st.write(" → ".join(trace.relation(r).text for r in path if trace.relation(r)))
+        st.markdown(md_escape(" → ".join(trace.relation(r).text for r in path if trace.relation(r))))
 
 
 def llm_calls_panel(trace: QueryTrace) -> None:
     if trace.rerank and trace.rerank.error:
-        st.warning(f"Rerank: {trace.rerank.error}")
+        st.warning(md_escape(f"Rerank: {trace.rerank.error}"))
     if not trace.llm_calls:
         return
     with st.expander(f"LLM calls ({len(trace.llm_calls)})"):
         for c in trace.llm_calls:
-            st.write(
-                f"**{c.role}** · {c.model} · {c.prompt_tokens} + {c.completion_tokens} tokens · "
-                f"{c.latency_ms:.0f} ms" + (f" · ⚠ {c.error}" if c.error else "")
+            head = (
+                f"{c.role} · {c.model} · {c.prompt_tokens} + {c.completion_tokens} tokens "
+                f"(cap {c.max_tokens}) · {c.latency_ms:.0f} ms" + (" · cached" if c.cached else "")
             )
+            st.markdown(md_escape(head))
+            if c.error:
+                st.warning(md_escape(c.error))
+            if c.attempts:
+                st.caption(md_escape("Tried: " + "; ".join(c.attempts)))
             st.text_area("Prompt", c.prompt, height=120, key=f"prompt_{c.role}", disabled=True)
             st.text_area("Raw response", c.raw_response, height=80, key=f"raw_{c.role}", disabled=True)
 
@@ -47,9 +53,9 @@ def naive_panel(trace: QueryTrace, naive: QueryTrace) -> None:
         c1.write("**Graph**")
         c2.write("**Naive**")
         for p in trace.passages.passages:
-            c1.write(("✓ " if p.id in n_ids else "＋ ") + p.title)
+            c1.markdown(md_escape(("✓ " if p.id in n_ids else "＋ ") + p.title))
         for p in naive.passages.passages:
-            c2.write(("✓ " if p.id in g_ids else "− ") + p.title)
+            c2.markdown(md_escape(("✓ " if p.id in g_ids else "− ") + p.title))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -74,10 +80,10 @@ def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace) -> None:
             name = st.text_input("Entity name", key="miss_entity")
             hits = graph.search_entity_records(ws.embedder.embed([name]), 1)[0] if name.strip() else []
             if hits:
-                st.caption(f"Closest entity: {hits[0][0].name}")
+                st.caption(md_escape(f"Closest entity: {hits[0][0].name}"))
                 d = explain_entity(trace, graph, hits[0][0].id)
         if d is not None:
-            st.info(f"**{d.step}** — {d.detail}")
+            st.info(f"**{md_escape(d.step)}** — {md_escape(d.detail)}")
 
 
 def export_panel(trace: QueryTrace) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,13 +11,12 @@ from vgrag.config import DATA_DIR, Settings
 from vgrag.embed import EmbedderUnavailable
 from vgrag.ingest import IngestReport, ingest_imported
 from vgrag.sources import read_jsonl
-from vgrag.database import StoreError
+from vgrag.database import StoreError, quiet_storage_logs
 from vgrag.store import Graph
 from vgrag.text import content_hash
 from vgrag.workspace import Workspace
 
-for _noisy in ("pymilvus", "grpc._server"):
-    logging.getLogger(_noisy).setLevel(logging.CRITICAL)
+quiet_storage_logs()
 
 DEMO_FILE = DATA_DIR / "demo" / "northwind.jsonl"
 DEMO_QUESTIONS = DATA_DIR / "demo" / "questions.json"

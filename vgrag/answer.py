@@ -1,19 +1,21 @@
-"""Answers offline: reasoning paths over the selected relations, and an extractive evidence chain with citations."""
+"""The answer step: reasoning paths over the selected relations; offline, an extractive evidence chain with
+citations; with an LLM, one bounded (optionally streamed) call citing the numbered passages."""
 
 from __future__ import annotations
 
 import re
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .embed import Embedder
+from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .nlp import STOPWORDS
 from .store import Graph
 from .text import split_sentences
-from .trace import AnswerStep, Citation, QueryTrace, RelationView
+from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 EMBED_PATHS = 24  # of those, the best by coverage and rerank score are embedded and scored fully
@@ -159,3 +161,60 @@ def extractive_answer(
             seen.add(pid)
             cites.append(Citation(number[pid], pid, title, ptext))
     return AnswerStep(text, tuple(cites), paths, "extractive", round((time.perf_counter() - t0) * 1000, 2))
+
+
+def answer_messages(trace: QueryTrace) -> list[dict]:
+    passages = trace.passages.passages if trace.passages else ()
+    context = "\n\n".join(f"[{n}] {p.title}\n{p.text}" for n, p in enumerate(passages, 1))
+    return [
+        {
+            "role": "system",
+            "content": "Answer the question using only the numbered passages. Cite every claim "
+            "with the passage numbers in brackets, like [1] or [2][3]. If the passages "
+            "do not contain the answer, say that the context is not enough.",
+        },
+        {"role": "user", "content": f"Passages:\n{context}\n\nQuestion: {trace.question}"},
+    ]
+
+
+def cited_answer(trace: QueryTrace, text: str, call: LLMCall | None, ms: float, error: str | None = None) -> AnswerStep:
+    """An answer text citing the trace's passages as [n]: citations resolved, numbers outside the list noted."""
+    passages = trace.passages.passages if trace.passages else ()
+    nums = [int(x) for x in re.findall(r"\[(\d+)\]", text)]
+    used = sorted({n for n in nums if 1 <= n <= len(passages)})
+    cites = tuple(Citation(n, passages[n - 1].id, passages[n - 1].title, passages[n - 1].text) for n in used)
+    bad = sorted({n for n in nums if not 1 <= n <= len(passages)})
+    notes = [x for x in (error, f"cited missing passage(s) {bad}" if bad else None) if x]
+    if not text.strip():
+        notes.append("empty answer")
+    return AnswerStep(text.strip(), cites, (), "llm", ms, call, "; ".join(notes) or None)
+
+
+def answer_llm(
+    llm: OpenAILLM,
+    trace: QueryTrace,
+    on_delta: Callable[[str], None] | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> AnswerStep:
+    """One bounded call: an answer grounded in the retrieved passages, citing them as [1], [2] …; streamed
+    piece by piece to on_delta when given. A reply cut at the cap or the deadline keeps its text and says so."""
+    t0 = time.perf_counter()
+    messages = answer_messages(trace)
+    try:
+        if on_delta is not None:
+            r = llm.stream("answer", messages, on_delta, deadline=deadline)
+        else:
+            r = llm.complete("answer", messages, use_cache=False, deadline=deadline)
+    except LLMError as e:
+        call = call_record(llm, "answer", messages, failure=e)
+        ms = round((time.perf_counter() - t0) * 1000, 2)
+        if e.partial:  # a stream that broke midway: keep what arrived
+            return cited_answer(trace, e.partial, call, ms, str(e))
+        return AnswerStep("", (), (), "llm", ms, call, str(e))
+    call = call_record(llm, "answer", messages, r)
+    note = None
+    if r.truncated == "deadline":
+        note = f"stopped at the query deadline ({deadline.seconds:g} s); the text so far is shown"
+    elif r.truncated:
+        note = call.error
+    return cited_answer(trace, r.text, call, round((time.perf_counter() - t0) * 1000, 2), note)

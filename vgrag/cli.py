@@ -12,7 +12,7 @@ from pathlib import Path
 from .config import Settings, query_params_from
 from .ingest import Progress, ingest_documents, ingest_imported
 from .sources import TRIPLE_TYPES, InputError, read_triples_file
-from .database import StoreError
+from .database import StoreError, quiet_storage_logs
 from .text import content_hash
 
 
@@ -52,15 +52,14 @@ def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
         if not a.files:
             sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + "\n")
             return 2
-        if a.extractor == "llm":
-            from .llm import make_llm
-            from .llm_extract import LLMExtractor
+        from .extract import make_extractor
 
-            extractor = LLMExtractor(make_llm(ws.settings.llm), ws.settings.llm.model_extract)  # type: ignore[attr-defined]
-        else:
-            from .offline_extract import OfflineExtractor
-
-            extractor = OfflineExtractor()
+        settings = ws.settings  # type: ignore[attr-defined]
+        try:
+            extractor = make_extractor(a.extractor, settings.llm, settings.cache_dir)
+        except ValueError as e:
+            sys.stderr.write(f"{e}\n")
+            return 2
         files = [(str(Path(f).name), Path(f).read_bytes()) for f in a.files]
         report = ingest_documents(
             graph,
@@ -79,13 +78,26 @@ def cmd_query(ws: object, a: argparse.Namespace) -> int:
     from .pipeline import run_query
 
     params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
+    settings = ws.settings  # type: ignore[attr-defined]
+    llm = None
+    if settings.llm.enabled and not a.offline:
+        from .llm import make_llm
+
+        llm = make_llm(settings.llm, settings.cache_dir)
     trace = run_query(
         a.question,
         ws.graph(a.graph, create=False),
-        ws.embedder,
-        params,  # type: ignore[attr-defined]
+        ws.embedder,  # type: ignore[attr-defined]
+        params,
+        llm=llm,
         method=a.method,
     )
+    for step, error in (
+        ("rerank", trace.rerank and trace.rerank.error),
+        ("answer", trace.answer and trace.answer.error),
+    ):
+        if error:
+            sys.stderr.write(f"note ({step}): {error}\n")
     if a.json:
         _out(trace.to_json())
         return 0
@@ -171,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("question")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     q.add_argument("--method", choices=["graph", "naive"], default="graph")
+    q.add_argument("--offline", action="store_true", help="no LLM calls even when an endpoint is configured")
     q.add_argument("--hops", type=int)
     q.add_argument("--passage-top-k", dest="passage_top_k", type=int)
     q.add_argument("--rerank", choices=["auto", "graph", "similarity", "llm"])
@@ -194,8 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("pymilvus", "grpc._server"):  # Lite logs probes of RPCs it lacks; harmless
-        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+    quiet_storage_logs()
     a = build_parser().parse_args(argv)
     try:
         if a.cmd == "bench":

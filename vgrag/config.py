@@ -38,15 +38,30 @@ class LLMSettings:
     model_rerank: str = "gpt-4o-mini"
     model_answer: str = "gpt-4o-mini"
     temperature: float = 0.0
-    timeout_s: float = 60.0
-    max_retries: int = 3
+    timeout_s: float = 60.0  # one request (a streamed answer: between two pieces)
+    max_retries: int = 3  # rate limits and timeouts; an unreachable endpoint gets one quick retry only
     concurrency: int = 4
     json_mode: bool = True
     cache: bool = True
+    # the most a reply may generate, per role: a runaway local model cannot hold a page for minutes
+    max_tokens_extract: int = 1024  # ~30 triples as JSON; a 1,200-character chunk needs ~300
+    max_tokens_glean: int = 512  # only the facts the first pass missed
+    max_tokens_rerank: int = 256  # {"selected": [...]} with up to ~40 short ids
+    max_tokens_answer: int = 512  # a cited answer of a few sentences
+    query_deadline_s: float = 120.0  # after this, a query stops waiting and answers offline, saying why
 
     @property
     def enabled(self) -> bool:
         return bool(self.api_key or self.base_url)
+
+    def model_for(self, role: str) -> str:
+        """The model that serves a role ("extract", "glean", "rerank", "answer")."""
+        return {"extract": self.model_extract, "glean": self.model_extract, "rerank": self.model_rerank}.get(
+            role, self.model_answer
+        )
+
+    def max_tokens_for(self, role: str) -> int:
+        return int(getattr(self, f"max_tokens_{role}"))
 
 
 @dataclass(frozen=True)
@@ -81,6 +96,12 @@ class Settings:
             temperature=float(env.get("VGRAG_LLM_TEMPERATURE", base.llm.temperature)),
             timeout_s=float(env.get("VGRAG_LLM_TIMEOUT", base.llm.timeout_s)),
             concurrency=int(env.get("VGRAG_LLM_CONCURRENCY", base.llm.concurrency)),
+            query_deadline_s=float(env.get("VGRAG_LLM_DEADLINE", base.llm.query_deadline_s)),
+            **{
+                f"max_tokens_{role}": int(env[f"VGRAG_MAX_TOKENS_{role.upper()}"])
+                for role in ("extract", "glean", "rerank", "answer")
+                if env.get(f"VGRAG_MAX_TOKENS_{role.upper()}")
+            },
             cache=env.get("VGRAG_LLM_CACHE", "1") not in ("0", "false", "no"),
         )
         return replace(

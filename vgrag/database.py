@@ -6,6 +6,7 @@ The shared `vgrag_meta` collection records each graph's embedder and its source 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Sequence
@@ -15,6 +16,13 @@ from pymilvus import DataType, MilvusClient
 from pymilvus.exceptions import MilvusException
 
 from .store import GRAPH, GRAPH_NAME, ID, KIND, META, PAYLOAD, VEC, Graph
+
+
+def quiet_storage_logs() -> None:
+    """Keep Milvus's loggers to critical messages: Lite logs, with tracebacks, what we report in one readable line
+    ourselves (a locked file) and what is harmless (probes of RPCs it lacks). Called by the CLI, the app and tests."""
+    for name in ("pymilvus", "grpc._server", "milvus_lite"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 class StoreError(RuntimeError):

@@ -1,15 +1,22 @@
-"""Triple extraction: the Extractor protocol, its typed result, and model-output parsing as pure functions."""
+"""Triple extraction: the Extractor protocol and its typed result, triple cleaning and model-output parsing as pure
+functions, the LLM extractor (one bounded few-shot call per chunk) and the factory shared by the CLI and the app.
+The offline spaCy extractor lives in offline_extract.py."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
+from .config import LLMSettings
+from .llm import LLMError, OpenAILLM, make_llm
 from .models import Triple
-from .writer import clean_triple
+from .text import display_name, normalize_name
+
+ExtractorKind = Literal["offline", "llm"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,16 @@ class Extractor(Protocol):
     name: str
 
     def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]: ...
+
+
+def clean_triple(t: Sequence[object]) -> Triple | None:
+    """A usable triple or None: three non-empty string parts, subject different from object."""
+    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
+        return None
+    s, p, o = (display_name(str(x)) for x in t)
+    if not s or not p or not o or normalize_name(s) == normalize_name(o):
+        return None
+    return Triple(s, p, o)
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
@@ -98,3 +115,84 @@ def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...],
     elif bad:
         error = f"{bad} malformed triple(s) skipped"
     return tuple(triples), tuple(dict.fromkeys(entities)), error
+
+
+SYSTEM = (
+    'You extract a knowledge graph from text. Return JSON: {"entities": [names], "triples": '
+    "[[subject, predicate, object], …]}. Use exact names from the text, resolve pronouns to the names they "
+    "refer to, keep predicates short, and include every fact that links two named things."
+)
+EXAMPLE_IN = "Radio City is India's first private FM radio station. It was started on 3 July 2001 in Bangalore."
+EXAMPLE_OUT = (
+    '{"entities": ["Radio City", "India", "3 July 2001", "Bangalore"], "triples": [["Radio City", '
+    '"located in", "India"], ["Radio City", "is", "private FM radio station"], ["Radio City", '
+    '"started on", "3 July 2001"], ["Radio City", "started in", "Bangalore"]]}'
+)
+GLEAN = (
+    'Some facts may have been missed. Reply with JSON {"entities": [...], "triples": [...]} listing only '
+    'facts not already given; reply {"triples": []} if none were missed.'
+)
+
+
+def extraction_messages(text: str, title: str = "") -> list[dict]:
+    body = f"Title: {title}\n\n{text}" if title else text
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": EXAMPLE_IN},
+        {"role": "assistant", "content": EXAMPLE_OUT},
+        {"role": "user", "content": body},
+    ]
+
+
+def _parsed(raw: str, truncated: str | None, cap: int) -> tuple[tuple[Triple, ...], tuple[str, ...], str | None]:
+    """Triples from a reply; one cut at its token cap is a parse failure (its raw text is kept by the caller)."""
+    if truncated:
+        return (), (), f"the reply was cut at the {cap}-token cap: not parsed (raise max_tokens or shorten chunks)"
+    return parse_triples_output(raw)
+
+
+class LLMExtractor:
+    """Extractor over an OpenAI-compatible endpoint; `glean` adds one follow-up call asking for missed facts."""
+
+    def __init__(self, llm: OpenAILLM, concurrency: int = 4, glean: bool = False) -> None:
+        self.llm, self.concurrency, self.glean = llm, max(1, concurrency), glean
+        self.name = f"LLM ({llm.settings.model_extract})" + (" + gleaning" if glean else "")
+
+    def _one(self, text: str, title: str) -> Extraction:
+        messages = extraction_messages(text, title)
+        try:
+            r = self.llm.complete("extract", messages)
+        except LLMError as e:
+            return Extraction(raw=e.partial, error=str(e))
+        triples, entities, error = _parsed(r.text, r.truncated, r.max_tokens)
+        raw, pt, ct, cached = r.text, r.prompt_tokens, r.completion_tokens, r.cached
+        if self.glean and error is None:
+            follow = messages + [{"role": "assistant", "content": r.text}, {"role": "user", "content": GLEAN}]
+            try:
+                g = self.llm.complete("glean", follow)
+            except LLMError as e:
+                return Extraction(triples, entities, raw, f"gleaning failed: {e}", pt, ct, cached)
+            more, more_ents, g_error = _parsed(g.text, g.truncated, g.max_tokens)
+            triples = tuple(dict.fromkeys(triples + more))
+            entities = tuple(dict.fromkeys(entities + more_ents))
+            raw, pt, ct = raw + "\n--- gleaning ---\n" + g.text, pt + g.prompt_tokens, ct + g.completion_tokens
+            error = f"gleaning: {g_error}" if g.truncated else None
+        return Extraction(triples, entities, raw, error, pt, ct, cached)
+
+    def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
+        titles = list(titles) if titles else [""] * len(texts)
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            return list(pool.map(self._one, texts, titles))
+
+
+def make_extractor(
+    kind: ExtractorKind, llm: LLMSettings | None = None, cache_dir: str | None = None, glean: bool = False
+) -> Extractor:
+    """The extractor the CLI and the Build page use: offline spaCy rules, or the configured LLM endpoint."""
+    if kind == "llm":
+        if llm is None or not llm.enabled:
+            raise ValueError("LLM extraction needs an endpoint: set OPENAI_API_KEY / OPENAI_BASE_URL or use Settings.")
+        return LLMExtractor(make_llm(llm, cache_dir), llm.concurrency, glean)
+    from .offline_extract import OfflineExtractor
+
+    return OfflineExtractor()

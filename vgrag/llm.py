@@ -1,23 +1,53 @@
-"""OpenAI-compatible chat client: targeted retries, JSON-mode fallback, token accounting, persistent cache."""
+"""OpenAI-compatible chat client with bounded calls.
+
+Every call carries a per-role `max_tokens` and may carry a `Deadline`; retries (tenacity) wait only where waiting
+can help: rate limits and timeouts back off, an unreachable endpoint gets one quick retry, anything else (key,
+model, request, server errors) fails at once with what to fix. JSON mode and `max_tokens` fall back when a
+server lacks them. Responses can be cached in an sqlite file; tokens are counted.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
+import math
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
+
+import tenacity
 
 from .config import LLMSettings
+from .trace import LLMCall
 
 log = logging.getLogger(__name__)
 
+Role = Literal["extract", "glean", "rerank", "answer"]
+QUICK_RETRY_S = 0.25  # the one retry after "connection refused" / unknown host
+MAX_BACKOFF_S = 20.0
+
 
 class LLMError(RuntimeError):
-    """A failure the user must fix (key, model name, URL); not retried."""
+    """A call that gave no usable reply: the message says what to fix; `attempts` what was tried and how long."""
+
+    def __init__(
+        self,
+        message: str,
+        attempts: tuple[str, ...] = (),
+        elapsed_ms: float = 0.0,
+        unreachable: bool = False,
+        partial: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.elapsed_ms = elapsed_ms
+        self.unreachable = unreachable  # the endpoint could not be reached: later calls of a query are skipped
+        self.partial = partial  # text a stream delivered before it broke
 
 
 @dataclass(frozen=True)
@@ -27,6 +57,28 @@ class LLMResult:
     completion_tokens: int = 0
     latency_ms: float = 0.0
     cached: bool = False
+    truncated: str | None = None  # why the reply stopped early: "max_tokens", "deadline" or None
+    max_tokens: int = 0
+    attempts: tuple[str, ...] = ()
+
+
+class Deadline:
+    """A moment after which a query stops waiting for the model (None: no deadline)."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.seconds = seconds
+        self._end = clock() + seconds if seconds else math.inf
+
+    def remaining(self) -> float:
+        return self._end - self._clock()
+
+    @property
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+
+NO_DEADLINE = Deadline(None)
 
 
 class ResponseCache:
@@ -45,14 +97,14 @@ class ResponseCache:
         return c
 
     @staticmethod
-    def key(model: str, messages: list[dict], temperature: float, json_mode: bool) -> str:
-        raw = json.dumps([model, messages, temperature, json_mode], sort_keys=True, ensure_ascii=False)
+    def key(model: str, messages: list[dict], temperature: float, json_mode: bool, max_tokens: int) -> str:
+        raw = json.dumps([model, messages, temperature, json_mode, max_tokens], sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
     def get(self, key: str) -> LLMResult | None:
         with self._lock, self._conn() as c:
             row = c.execute("SELECT text, pt, ct FROM responses WHERE key = ?", (key,)).fetchone()
-        return LLMResult(row[0], row[1], row[2], 0.0, True) if row else None
+        return LLMResult(row[0], row[1], row[2], 0.0, cached=True) if row else None
 
     def put(self, key: str, r: LLMResult) -> None:
         with self._lock, self._conn() as c:
@@ -62,19 +114,88 @@ class ResponseCache:
             )
 
 
+class _StreamBroke(Exception):
+    """A stream failed after delivering text: never retried (the pieces are already on screen)."""
+
+    def __init__(self, partial: str, cause: BaseException) -> None:
+        super().__init__(f"the stream broke after {len(partial)} characters: {cause}")
+        self.partial = partial
+
+
+def _transient(e: BaseException | None) -> str | None:
+    """What kind of failure waiting may cure: "timeout", "rate limit", "unreachable"; None for the rest."""
+    import openai
+
+    if isinstance(e, openai.APITimeoutError):  # a subclass of APIConnectionError: test it first
+        return "timeout"
+    if isinstance(e, openai.APIConnectionError):
+        return "unreachable"
+    if isinstance(e, openai.RateLimitError):
+        return "rate limit"
+    return None
+
+
+def _retry_after(e: BaseException | None) -> float | None:
+    response = getattr(e, "response", None)
+    value = response.headers.get("retry-after") if response is not None else None
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
+
+
+def _describe(e: BaseException) -> str:
+    cause = e.__cause__ or e.__context__
+    detail = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) else ""
+    status = getattr(e, "status_code", None)
+    return f"{type(e).__name__}{f' {status}' if status else ''}{detail}"[:300]
+
+
+def _fix_message(e: BaseException, model: str, base_url: str, attempts: int) -> tuple[str, bool]:
+    """What the user should do about a final failure, and whether the endpoint was unreachable."""
+    import openai
+
+    where = base_url or "api.openai.com"
+    kind = _transient(e)
+    if kind == "unreachable":
+        return f"Cannot reach the LLM endpoint {where} ({_describe(e)}): is the server running?", True
+    if kind == "timeout":
+        return (
+            f"The LLM endpoint {where} timed out {attempts} time(s): a faster model or a longer timeout helps.",
+            False,
+        )
+    if kind == "rate limit":
+        return f"The LLM endpoint {where} kept rate-limiting ({attempts} attempts): try again later.", False
+    if isinstance(e, openai.AuthenticationError):
+        return (
+            "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY.",
+            False,
+        )
+    if isinstance(e, openai.NotFoundError):
+        return f"Model {model!r} or the endpoint was not found (404): check the model name and base URL.", False
+    if isinstance(e, openai.BadRequestError):
+        return f"The LLM endpoint refused the request (400): {e}", False
+    if isinstance(e, openai.APIStatusError):
+        return f"The LLM endpoint failed ({e.status_code}): {e}", False
+    if isinstance(e, _StreamBroke):
+        return str(e), False
+    return f"The LLM call failed: {_describe(e)}", False
+
+
 class OpenAILLM:
-    """Chat completions through the official `openai` client against any base URL."""
+    """Chat completions through the official `openai` client against any base URL; one instance per endpoint."""
 
     def __init__(
         self,
         settings: LLMSettings,
         client: object | None = None,
         cache: ResponseCache | None = None,
-        sleep: object = time.sleep,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if client is None:
             from openai import OpenAI
 
+            # retries are ours (see _call): the SDK would wait on a refused connection as long as on a rate limit
             client = OpenAI(
                 base_url=settings.base_url or None,
                 api_key=settings.api_key or "not-needed",
@@ -86,98 +207,158 @@ class OpenAILLM:
         self.cache = cache
         self._sleep = sleep
         self._json_ok = settings.json_mode
+        self._cap_param = "max_tokens"  # newer OpenAI models want max_completion_tokens: switched on their 400
         self.calls = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self._count_lock = threading.Lock()
 
-    def _with_policy(self, model: str, request) -> LLMResult:  # request: Callable[[], LLMResult]
-        """Run one request with the error policy: retry rate limits, timeouts and connection errors with
-        backoff; surface key, model, request and server errors at once as LLMError saying what to fix."""
+    # ---------- the policy
+    def _call(self, role: Role, request: Callable[[float, dict], LLMResult], deadline: Deadline) -> LLMResult:
+        """Run one request under the retry policy and the deadline; adapt once to servers lacking JSON mode or
+        `max_tokens`; raise LLMError saying what was tried."""
         import openai
 
-        delay = 1.0
-        for attempt in range(self.settings.max_retries + 1):
+        s = self.settings
+        model = s.model_for(role)
+        t0 = time.perf_counter()
+        tried: list[str] = []
+
+        def attempt() -> LLMResult:
+            left = deadline.remaining()
+            if left <= 0.05:
+                raise TimeoutError(f"the query deadline of {deadline.seconds:g} s was reached")
+            kwargs = {self._cap_param: s.max_tokens_for(role)}
+            if self._json_ok and role != "answer":
+                kwargs["response_format"] = {"type": "json_object"}
+            t = time.perf_counter()
             try:
-                r = request()
-            except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
-                if attempt >= self.settings.max_retries or getattr(e, "partial", False):
-                    raise LLMError(f"{type(e).__name__} after {attempt + 1} attempts: {e}") from e
-                log.warning("LLM %s (attempt %d), retrying in %.1fs", type(e).__name__, attempt + 1, delay)
-                self._sleep(delay)  # type: ignore[operator]
-                delay *= 2
-                continue
-            except openai.AuthenticationError as e:
-                raise LLMError(
-                    "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY."
-                ) from e
-            except openai.NotFoundError as e:
-                raise LLMError(
-                    f"Model {model!r} or the endpoint was not found (404): check the model name and base URL."
-                ) from e
+                return request(min(s.timeout_s, left), kwargs)
+            except Exception as e:
+                tried.append(
+                    f"attempt {len(tried) + 1}: {_describe(e)} after {(time.perf_counter() - t) * 1000:.0f} ms"
+                )
+                raise
+
+        def wait(rs: tenacity.RetryCallState) -> float:
+            e = rs.outcome.exception() if rs.outcome else None
+            if _transient(e) == "unreachable":
+                return QUICK_RETRY_S
+            return min(_retry_after(e) or 2.0 ** (rs.attempt_number - 1), MAX_BACKOFF_S)
+
+        def stop(rs: tenacity.RetryCallState) -> bool:
+            e = rs.outcome.exception() if rs.outcome else None
+            limit = 2 if _transient(e) == "unreachable" else s.max_retries + 1
+            return rs.attempt_number >= limit or deadline.remaining() <= wait(rs)
+
+        retrying = tenacity.Retrying(
+            retry=tenacity.retry_if_exception(lambda e: _transient(e) is not None),
+            wait=wait,
+            stop=stop,
+            sleep=self._sleep,
+            reraise=True,
+            before_sleep=lambda rs: log.warning("LLM %s: %s; retrying", role, tried[-1] if tried else "?"),
+        )
+        for _adaptation in range(3):
+            try:
+                r = retrying(attempt)
+                break
             except openai.BadRequestError as e:
-                raise LLMError(f"The LLM endpoint refused the request (400): {e}") from e
-            except openai.APIStatusError as e:
-                raise LLMError(f"The LLM endpoint failed ({e.status_code}): {e}") from e
-            with self._count_lock:
-                self.calls += 1
-                self.prompt_tokens += r.prompt_tokens
-                self.completion_tokens += r.completion_tokens
-            return r
-        raise LLMError("the endpoint gave no usable response")
+                msg = str(e)
+                if self._json_ok and role != "answer" and "response_format" in msg:
+                    log.info("endpoint has no JSON mode; continuing without it")
+                    self._json_ok = False
+                elif self._cap_param == "max_tokens" and "max_tokens" in msg:
+                    log.info("endpoint wants max_completion_tokens instead of max_tokens")
+                    self._cap_param = "max_completion_tokens"
+                else:
+                    raise self._error(e, model, tried, t0) from e
+            except Exception as e:  # noqa: BLE001 - every failure becomes one LLMError that says what to fix
+                raise self._error(e, model, tried, t0) from e
+        else:
+            raise LLMError("the endpoint refused every form of the request", tuple(tried))
+        with self._count_lock:
+            self.calls += 1
+            self.prompt_tokens += r.prompt_tokens
+            self.completion_tokens += r.completion_tokens
+        return LLMResult(
+            r.text,
+            r.prompt_tokens,
+            r.completion_tokens,
+            round((time.perf_counter() - t0) * 1000, 1),
+            truncated=r.truncated,
+            max_tokens=s.max_tokens_for(role),
+            attempts=tuple(tried),
+        )
 
-    def complete(self, model: str, messages: list[dict], json_mode: bool = False, use_cache: bool = True) -> LLMResult:
-        """One chat completion (cached when asked); JSON mode is dropped for good if the server lacks it."""
-        import openai
+    def _error(self, e: BaseException, model: str, tried: list[str], t0: float) -> LLMError:
+        if isinstance(e, TimeoutError) and "deadline" in str(e):
+            msg, unreachable = f"Skipped: {e}", False
+        else:
+            msg, unreachable = _fix_message(e, model, self.settings.base_url, max(len(tried), 1))
+        return LLMError(
+            msg,
+            tuple(tried),
+            round((time.perf_counter() - t0) * 1000, 1),
+            unreachable,
+            partial=getattr(e, "partial", ""),
+        )
 
-        want_json = json_mode and self._json_ok
-        key = ResponseCache.key(model, messages, self.settings.temperature, want_json)
+    # ---------- the calls
+    def complete(
+        self,
+        role: Role,
+        messages: list[dict],
+        use_cache: bool = True,
+        deadline: Deadline = NO_DEADLINE,
+    ) -> LLMResult:
+        """One bounded chat completion for a role (JSON mode for every role but the answer); cached when asked.
+        A reply cut at max_tokens comes back with `truncated="max_tokens"` and is never cached."""
+        model, cap = self.settings.model_for(role), self.settings.max_tokens_for(role)
+        key = ResponseCache.key(model, messages, self.settings.temperature, self._json_ok and role != "answer", cap)
         if use_cache and self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 return hit
 
-        def request() -> LLMResult:
-            t0 = time.perf_counter()
-            kwargs: dict = {"model": model, "messages": messages, "temperature": self.settings.temperature}
-            if want_json:
-                kwargs["response_format"] = {"type": "json_object"}
-            resp = self._client.chat.completions.create(**kwargs)  # type: ignore[attr-defined]
-            text = (resp.choices[0].message.content or "") if resp.choices else ""
+        def request(timeout: float, extra: dict) -> LLMResult:
+            resp = self._client.chat.completions.create(  # type: ignore[attr-defined]
+                model=model, messages=messages, temperature=self.settings.temperature, timeout=timeout, **extra
+            )
+            choice = resp.choices[0] if resp.choices else None
             usage = getattr(resp, "usage", None)
             return LLMResult(
-                text,
+                (choice.message.content or "") if choice else "",
                 getattr(usage, "prompt_tokens", 0) or 0,
                 getattr(usage, "completion_tokens", 0) or 0,
-                round((time.perf_counter() - t0) * 1000, 1),
+                truncated="max_tokens" if choice is not None and choice.finish_reason == "length" else None,
             )
 
-        try:
-            r = self._with_policy(model, request)
-        except LLMError as e:
-            if not (want_json and isinstance(e.__cause__, openai.BadRequestError) and "response_format" in str(e)):
-                raise
-            log.info("endpoint has no JSON mode; continuing without it")
-            self._json_ok = want_json = False
-            r = self._with_policy(model, request)
-        if use_cache and self.cache is not None and r.text:
+        r = self._call(role, request, deadline)
+        if use_cache and self.cache is not None and r.text and not r.truncated:
             self.cache.put(key, r)
         return r
 
-    def stream(self, model: str, messages: list[dict], on_delta) -> LLMResult:  # on_delta: Callable[[str], None]
-        """A streamed completion: on_delta gets each text piece; same error policy as complete(), but a stream
-        that already delivered text is not retried (the pieces are on screen)."""
+    def stream(
+        self, role: Role, messages: list[dict], on_delta: Callable[[str], None], deadline: Deadline = NO_DEADLINE
+    ) -> LLMResult:
+        """A bounded streamed completion: on_delta gets each piece. At max_tokens or the deadline the reply ends
+        with `truncated` set; a stream that breaks after delivering text is not retried (LLMError.partial)."""
+        model = self.settings.model_for(role)
 
-        def request() -> LLMResult:
-            t0 = time.perf_counter()
+        def request(timeout: float, extra: dict) -> LLMResult:
             parts: list[str] = []
             usage = None
+            finish = None
+            deltas = 0  # servers that send no usage (llama.cpp) stream about one token a delta: the fallback count
             events = self._client.chat.completions.create(  # type: ignore[attr-defined]
                 model=model,
                 messages=messages,
                 temperature=self.settings.temperature,
                 stream=True,
                 stream_options={"include_usage": True},
+                timeout=timeout,
+                **extra,
             )
             try:
                 for ev in events:
@@ -185,19 +366,29 @@ class OpenAILLM:
                     for ch in ev.choices or []:
                         piece = getattr(ch.delta, "content", None) or ""
                         if piece:
+                            deltas += 1
                             parts.append(piece)
                             on_delta(piece)
+                        finish = ch.finish_reason or finish
+                    if deadline.expired:
+                        finish = "deadline"
+                        break
             except Exception as e:
-                e.partial = bool(parts)  # type: ignore[attr-defined]
+                if parts:
+                    raise _StreamBroke("".join(parts), e) from e
                 raise
+            finally:
+                close = getattr(events, "close", None)
+                if close is not None:
+                    close()
             return LLMResult(
                 "".join(parts),
                 getattr(usage, "prompt_tokens", 0) or 0,
-                getattr(usage, "completion_tokens", 0) or 0,
-                round((time.perf_counter() - t0) * 1000, 1),
+                getattr(usage, "completion_tokens", 0) or deltas,
+                truncated={"length": "max_tokens", "deadline": "deadline"}.get(finish or ""),
             )
 
-        return self._with_policy(model, request)
+        return self._call(role, request, deadline)
 
 
 def make_llm(settings: LLMSettings, cache_dir: str | None = None, client: object | None = None) -> OpenAILLM:
@@ -208,3 +399,39 @@ def make_llm(settings: LLMSettings, cache_dir: str | None = None, client: object
 def estimate_tokens(texts: list[str], prompt_overhead: int = 450) -> int:
     """A rough token estimate (4 characters a token) for a cost preview before a large ingest."""
     return sum(len(t) // 4 + prompt_overhead for t in texts)
+
+
+def prompt_text(messages: list[dict]) -> str:
+    """The messages as one readable text, as the trace shows the prompt."""
+    return "\n\n".join(f"[{m['role']}]\n{m['content']}" for m in messages)
+
+
+def call_record(
+    llm: OpenAILLM,
+    role: Role,
+    messages: list[dict],
+    result: LLMResult | None = None,
+    failure: LLMError | None = None,
+    note: str | None = None,
+) -> LLMCall:
+    """The trace's record of one call: the prompt, the raw reply (or what a broken stream delivered), the cap,
+    the attempts and the error or note."""
+    r = result or LLMResult(failure.partial if failure else "")
+    error = str(failure) if failure else note
+    if result is not None and result.truncated == "max_tokens":
+        cut = f"the reply was cut at the {result.max_tokens}-token cap (max_tokens_{role})"
+        error = f"{cut}; {error}" if error else cut
+    return LLMCall(
+        role=role,
+        model=llm.settings.model_for(role),
+        prompt=prompt_text(messages),
+        raw_response=r.text,
+        prompt_tokens=r.prompt_tokens,
+        completion_tokens=r.completion_tokens,
+        latency_ms=failure.elapsed_ms if failure else r.latency_ms,
+        error=error,
+        cached=r.cached,
+        max_tokens=llm.settings.max_tokens_for(role),
+        attempts=failure.attempts if failure else r.attempts,
+        unreachable=bool(failure and failure.unreachable),
+    )

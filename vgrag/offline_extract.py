@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .extract import Extraction
+from .extract import Extraction, clean_triple
 from .models import Triple
 from .nlp import load_spacy
-from .writer import clean_triple
 
 PRONOUNS = {"he", "she", "it", "they", "him", "her", "them", "his", "its", "their"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}

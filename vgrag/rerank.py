@@ -1,15 +1,21 @@
-"""Offline reranks of candidate relations: similarity alone, and personalised PageRank over the subgraph."""
+"""The rerank step: candidate relations ordered by similarity, by personalised PageRank over the subgraph
+(offline), or by one LLM call that picks the useful facts by short numeric ids (falling back to the graph rerank)."""
 
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
 from .config import QueryParams
+from .extract import parse_json_loose
+from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .models import Relation
 from .trace import RerankStep, ScoredId
+
+MAX_LLM_CANDIDATES = 60  # relations shown to the model, pre-ordered by the offline graph rerank
 
 
 @dataclass(frozen=True)
@@ -75,3 +81,65 @@ def rerank_graph(inp: RerankInput) -> RerankStep:
     top_sim = max(max(inp.sims.get(r, 0.0) for r in inp.rels), 1e-9)
     scores = {rid: 0.5 * max(inp.sims.get(rid, 0.0), 0.0) / top_sim + 0.5 * pair[rid] / top_pair for rid in inp.rels}
     return _step("graph", scores, inp.params.rerank_keep, t0)
+
+
+def parse_selected_ids(raw: str, n: int) -> tuple[list[int], int]:
+    """Chosen 1-based ids in order from a reply ({"selected": [...]}, a list, or bare numbers); invalid ones counted."""
+    data = parse_json_loose(raw)
+    if isinstance(data, dict):
+        data = data.get("selected") or data.get("ids") or data.get("relations") or []
+    items = data if isinstance(data, list) else re.findall(r"\d+", raw)
+    out: list[int] = []
+    bad = 0
+    for x in items:
+        try:
+            i = int(str(x).strip().strip("[]#"))
+        except ValueError:
+            bad += 1
+            continue
+        if 1 <= i <= n and i not in out:
+            out.append(i)
+        else:
+            bad += 1
+    return out, bad
+
+
+def rerank_messages(question: str, facts: list[str]) -> list[dict]:
+    lines = "\n".join(f"{n}. {text}" for n, text in enumerate(facts, 1))
+    return [
+        {
+            "role": "system",
+            "content": "You select the facts needed to answer a multi-hop question. Reply with JSON "
+            '{"selected": [ids]} listing the ids of the useful facts, most useful first, '
+            "including the bridge facts that connect the question to the answer.",
+        },
+        {"role": "user", "content": f"Question: {question}\n\nFacts:\n{lines}\n\nReply with JSON only."},
+    ]
+
+
+def rerank_llm(llm: OpenAILLM, inp: RerankInput, deadline: Deadline = NO_DEADLINE) -> RerankStep:
+    """One bounded call: the model picks the relations that answer the question, by short numeric ids. A failed
+    call, a reply cut at its token cap or one with no valid id falls back to the graph rerank, saying why."""
+    t0 = time.perf_counter()
+    offline = rerank_graph(inp)
+    shown = [c.id for c in offline.candidates[:MAX_LLM_CANDIDATES]]
+    messages = rerank_messages(inp.question, [inp.rels[rid].text for rid in shown])
+    try:
+        r = llm.complete("rerank", messages, use_cache=False, deadline=deadline)
+    except LLMError as e:
+        call = call_record(llm, "rerank", messages, failure=e)
+        return replace(offline, llm=call, error=f"LLM rerank failed ({e}); used the offline graph rerank")
+    if r.truncated:
+        call = call_record(llm, "rerank", messages, r)
+        return replace(offline, llm=call, error=f"{call.error}: not parsed; used the offline graph rerank")
+    picked, bad = parse_selected_ids(r.text, len(shown))
+    call = call_record(llm, "rerank", messages, r, note=f"{bad} invalid id(s) ignored" if bad else None)
+    if not picked:
+        return replace(offline, llm=call, error="the LLM selected no valid relation; used the offline graph rerank")
+    chosen = [shown[i - 1] for i in picked][: inp.params.rerank_keep]
+    scores = {rid: 1.0 - n / (len(chosen) + 1) for n, rid in enumerate(chosen)}
+    rest = [c for c in offline.candidates if c.id not in scores]
+    cands = tuple(ScoredId(rid, round(s, 4), "llm") for rid, s in scores.items()) + tuple(
+        ScoredId(c.id, 0.0, "not selected") for c in rest
+    )
+    return RerankStep("llm", cands, tuple(chosen), round((time.perf_counter() - t0) * 1000, 2), llm=call)

@@ -11,9 +11,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .extract import clean_triple
 from .models import Triple
 from .text import display_name
-from .writer import clean_triple
 
 
 class InputError(ValueError):

@@ -35,6 +35,7 @@ MAX_TEXT = 65535
 BATCH = 2000
 GRAPH_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 
+
 def _list(values: Iterable[str]) -> list[str]:
     out = list(dict.fromkeys(values))
     if len(out) > MAX_LIST:

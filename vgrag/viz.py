@@ -29,9 +29,16 @@ ROLE_COLORS = {
     "far": "#8d99ae",  # Explore: two hops away
 }
 ROLE_LABELS = {
-    "query": "named in the question", "seed": "seed (vector search)", "expanded": "reached by a hop",
-    "selected": "selected by rerank", "rejected": "not selected", "path": "on the answer's reasoning path",
-    "entity": "entity", "centre": "the entity you searched", "near": "1 hop away", "far": "2 hops away",
+    "query": "named in the question",
+    "seed": "seed (vector search)",
+    "expanded": "reached by a hop",
+    "selected": "selected by rerank",
+    "rejected": "not selected",
+    "path": "on the answer's reasoning path",
+    "entity": "entity",
+    "centre": "the entity you searched",
+    "near": "1 hop away",
+    "far": "2 hops away",
 }
 STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
 
@@ -62,8 +69,11 @@ class VizGraph:
 
 
 # pyvis's in_line page still links Bootstrap from a CDN and a non-existent ../node_modules copy of vis: drop both
-_EXTERNAL = re.compile(r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>"
-                       r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>", re.I | re.S)
+_EXTERNAL = re.compile(
+    r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>"
+    r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>",
+    re.I | re.S,
+)
 VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
 
 
@@ -87,27 +97,52 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
     for n in g.nodes:
         color = ROLE_COLORS.get(n.role, ROLE_COLORS["entity"])
-        net.add_node(n.id, label=_short(n.label), title=n.title, color=color, shape="dot",
-                     size=18 if n.role in ("query", "seed", "centre") else 12)
+        net.add_node(
+            n.id,
+            label=_short(n.label),
+            title=n.title,
+            color=color,
+            shape="dot",
+            size=18 if n.role in ("query", "seed", "centre") else 12,
+        )
     for e in g.edges:
         color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
-        net.add_edge(e.source, e.target, label=_short(e.label, 28), title=e.title, color=color,
-                     width=3 if e.role in ("selected", "path", "seed", "near") else 1)
-    net.set_options('{"physics": {"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}},'
-                    ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
-                    ' "interaction": {"hover": true, "tooltipDelay": 120}}')
+        net.add_edge(
+            e.source,
+            e.target,
+            label=_short(e.label, 28),
+            title=e.title,
+            color=color,
+            width=3 if e.role in ("selected", "path", "seed", "near") else 1,
+        )
+    net.set_options(
+        '{"physics": {"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}},'
+        ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
+        ' "interaction": {"hover": true, "tooltipDelay": 120}}'
+    )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
     if assets_url:
         js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
         html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
-        html = html.replace(css, "", 1).replace("</head>", f'<link rel="stylesheet" href="{assets_url}/{VIS_CSS}">'
-                                                            "</head>", 1)
+        html = html.replace(css, "", 1).replace(
+            "</head>", f'<link rel="stylesheet" href="{assets_url}/{VIS_CSS}"></head>', 1
+        )
     return html
 
 
 def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float]) -> VizGraph:
-    order = {"query": 0, "centre": 0, "path": 1, "seed": 2, "near": 2, "selected": 3, "expanded": 4, "far": 4,
-             "entity": 5, "rejected": 6}
+    order = {
+        "query": 0,
+        "centre": 0,
+        "path": 1,
+        "seed": 2,
+        "near": 2,
+        "selected": 3,
+        "expanded": 4,
+        "far": 4,
+        "entity": 5,
+        "rejected": 6,
+    }
     keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
     if cap is not None:
         keep = keep[:cap]
@@ -187,8 +222,16 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
         new_ids = []
         for r in rels:
             seen_rel.add(r.id)
-            edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, "far" if d > 1 else "near",
-                                 f"{r.text}\nfrom {len(r.passage_ids)} passage(s)"))
+            edges.append(
+                VizEdge(
+                    r.id,
+                    r.subject_id,
+                    r.object_id,
+                    r.predicate,
+                    "far" if d > 1 else "near",
+                    f"{r.text}\nfrom {len(r.passage_ids)} passage(s)",
+                )
+            )
             for eid, nm in ((r.subject_id, r.subject), (r.object_id, r.object)):
                 if eid not in nodes:
                     nodes[eid] = VizNode(eid, nm, "near" if d == 1 else "far", f"{nm}\n{d} hop(s) away")
@@ -210,15 +253,35 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
     steps = []
     for st in STEPS:
         g = trace_graph(trace, st, cap)
-        steps.append({"name": st,
-                      "nodes": [{"id": n.id, "label": _short(n.label), "title": n.title,
-                                 "color": ROLE_COLORS.get(n.role)} for n in g.nodes],
-                      "edges": [{"from": e.source, "to": e.target, "label": _short(e.label, 28), "title": e.title,
-                                 "color": ROLE_COLORS.get(e.role), "arrows": "to"} for e in g.edges]})
-    payload = {"question": trace.question, "steps": steps,
-               "answer": trace.answer.text if trace.answer else "",
-               "passages": [{"title": p.title, "text": p.text} for p in (trace.passages.passages if trace.passages else ())]}
-    data = json.dumps(payload, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        steps.append(
+            {
+                "name": st,
+                "nodes": [
+                    {"id": n.id, "label": _short(n.label), "title": n.title, "color": ROLE_COLORS.get(n.role)}
+                    for n in g.nodes
+                ],
+                "edges": [
+                    {
+                        "from": e.source,
+                        "to": e.target,
+                        "label": _short(e.label, 28),
+                        "title": e.title,
+                        "color": ROLE_COLORS.get(e.role),
+                        "arrows": "to",
+                    }
+                    for e in g.edges
+                ],
+            }
+        )
+    payload = {
+        "question": trace.question,
+        "steps": steps,
+        "answer": trace.answer.text if trace.answer else "",
+        "passages": [{"title": p.title, "text": p.text} for p in (trace.passages.passages if trace.passages else ())],
+    }
+    data = (
+        json.dumps(payload, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    )
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>Query replay</title>
 <style>body{{font-family:sans-serif;margin:16px}}#g{{height:520px;border:1px solid #ddd}}li{{margin:4px 0}}</style>
 <script>{js}</script></head><body>

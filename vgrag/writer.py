@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .embed import Embedder
 from .models import Entity, Passage, Relation, Triple
 from .store import ENT_IDS, ID, PSG_IDS, REL_IDS, VEC, Graph
-from .text import display_name, entity_id, normalize_name, passage_id, relation_id
+from .text import display_name, entity_id, passage_id, relation_id
 
 log = logging.getLogger(__name__)
 
@@ -46,16 +46,6 @@ class WriteStats:
     store_s: float = 0.0
     skipped_triples: int = 0
     notes: list[str] = field(default_factory=list)
-
-
-def clean_triple(t: Sequence[object]) -> Triple | None:
-    """A usable triple or None: three non-empty string parts, subject different from object."""
-    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
-        return None
-    s, p, o = (display_name(str(x)) for x in t)
-    if not s or not p or not o or normalize_name(s) == normalize_name(o):
-        return None
-    return Triple(s, p, o)
 
 
 def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
@@ -152,8 +142,11 @@ def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk
     t0 = time.perf_counter()
     # passages first, entities last: a crash leaves ids that a replay completes (as existing rows), never rows
     # that lie about their neighbours' absence
-    for coll, rows, old in ((graph.passages, p_rows, old_p), (graph.relations, r_rows, old_r),
-                            (graph.entities, e_rows, old_e)):
+    for coll, rows, old in (
+        (graph.passages, p_rows, old_p),
+        (graph.relations, r_rows, old_r),
+        (graph.entities, e_rows, old_e),
+    ):
         graph.insert(coll, [r for r in rows if r[ID] not in old])
         graph.upsert(coll, [r for r in rows if r[ID] in old])
     graph.flush()
