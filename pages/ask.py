@@ -10,6 +10,7 @@ from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
 from vgrag.llm import make_llm
 from vgrag.pipeline import QueryLLM, answer_trace, retrieve_trace, run_query, stopped_answer
+from vgrag.trace import Step
 from vgrag.viz import STEPS, trace_graph
 
 ensure_router()
@@ -77,12 +78,12 @@ if trace is None:
 step = st.session_state.get("step", STEPS[0])
 b1, b2, b3 = st.columns([1, 6, 1])
 if b1.button("◀ Previous", key="prev", disabled=step == STEPS[0]):
-    st.session_state["step"] = STEPS[STEPS.index(step) - 1]
+    st.session_state["step"] = STEPS[step.index - 1]
     st.rerun()
 if b3.button("Next ▶", key="next", disabled=step == STEPS[-1]):
-    st.session_state["step"] = STEPS[STEPS.index(step) + 1]
+    st.session_state["step"] = STEPS[step.index + 1]
     st.rerun()
-b2.progress((STEPS.index(step) + 1) / len(STEPS), text=f"Step {STEPS.index(step) + 1}/{len(STEPS)}: {step}")
+b2.progress((step.index + 1) / len(STEPS), text=f"Step {step.index + 1}/{len(STEPS)}: {step.label}")
 
 left, right = st.columns([3, 2])
 with left:
@@ -90,10 +91,10 @@ with left:
     show_graph(trace_graph(trace, step, None if show_all else 60))
 with right:
     table, ms = step_table(trace, step)
-    st.caption(f"{step}: {ms:.1f} ms")
+    st.caption(f"{step.label}: {ms:.1f} ms")
     st.dataframe(table, width="stretch", height=440)
 
-if step == "answer":
+if step is Step.ANSWER:
     answer_panel(trace)
 llm_calls_panel(trace)
 naive_panel(trace, st.session_state["naive"])

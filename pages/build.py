@@ -138,7 +138,7 @@ with tab_triples:
                 st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
 
 with tab_sources:
-    docs = graph.documents()
+    docs = graph.documents.all()
     if not docs:
         st.info("No source documents yet.")
     for d in docs:

@@ -23,7 +23,7 @@ if graph is None:
     no_graph_hint(ws)
 else:
     counts = graph.counts()
-    docs = graph.documents()
+    docs = graph.documents.all()
     st.subheader(f"Graph “{graph.name}”")
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Passages", counts["passages"])

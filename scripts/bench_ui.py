@@ -65,7 +65,7 @@ def main() -> None:
                         t0 = time.perf_counter()
                         page.get_by_role("button", name="Next ▶").click()
                         page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
-                        page.get_by_text(re.compile(f"^{STEPS[n - 1]}: [0-9.]+ ms$")).wait_for(timeout=60000)
+                        page.get_by_text(re.compile(f"^{STEPS[n - 1].label}: [0-9.]+ ms$")).wait_for(timeout=60000)
                         per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
             b.close()
     out = {

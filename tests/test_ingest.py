@@ -70,9 +70,9 @@ def test_reingest_unchanged_is_skipped_and_changed_is_replaced(graph, embedder):
     names = {e.name for e in graph.iter_entities()}
     assert names == {"Carol", "Dave"}
     assert check_graph(graph).ok
-    [doc] = graph.documents()
+    [doc] = graph.documents.all()
     delete_document(graph, doc.id)
-    assert graph.counts() == {"passages": 0, "entities": 0, "relations": 0} and graph.documents() == []
+    assert graph.counts() == {"passages": 0, "entities": 0, "relations": 0} and graph.documents.all() == []
 
 
 def test_bench_openie_import(graph, embedder):

@@ -59,8 +59,8 @@ def test_store_round_trip_over_server_uri(server, embedder):
     write_chunks(g, embedder, [SourceChunk("d", "d", "Ada Lovelace worked with Charles Babbage.", 0, (t,))])
     assert g.counts() == {"passages": 1, "entities": 2, "relations": 1}
     assert g.get_entities([entity_id("Ada Lovelace")])[0].name == "Ada Lovelace"
-    hits = g.search_entities(embedder.embed(["Charles Babbage"]), 1)[0]
-    assert hits[0].id == entity_id("Charles Babbage")
+    hits = g.search("entities", embedder.embed(["Charles Babbage"]), 1)[0]
+    assert hits[0].record.id == entity_id("Charles Babbage") and g.index.type == "HNSW"
     assert [x.name for x in Database(server).list_graphs()] == ["srv"]  # a second client sees it
     db.drop_graph("srv")
 

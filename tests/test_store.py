@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from vgrag.check import check_graph
@@ -71,7 +73,7 @@ def test_delete_document_removes_orphans_and_fixes_survivors(db, graph, embedder
         graph, embedder, chunks_for("doc-b", [("Paris, capital of France; Lyon is in France.", [shared, only_b])])
     )
     for d in ("doc-a", "doc-b"):
-        graph.put_document(Document(d, d, "h", 1, True, 0.0))
+        graph.documents.put(Document(d, d, "h", 1, True, 0.0))
     assert check_graph(graph).ok
     report = delete_document(graph, "doc-b")
     assert (report.passages, report.relations, report.entities) == (1, 1, 1)  # Lyon and its relation go
@@ -81,7 +83,7 @@ def test_delete_document_removes_orphans_and_fixes_survivors(db, graph, embedder
     assert len(france.passage_ids) == 1
     assert graph.get_relations([relation_id("Paris", "capital of", "France")])[0].passage_ids == france.passage_ids
     assert check_graph(graph).ok, check_graph(graph).problems
-    assert [d.id for d in graph.documents()] == ["doc-a"]
+    assert [d.id for d in graph.documents.all()] == ["doc-a"]
 
 
 @pytest.mark.parametrize(
@@ -120,13 +122,52 @@ def test_check_reports_a_dangling_and_a_one_sided_reference(graph, embedder):
     write_chunks(
         graph, embedder, chunks_for("d", [("Paris is the capital of France.", [T("Paris", "capital of", "France")])])
     )
-    graph.put_document(Document("d", "d", "h", 1, True, 0.0))
+    graph.documents.put(Document("d", "d", "h", 1, True, 0.0))
     assert check_graph(graph).ok
-    row = graph.entity_rows([entity_id("Paris")])[0]
-    row["relation_ids"] = [*row["relation_ids"], "rel-missing"]  # dangling
-    row["passage_ids"] = []  # one-sided: the passage still lists Paris
-    graph.upsert(graph.entities, [row])
+    [(paris, vec)] = graph.get_with_vectors("entities", [entity_id("Paris")])
+    broken = replace(paris, relation_ids=(*paris.relation_ids, "rel-missing"), passage_ids=())  # dangling, one-sided
+    graph.write("entities", [(broken, vec)], {paris.id})
     graph.flush()
     problems = check_graph(graph).problems
     assert any("missing rel-missing" in p for p in problems)
     assert any("does not list passage" in p and entity_id("Paris") in p for p in problems)
+
+
+def test_search_returns_the_exact_nearest_neighbours_after_flush_and_reopen(tmp_path, embedder):
+    """Searches must not go through an approximate index: ids and order match a brute-force cosine ranking,
+    after several insert batches, upserts, a flush and a reopen (when Lite's AUTOINDEX missed true top hits)."""
+    import random
+
+    import numpy as np
+    from milvus_lite import server_manager_instance
+
+    from vgrag.database import Database
+
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(400)]
+    texts = [" ".join(rng.sample(words, 12)) for _ in range(1200)]
+    path = str(tmp_path / "exact.db")
+    db = Database(path)
+    g = db.open_graph("exact", embedder.model_id, embedder.dim)
+    for start in range(0, len(texts), 300):  # several batches, then a re-write of some rows (upserts)
+        write_chunks(g, embedder, [SourceChunk("d", f"p{i}", texts[i], i) for i in range(start, start + 300)])
+    write_chunks(g, embedder, [SourceChunk("d", f"p{i}", texts[i], i) for i in range(0, 1200, 7)])
+    db.close()
+    server_manager_instance.release_server(path)
+
+    db = Database(path)
+    g = db.open_graph("exact", embedder.model_id, embedder.dim)
+    [index] = [db.client.describe_index(g.coll("passages"), name) for name in db.client.list_indexes(g.coll("passages"))]
+    assert index["index_type"] == "FLAT"
+    passages = {p.id: p for p in g.iter_passages()}
+    ids = sorted(passages)
+    matrix = embedder.embed([passages[i].full_text for i in ids])
+    queries = [" ".join(rng.sample(words, 5)) for _ in range(30)]
+    qv = embedder.embed(queries)
+    hits = g.search("passages", qv, 10)
+    for n, row in enumerate(hits):
+        exact = [ids[i] for i in np.argsort(-(matrix @ qv[n]), kind="stable")[:10]]
+        got = [h.record.id for h in row]
+        assert set(got) == set(exact), (queries[n], got, exact)
+        assert [round(h.score, 4) for h in row] == sorted((round(h.score, 4) for h in row), reverse=True)
+    db.close()

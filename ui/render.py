@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.state import vis_assets_url
-from vgrag.trace import QueryTrace
+from vgrag.trace import QueryTrace, Step
 from vgrag.viz import VizGraph, legend, render_html
 
 
@@ -26,11 +26,11 @@ def show_graph(g: VizGraph, height: int = 520) -> None:
         st.caption(f"{g.hidden_nodes} more node(s) hidden by the node cap.")
 
 
-def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
+def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
     """The items of one step with scores, and the step's time in ms."""
     name = trace.entity_name
     rel = trace.relation
-    if step == "query entities" and trace.query_entities:
+    if step is Step.QUERY_ENTITIES and trace.query_entities:
         q = trace.query_entities
         return pd.DataFrame(
             [
@@ -38,7 +38,7 @@ def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
                 for e in q.entities
             ]
         ), q.ms
-    if step == "seeds" and trace.seeds:
+    if step is Step.SEEDS and trace.seeds:
         s = trace.seeds
         rows = [{"kind": "entity", "item": name(h.id), "score": h.score, "via": h.via} for h in s.entity_hits]
         rows += [
@@ -55,8 +55,8 @@ def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
             for h in s.below_threshold
         ]
         return pd.DataFrame(rows), s.ms
-    if step.startswith("hop"):
-        depth = int(step[-1])
+    if step.hop_depth is not None:
+        depth = step.hop_depth
         hop = next((h for h in trace.hops if h.depth == depth), None)
         if hop is None:
             return pd.DataFrame([{"note": f"no hop {depth} (hops = {trace.params.hops})"}]), 0.0
@@ -68,12 +68,12 @@ def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
             for r in hop.new_relation_ids
         ]
         return pd.DataFrame(rows), hop.ms
-    if step == "eviction" and trace.eviction:
+    if step is Step.EVICTION and trace.eviction:
         e = trace.eviction
         return pd.DataFrame(
             [{"candidates before": e.before, "after": e.after, "cap": e.cap, "evicted": len(e.evicted)}]
         ), e.ms
-    if step == "rerank" and trace.rerank:
+    if step is Step.RERANK and trace.rerank:
         r = trace.rerank
         chosen = set(r.selected)
         rows = [
@@ -81,7 +81,7 @@ def step_table(trace: QueryTrace, step: str) -> tuple[pd.DataFrame, float]:
             for c in r.candidates[:100]
         ]
         return pd.DataFrame(rows), r.ms
-    if step == "answer" and trace.passages:
+    if step is Step.ANSWER and trace.passages:
         rows = [
             {
                 "rank": n + 1,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .store import MAX_LIST, Graph
+from .schema import MAX_LIST
+from .store import Graph
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ def check_graph(graph: Graph, max_problems: int = 200) -> CheckReport:
     ents = {e.id: e for e in graph.iter_entities()}
     rels = {r.id: r for r in graph.iter_relations()}
     psgs = {p.id: p for p in graph.iter_passages()}
-    docs = {d.id for d in graph.documents()}
+    docs = {d.id for d in graph.documents.all()}
     problems: list[str] = []
     warnings: list[str] = []
 

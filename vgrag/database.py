@@ -1,21 +1,20 @@
-"""A Milvus database (Lite file or server): connection, clear errors, and the registry of named graphs.
-
-The shared `vgrag_meta` collection records each graph's embedder and its source documents.
-"""
+"""A Milvus database (Lite file or server): connection, clear errors, the registry of named graphs and their
+documents (the `vgrag_meta` collection, meta.py), and one write lock per database."""
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pymilvus import DataType, MilvusClient
+from pymilvus import MilvusClient
 from pymilvus.exceptions import MilvusException
 
-from .store import GRAPH, GRAPH_NAME, ID, KIND, META, PAYLOAD, VEC, Graph
+from .meta import DocumentLog, MetaStore
+from .schema import GRAPH_NAME
+from .schema import META as META_COLLECTION
+from .store import Graph, Index
 
 
 def quiet_storage_logs() -> None:
@@ -69,7 +68,10 @@ class Database:
         self.uri = uri
         self.client = client or connect(uri, token)
         self.write_lock = threading.RLock()
-        self._ensure_meta()
+        self.index = Index.for_uri(uri)
+        self.meta = MetaStore(self.client)
+        self.meta.ensure()
+        self.load(META_COLLECTION)
 
     def load(self, coll: str) -> None:
         """Make a collection queryable: a reopened database starts with every collection released."""
@@ -77,42 +79,23 @@ class Database:
         if "Loaded" not in str(state):
             self.client.load_collection(coll)
 
-    def _ensure_meta(self) -> None:
-        if self.client.has_collection(META):
-            self.load(META)
-            return
-        s = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
-        s.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=256)
-        s.add_field(KIND, DataType.VARCHAR, max_length=16)
-        s.add_field(GRAPH, DataType.VARCHAR, max_length=64)
-        s.add_field(PAYLOAD, DataType.JSON)
-        s.add_field(VEC, DataType.FLOAT_VECTOR, dim=2)  # Milvus requires a vector; unused
-        ip = self.client.prepare_index_params()
-        ip.add_index(VEC, index_type="AUTOINDEX", metric_type="COSINE")
-        self.client.create_collection(META, schema=s, index_params=ip)
-
-    def meta_rows(self, filter_: str) -> list[dict]:
-        return self.client.query(META, filter=filter_, output_fields=[ID, KIND, GRAPH, PAYLOAD], limit=16384)
-
-    def put_meta(self, key: str, kind: str, graph: str, payload: dict) -> None:
-        self.client.upsert(META, [{ID: key, KIND: kind, GRAPH: graph, PAYLOAD: payload, VEC: [1.0, 0.0]}])
-        self.client.flush(META)
-
-    def delete_meta(self, keys: Sequence[str]) -> None:
-        if keys:
-            self.client.delete(META, ids=list(keys))
-            self.client.flush(META)
-
     def list_graphs(self) -> list[GraphInfo]:
-        rows = self.meta_rows(f"{KIND} == 'graph'")
         out = [
-            GraphInfo(r[GRAPH], r[PAYLOAD]["embedder"], int(r[PAYLOAD]["dim"]), float(r[PAYLOAD]["created_at"]))
-            for r in rows
+            GraphInfo(
+                name=r["graph"],
+                embedder=r["payload"]["embedder"],
+                dim=int(r["payload"]["dim"]),
+                created_at=float(r["payload"]["created_at"]),
+            )
+            for r in self.meta.rows("graph")
         ]
         return sorted(out, key=lambda g: g.name)
 
     def graph_info(self, name: str) -> GraphInfo | None:
         return next((g for g in self.list_graphs() if g.name == name), None)
+
+    def _graph(self, name: str, dim: int) -> Graph:
+        return Graph(self.client, name, dim, self.write_lock, DocumentLog(self.meta, name), self.index)
 
     def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
         """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
@@ -123,9 +106,9 @@ class Database:
             if not create:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
             with self.write_lock:
-                g = Graph(self, name, dim)
+                g = self._graph(name, dim)
                 g.create_collections()
-                self.put_meta(
+                self.meta.put(
                     f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
                 )
             return g
@@ -134,7 +117,7 @@ class Database:
                 f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
                 f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
             )
-        g = Graph(self, name, dim)
+        g = self._graph(name, dim)
         g.create_collections()  # recreates any collection lost to an interrupted create
         for coll in g.collections:
             self.load(coll)
@@ -142,12 +125,10 @@ class Database:
 
     def drop_graph(self, name: str) -> None:
         with self.write_lock:
-            g = Graph(self, name, 1)
-            for coll in g.collections:
+            for coll in self._graph(name, 1).collections:
                 if self.client.has_collection(coll):
                     self.client.drop_collection(coll)
-            keys = [r[ID] for r in self.meta_rows(f"{GRAPH} == {json.dumps(name)}")]
-            self.delete_meta(keys)
+            self.meta.delete(self.meta.keys_of_graph(name))
 
     def close(self) -> None:
         self.client.close()

@@ -118,20 +118,20 @@ class _Tally:
 def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally) -> str | None:
     """Register a document; None when the same content is already fully stored."""
     did = doc_id(name)
-    old = graph.document(did)
+    old = graph.documents.get(did)
     if old is not None and old.content_hash == digest and old.complete:
         tally.unchanged.append(name)
         return None
     if old is not None and old.content_hash != digest:
         delete_document(graph, did)
         tally.replaced.append(name)
-    graph.put_document(Document(did, name, digest, n, False, old.added_at if old else time.time()))
+    graph.documents.put(Document(did, name, digest, n, False, old.added_at if old else time.time()))
     return did
 
 
 def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> None:
-    old = graph.document(did)
-    graph.put_document(Document(did, name, digest, n, True, old.added_at if old else time.time()))
+    old = graph.documents.get(did)
+    graph.documents.put(Document(did, name, digest, n, True, old.added_at if old else time.time()))
 
 
 def ingest_documents(

@@ -63,9 +63,3 @@ class Document:
     n_passages: int
     complete: bool
     added_at: float
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    score: float

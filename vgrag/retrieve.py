@@ -16,7 +16,7 @@ import numpy as np
 
 from .config import QueryParams
 from .embed import Embedder
-from .models import Entity, Relation
+from .models import Entity, Passage, Relation
 from .nlp import mentions, ngrams
 from .rerank import RerankInput, rerank_graph, rerank_similarity
 from .store import Graph
@@ -32,6 +32,7 @@ from .trace import (
     RankedPassage,
     RelationView,
     RerankStep,
+    PassageSource,
     ScoredId,
     SeedStep,
 )
@@ -121,9 +122,8 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
         for e in ents:
             cand.names.setdefault(e.id, e.name)
         rel_ids = list(dict.fromkeys(r for e in ents for r in e.relation_ids if r not in cand.rels))
-        rels, vecs = graph.get_relations_with_vectors(rel_ids)
-        sims = vecs @ qvec if len(rels) else np.zeros(0)
-        new_rels = [r.id for r, s in zip(rels, sims, strict=True) if cand.add(r, float(s))]
+        found = graph.get_with_vectors("relations", rel_ids)
+        new_rels = [r.id for r, v in found if cand.add(r, float(v @ qvec))]  # type: ignore[arg-type]
         new_ents = sorted(
             {x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known
         )
@@ -172,27 +172,33 @@ def rank_passages(
     queries = [qvec]
     if evidence:
         queries.append(embedder.embed([question + " " + ". ".join(evidence)])[0])
-    searched = graph.search_passage_rows(np.stack(queries), k)
+    searched = graph.search("passages", np.stack(queries), k, with_vectors=True)
     dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
-    seen = {r["id"] for r in dense + expanded}
-    rows = {r["id"]: r for r in dense + expanded + graph.passage_rows([p for p in from_graph if p not in seen])}
+    pool: dict[str, tuple[Passage, np.ndarray]] = {h.record.id: (h.record, h.vector) for h in dense + expanded}  # type: ignore[misc]
+    pool.update(
+        (p.id, (p, v))  # type: ignore[misc]
+        for p, v in graph.get_with_vectors("passages", [pid for pid in from_graph if pid not in pool])
+    )
     rel_score = {s.id: s.score for s in selected}
-    dense_ids, expanded_ids, graph_ids = {r["id"] for r in dense}, {r["id"] for r in expanded}, set(from_graph)
+    dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
     scored = []
-    for pid, r in rows.items():
-        v = np.asarray(r["vector"], dtype=np.float32)
+    for pid, (psg, v) in pool.items():
         sim = max(float(v @ q) for q in queries)
-        via = tuple(x for x in r["relation_ids"] if x in rel_score)
+        via = tuple(x for x in psg.relation_ids if x in rel_score)
         best = max((rel_score[x] for x in via), default=0.0)
-        source = (
-            "graph"
-            if pid in graph_ids
-            else ("dense" if pid in dense_ids else "expanded" if pid in expanded_ids else "dense")
-        )
-        scored.append((sim + params.relation_weight * best, r, via, source))
-    scored.sort(key=lambda x: (-x[0], x[1]["id"]))
-    out = tuple(RankedPassage(r["id"], r["title"], r["text"], round(sc, 4), src, via) for sc, r, via, src in scored[:k])
-    return PassageStep(out, tuple(r["id"] for r in dense), tuple(r["id"] for _, r, _, _ in scored[k:]), _ms(t0))
+        source: PassageSource = "graph" if pid in graph_ids else "dense" if pid in dense_ids else "expanded"
+        scored.append((sim + params.relation_weight * best, psg, via, source))
+    scored.sort(key=lambda x: (-x[0], x[1].id))
+    out = tuple(
+        RankedPassage(id=p.id, title=p.title, text=p.text, score=round(sc, 4), source=src, relation_ids=via)
+        for sc, p, via, src in scored[:k]
+    )
+    return PassageStep(
+        passages=out,
+        dense_ids=tuple(h.record.id for h in dense),
+        cut=tuple(p.id for _, p, _, _ in scored[k:]),
+        ms=_ms(t0),
+    )
 
 
 def retrieve(
@@ -263,18 +269,17 @@ def retrieve(
     entities = tuple(EntityView(i, n) for i, n in sorted(cand.names.items()))
     ms = _ms(t_all)
     return QueryTrace(
-        question,
-        "graph",
-        params,
-        qstep,
-        seeds,
-        tuple(hops),
-        eviction,
-        rstep,
-        pstep,
-        None,
-        entities,
-        views,
+        question=question,
+        method="graph",
+        params=params,
+        query_entities=qstep,
+        seeds=seeds,
+        hops=tuple(hops),
+        eviction=eviction,
+        rerank=rstep,
+        passages=pstep,
+        entities=entities,
+        relations=views,
         total_ms=ms,
         retrieval_ms=ms,
     )
@@ -285,8 +290,11 @@ def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: Quer
     t_all = time.perf_counter()
     qvec = embedder.embed([question])[0]
     t0 = time.perf_counter()
-    rows = graph.search_passage_rows(qvec[None, :], params.passage_top_k, with_vectors=False)[0]
-    ps = tuple(RankedPassage(r["id"], r["title"], r["text"], round(r["score"], 4), "dense") for r in rows)
-    step = PassageStep(ps, tuple(p.id for p in ps), (), _ms(t0))
+    hits = graph.search("passages", qvec[None, :], params.passage_top_k)[0]
+    ps = tuple(
+        RankedPassage(id=h.record.id, title=h.record.title, text=h.record.text, score=round(h.score, 4), source="dense")  # type: ignore[union-attr]
+        for h in hits
+    )
+    step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=_ms(t0))
     ms = _ms(t_all)
     return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms)

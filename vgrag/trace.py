@@ -3,12 +3,47 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
 from .config import QueryParams
+
+PassageSource = Literal["graph", "dense", "expanded"]
+RerankMethod = Literal["graph", "similarity", "llm"]
+AnswerMethod = Literal["extractive", "llm"]
+TraceMethod = Literal["graph", "naive"]
+
+
+class Step(enum.Enum):
+    """The query's steps in order, as the Ask page, the graph drawing and the replay page step through them."""
+
+    QUERY_ENTITIES = "query entities"
+    SEEDS = "seeds"
+    HOP_1 = "hop 1"
+    HOP_2 = "hop 2"
+    EVICTION = "eviction"
+    RERANK = "rerank"
+    ANSWER = "answer"
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+    @property
+    def index(self) -> int:
+        return list(Step).index(self)
+
+    @property
+    def hop_depth(self) -> int | None:
+        return {Step.HOP_1: 1, Step.HOP_2: 2}.get(self)
+
+    def reached(self, other: Step) -> bool:
+        """True once this step is at or past `other` (the drawing shows everything up to the current step)."""
+        return self.index >= other.index
 
 
 @dataclass(frozen=True)
@@ -100,7 +135,7 @@ class EvictionStep:
 
 @dataclass(frozen=True)
 class RerankStep:
-    method: str  # "graph", "similarity", "llm"
+    method: RerankMethod
     candidates: tuple[ScoredId, ...]  # every candidate with the rerank's score, best first
     selected: tuple[str, ...]
     ms: float
@@ -114,7 +149,7 @@ class RankedPassage:
     title: str
     text: str
     score: float
-    source: str  # "graph" or "dense"
+    source: PassageSource  # found through the graph, by the question's dense search, or the evidence search
     relation_ids: tuple[str, ...] = ()
 
 
@@ -139,7 +174,7 @@ class AnswerStep:
     text: str
     citations: tuple[Citation, ...]
     paths: tuple[tuple[str, ...], ...]  # chains of selected relation ids linking the question's entities
-    method: str  # "extractive" or "llm"
+    method: AnswerMethod
     ms: float
     llm: LLMCall | None = None
     error: str | None = None
@@ -148,7 +183,7 @@ class AnswerStep:
 @dataclass(frozen=True)
 class QueryTrace:
     question: str
-    method: str  # "graph" or "naive"
+    method: TraceMethod
     params: QueryParams
     query_entities: QueryEntitiesStep | None = None
     seeds: SeedStep | None = None
@@ -161,7 +196,6 @@ class QueryTrace:
     relations: tuple[RelationView, ...] = ()
     total_ms: float = 0.0
     retrieval_ms: float = 0.0
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def llm_calls(self) -> tuple[LLMCall, ...]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .store import Graph
-from .trace import QueryTrace
+from .trace import QueryTrace, Step
 
 ROLE_COLORS = {
     "query": "#7b2cbf",  # entities named in the question
@@ -40,7 +40,7 @@ ROLE_LABELS = {
     "near": "1 hop away",
     "far": "2 hops away",
 }
-STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
+STEPS: tuple[Step, ...] = tuple(Step)
 
 
 @dataclass(frozen=True)
@@ -151,11 +151,8 @@ def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank:
     return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept))
 
 
-def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
-    """The subgraph as it stands after `step` (one of STEPS), coloured by role."""
-    if step not in STEPS:
-        raise ValueError(f"unknown step {step!r}")
-    upto = STEPS.index(step)
+def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
+    """The subgraph as it stands after `step`, coloured by role."""
     name = trace.entity_name
     nodes: dict[str, VizNode] = {}
     rank: dict[str, float] = {}
@@ -169,7 +166,7 @@ def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
         for q in trace.query_entities.entities:
             if q.entity_id:
                 node(q.entity_id, "query", f"named in the question ({q.method})")
-    if upto < 1 or trace.seeds is None:
+    if not step.reached(Step.SEEDS) or trace.seeds is None:
         return _cap(nodes, edges, cap, rank)
     for s in trace.seeds.entity_hits:
         node(s.id, "seed", f"seed entity, similarity {s.score:.3f} to “{s.via}”")
@@ -180,20 +177,21 @@ def trace_graph(trace: QueryTrace, step: str, cap: int | None = 60) -> VizGraph:
         for rid in h.new_relation_ids:
             hop_of[rid] = h.depth
     visible = set(edge_role)
-    for depth in (1, 2):
-        if upto >= 1 + depth:
+    for depth, hop_step in ((1, Step.HOP_1), (2, Step.HOP_2)):
+        if step.reached(hop_step):
             visible |= {r for r, d in hop_of.items() if d == depth}
-    if upto >= 4:  # after eviction only the surviving candidates remain
+    if step.reached(Step.EVICTION):  # after eviction only the surviving candidates remain
         visible &= {r.id for r in trace.relations}
-    selected = set(trace.rerank.selected) if trace.rerank and upto >= 5 else set()
-    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and upto >= 6 else set()
+    selected = set(trace.rerank.selected) if trace.rerank and step.reached(Step.RERANK) else set()
+    reached_answer = step.reached(Step.ANSWER)
+    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and reached_answer else set()
     for r in trace.relations:
         if r.id not in visible:
             continue
         role = edge_role.get(r.id, "expanded")
-        if upto >= 5:
+        if step.reached(Step.RERANK):
             role = "selected" if r.id in selected else "rejected"
-        if upto >= 6 and on_path:
+        if reached_answer and on_path:
             role = "path" if r.id in on_path else "rejected"
         why = f"similarity {r.similarity:.3f}" + (f", hop {hop_of[r.id]}" if r.id in hop_of else ", seed relation")
         edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
@@ -255,7 +253,7 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
         g = trace_graph(trace, st, cap)
         steps.append(
             {
-                "name": st,
+                "name": st.label,
                 "nodes": [
                     {"id": n.id, "label": _short(n.label), "title": n.title, "color": ROLE_COLORS.get(n.role)}
                     for n in g.nodes

@@ -10,11 +10,11 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 from .embed import Embedder
 from .models import Entity, Passage, Relation, Triple
-from .store import ENT_IDS, ID, PSG_IDS, REL_IDS, VEC, Graph
+from .store import Graph
 from .text import display_name, entity_id, passage_id, relation_id
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,6 @@ class WriteStats:
     texts_embedded: int = 0
     embed_s: float = 0.0
     store_s: float = 0.0
-    skipped_triples: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
@@ -53,7 +51,7 @@ def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]
 
     The read–merge–write runs under the database's write lock, so two writers in one process never lose each
     other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
-    with graph.db.write_lock:
+    with graph.lock:
         return _write_chunks(graph, embedder, chunks)
 
 
@@ -92,9 +90,9 @@ def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk
             psg_rels[pid].add(rid)
 
     t0 = time.perf_counter()
-    old_p = {r[ID]: r for r in graph.passage_rows(list(psgs))}
-    old_r = {r[ID]: r for r in graph.relation_rows(list(rels))}
-    old_e = {r[ID]: r for r in graph.entity_rows(list(ent_name))}
+    old_p = {p.id: (p, v) for p, v in graph.get_with_vectors("passages", list(psgs))}
+    old_r = {r.id: (r, v) for r, v in graph.get_with_vectors("relations", list(rels))}
+    old_e = {e.id: (e, v) for e, v in graph.get_with_vectors("entities", list(ent_name))}
     stats.store_s += time.perf_counter() - t0
 
     new_p = [pid for pid in psgs if pid not in old_p]
@@ -109,46 +107,38 @@ def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk
     for n, i in enumerate(new_p + new_r + new_e):
         vec_of[i] = vecs[n]  # type: ignore[index]
 
-    def merged(old: dict | None, key: str, add: set[str]) -> tuple[str, ...]:
-        base = list(old[key]) if old and old.get(key) else []
-        return tuple(dict.fromkeys(base + sorted(add - set(base))))
+    def merged(old: tuple[str, ...], add: set[str]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(list(old) + sorted(add - set(old))))
 
-    p_rows, r_rows, e_rows = [], [], []
+    p_items, r_items, e_items = [], [], []
     for pid, p in psgs.items():
-        old = old_p.get(pid)
-        rec = Passage(
-            p.id,
-            p.title,
-            p.text,
-            p.doc_id,
-            p.chunk_index,
-            merged(old, ENT_IDS, psg_ents[pid]),
-            merged(old, REL_IDS, psg_rels[pid]),
+        old_rec, old_vec = old_p.get(pid, (None, None))
+        rec = replace(
+            p,
+            entity_ids=merged(old_rec.entity_ids if old_rec else (), psg_ents[pid]),
+            relation_ids=merged(old_rec.relation_ids if old_rec else (), psg_rels[pid]),
         )
-        p_rows.append(graph.passage_row(rec, old[VEC] if old else vec_of[pid]))
+        p_items.append((rec, old_vec if old_rec else vec_of[pid]))
     for rid, r in rels.items():
-        old = old_r.get(rid)
-        rec = Relation(
-            r.id, r.subject, r.predicate, r.object, r.subject_id, r.object_id, merged(old, PSG_IDS, rel_psgs[rid])
-        )
-        r_rows.append(graph.relation_row(rec, old[VEC] if old else vec_of[rid]))
+        old_rec, old_vec = old_r.get(rid, (None, None))
+        rec = replace(r, passage_ids=merged(old_rec.passage_ids if old_rec else (), rel_psgs[rid]))
+        r_items.append((rec, old_vec if old_rec else vec_of[rid]))
     for eid, name in ent_name.items():
-        old = old_e.get(eid)
+        old_rec, old_vec = old_e.get(eid, (None, None))
         rec = Entity(
-            eid, old["name"] if old else name, merged(old, REL_IDS, ent_rels[eid]), merged(old, PSG_IDS, ent_psgs[eid])
+            id=eid,
+            name=old_rec.name if old_rec else name,
+            relation_ids=merged(old_rec.relation_ids if old_rec else (), ent_rels[eid]),
+            passage_ids=merged(old_rec.passage_ids if old_rec else (), ent_psgs[eid]),
         )
-        e_rows.append(graph.entity_row(rec, old[VEC] if old else vec_of[eid]))
+        e_items.append((rec, old_vec if old_rec else vec_of[eid]))
 
     t0 = time.perf_counter()
     # passages first, entities last: a crash leaves ids that a replay completes (as existing rows), never rows
     # that lie about their neighbours' absence
-    for coll, rows, old in (
-        (graph.passages, p_rows, old_p),
-        (graph.relations, r_rows, old_r),
-        (graph.entities, e_rows, old_e),
-    ):
-        graph.insert(coll, [r for r in rows if r[ID] not in old])
-        graph.upsert(coll, [r for r in rows if r[ID] in old])
+    graph.write("passages", p_items, set(old_p))
+    graph.write("relations", r_items, set(old_r))
+    graph.write("entities", e_items, set(old_e))
     graph.flush()
     stats.store_s += time.perf_counter() - t0
     stats.passages_new, stats.relations_new, stats.entities_new = len(new_p), len(new_r), len(new_e)
@@ -168,49 +158,48 @@ def delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
     gone_p = {p.id for p in passages}
     rel_ids = {r for p in passages for r in p.relation_ids}
     ent_ids = {e for p in passages for e in p.entity_ids}
-    rel_rows = {r[ID]: r for r in graph.relation_rows(sorted(rel_ids))}
     gone_r: set[str] = set()
-    keep_r: list[dict] = []
-    for rid, row in rel_rows.items():
-        remaining = [p for p in row[PSG_IDS] if p not in gone_p]
+    keep_r: list = []
+    for rel, vec in graph.get_with_vectors("relations", sorted(rel_ids)):
+        remaining = tuple(p for p in rel.passage_ids if p not in gone_p)
         if remaining:
-            row[PSG_IDS] = remaining
-            keep_r.append(row)
+            keep_r.append((replace(rel, passage_ids=remaining), vec))
         else:
-            gone_r.add(rid)
-            ent_ids.update((row["subject_id"], row["object_id"]))
+            gone_r.add(rel.id)
+            ent_ids.update((rel.subject_id, rel.object_id))
     gone_e: set[str] = set()
-    keep_e: list[dict] = []
-    for row in graph.entity_rows(sorted(ent_ids)):
-        rels = [r for r in row[REL_IDS] if r not in gone_r]
-        ps = [p for p in row[PSG_IDS] if p not in gone_p]
+    keep_e: list = []
+    for ent, vec in graph.get_with_vectors("entities", sorted(ent_ids)):
+        rels = tuple(r for r in ent.relation_ids if r not in gone_r)
+        ps = tuple(p for p in ent.passage_ids if p not in gone_p)
         if not rels and not ps:
-            gone_e.add(row[ID])
+            gone_e.add(ent.id)
         else:
-            row[REL_IDS], row[PSG_IDS] = rels, ps
-            keep_e.append(row)
+            keep_e.append((replace(ent, relation_ids=rels, passage_ids=ps), vec))
     # passages outside the deleted set that mention a removed relation or entity (shared relations)
-    touched = {p for row in keep_r for p in row[PSG_IDS]} | {p for row in keep_e for p in row[PSG_IDS]}
-    keep_p: list[dict] = []
-    for row in graph.passage_rows(sorted(touched - gone_p)):
-        ents = [e for e in row[ENT_IDS] if e not in gone_e]
-        rels = [r for r in row[REL_IDS] if r not in gone_r]
-        if ents != list(row[ENT_IDS]) or rels != list(row[REL_IDS]):
-            row[ENT_IDS], row[REL_IDS] = ents, rels
-            keep_p.append(row)
-    with graph.db.write_lock:
-        graph.upsert(graph.relations, keep_r)
-        graph.upsert(graph.entities, keep_e)
-        graph.upsert(graph.passages, keep_p)
-        graph.delete(graph.relations, sorted(gone_r))
-        graph.delete(graph.entities, sorted(gone_e))
-        graph.delete(graph.passages, sorted(gone_p))
+    touched = {p for rec, _ in keep_r + keep_e for p in rec.passage_ids}
+    keep_p: list = []
+    for psg, vec in graph.get_with_vectors("passages", sorted(touched - gone_p)):
+        ents = tuple(e for e in psg.entity_ids if e not in gone_e)
+        rels = tuple(r for r in psg.relation_ids if r not in gone_r)
+        if ents != psg.entity_ids or rels != psg.relation_ids:
+            keep_p.append((replace(psg, entity_ids=ents, relation_ids=rels), vec))
+    with graph.lock:
+        for kind, keep in (("relations", keep_r), ("entities", keep_e), ("passages", keep_p)):
+            graph.write(kind, keep, {rec.id for rec, _ in keep})
+        for kind, gone in (("relations", gone_r), ("entities", gone_e), ("passages", gone_p)):
+            graph.delete(kind, sorted(gone))
         graph.flush()
-    return DeleteReport(len(gone_p), len(gone_r), len(gone_e), len(keep_r) + len(keep_e) + len(keep_p))
+    return DeleteReport(
+        passages=len(gone_p),
+        relations=len(gone_r),
+        entities=len(gone_e),
+        updated=len(keep_r) + len(keep_e) + len(keep_p),
+    )
 
 
 def delete_document(graph: Graph, doc_id: str) -> DeleteReport:
     """Delete a source document with everything only it supported."""
     report = delete_passages(graph, graph.passages_of_doc(doc_id))
-    graph.forget_document(doc_id)
+    graph.documents.forget(doc_id)
     return report
