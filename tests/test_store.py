@@ -157,7 +157,8 @@ def test_search_returns_the_exact_nearest_neighbours_after_flush_and_reopen(tmp_
 
     db = Database(path)
     g = db.open_graph("exact", embedder.model_id, embedder.dim)
-    [index] = [db.client.describe_index(g.coll("passages"), name) for name in db.client.list_indexes(g.coll("passages"))]
+    coll = g.coll("passages")
+    [index] = [db.client.describe_index(coll, name) for name in db.client.list_indexes(coll)]
     assert index["index_type"] == "FLAT"
     passages = {p.id: p for p in g.iter_passages()}
     ids = sorted(passages)
