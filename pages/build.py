@@ -4,12 +4,12 @@ import pandas as pd
 import streamlit as st
 
 from ui.router import ensure_router
+from ui.safe import md_escape
 from ui.state import current_graph, settings, workspace
-from vgrag.ingest import Progress, ingest_documents, ingest_imported
-from vgrag.extract import make_extractor
+from vgrag.ingest import Progress
 from vgrag.llm import estimate_tokens
-from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text, read_triples_file
-from vgrag.text import chunk_text, content_hash
+from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text
+from vgrag.text import chunk_text
 from vgrag.writer import delete_document
 
 ensure_router()
@@ -69,7 +69,6 @@ with tab_docs:
             st.warning("Upload a file or paste some text first.")
         else:
             kind = "llm" if choice.startswith("LLM") else "offline"
-            extractor = make_extractor(kind, s.llm, s.cache_dir, glean)
             bar = st.progress(0.0, text="Starting…")
             table, errors = st.empty(), st.container()
             rows: list[dict] = []
@@ -78,7 +77,7 @@ with tab_docs:
                 bar.progress(p.done / p.total if p.total else 1.0, text=p.message or p.stage)
                 if p.chunk is not None:
                     if p.chunk.error:
-                        errors.warning(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}")
+                        errors.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
                     rows.extend(
                         {
                             "subject": t.subject,
@@ -90,13 +89,12 @@ with tab_docs:
                     )
                     table.dataframe(pd.DataFrame(rows[-200:]), width="stretch", height=260)
 
-            with ws.db.write_lock:
-                report = ingest_documents(
-                    graph, ws.embedder, extractor, inputs, int(chunk_chars), int(overlap), on_progress=on_progress
-                )
+            report = ws.add_documents(
+                inputs, graph.name, kind, glean, int(chunk_chars), int(overlap), on_progress=on_progress
+            )
             for f in report.failures:
                 if f.chunk_index is None:
-                    st.error(f.reason)
+                    st.error(md_escape(f.reason))
             st.success(
                 f"Stored {report.chunks} chunks with {report.triples} triples "
                 f"({report.passages_new} new passages, {report.entities_new} new entities, "
@@ -113,22 +111,16 @@ with tab_triples:
         key="triple_file",
     )
     if st.button("Import", key="import") and tf is not None:
-        data = tf.getvalue()
+        bar = st.progress(0.0, text="Importing…")
         try:
-            passages = read_triples_file(tf.name, data)
+            r = ws.import_triples(
+                (tf.name, tf.getvalue()),
+                graph.name,
+                on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
+            )
         except InputError as e:
-            st.error(str(e))
+            st.error(md_escape(str(e)))
         else:
-            bar = st.progress(0.0, text="Importing…")
-            with ws.db.write_lock:
-                r = ingest_imported(
-                    graph,
-                    ws.embedder,
-                    tf.name,
-                    content_hash(data),
-                    passages,
-                    on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
-                )
             st.success(
                 f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
                 f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
@@ -143,7 +135,9 @@ with tab_sources:
         st.info("No source documents yet.")
     for d in docs:
         c1, c2 = st.columns([5, 1])
-        c1.write(f"**{d.name}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)"))
+        c1.markdown(
+            f"**{md_escape(d.name)}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)")
+        )
         if c2.button("Delete", key=f"del_{d.id}"):
             with ws.db.write_lock:
                 rep = delete_document(graph, d.id)

@@ -64,7 +64,7 @@ with st.expander("Graph health"):
     st.dataframe(hubs, width="stretch", hide_index=True)
     st.write(f"Isolated entities (no relation): {len(isolated)}")
     if isolated:
-        st.write(", ".join(isolated[:50]))
+        st.text(", ".join(isolated[:50]))
 
 with st.expander("Export"):
     for fmt, mime in (("graphml", "application/xml"), ("json", "application/json"), ("csv", "text/csv")):

@@ -37,3 +37,29 @@ def test_replay_page_is_self_contained(tmp_path):
 
     html = replay_html(QueryTrace(Q + EVIL, "graph", QueryParams()))
     assert _fetched(html) == [] and EVIL not in html and "textContent" in html
+
+
+def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedder):
+    from test_retrieve import FACTS, Q
+
+    from vgrag.config import QueryParams
+    from vgrag.pipeline import run_query
+    from vgrag.viz import STEPS, numbered_passages, trace_graph
+    from vgrag.writer import SourceChunk, write_chunks
+
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
+    tr = run_query(Q, graph, embedder, QueryParams(hops=2, passage_top_k=3))
+    seen: dict[str, tuple] = {}
+    for step in STEPS:  # every node keeps its place from step to step: nothing jumps
+        for n in trace_graph(tr, step).nodes:
+            assert n.x is not None and seen.setdefault(n.id, (n.x, n.y)) == (n.x, n.y)
+    assert len(seen) >= 3
+    listed = {p["n"]: p["title"] for p in numbered_passages(tr)}
+    ranked = [p.id for p in tr.passages.passages]
+    for c in tr.answer.citations:
+        assert listed[c.n] == c.title and (c.passage_id not in ranked or ranked.index(c.passage_id) + 1 == c.n)
+        assert f"[{c.n}]" in tr.answer.text
+    html = replay_html(tr)
+    for c in tr.answer.citations:
+        assert f'<li value="{c.n}"><span class="n">[{c.n}] {c.title}</span> (cited)' in html
+    assert "not selected" in html or "selected by rerank" in html  # the legend

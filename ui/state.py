@@ -9,11 +9,9 @@ import streamlit as st
 
 from vgrag.config import DATA_DIR, Settings
 from vgrag.embed import EmbedderUnavailable
-from vgrag.ingest import IngestReport, ingest_imported
-from vgrag.sources import read_jsonl
+from vgrag.ingest import IngestReport
 from vgrag.database import StoreError, quiet_storage_logs
 from vgrag.store import Graph
-from vgrag.text import content_hash
 from vgrag.workspace import Workspace
 
 quiet_storage_logs()
@@ -110,10 +108,7 @@ def require_graph() -> tuple[Workspace, Graph]:
 
 def load_demo(ws: Workspace) -> IngestReport:
     """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
-    data = DEMO_FILE.read_bytes()
-    with ws.db.write_lock:
-        g = ws.graph(DEMO_GRAPH)
-        report = ingest_imported(g, ws.embedder, DEMO_FILE.name, content_hash(data), read_jsonl(data, DEMO_FILE.name))
+    report = ws.import_triples(DEMO_FILE, DEMO_GRAPH)
     st.session_state["graph"] = DEMO_GRAPH
     return report
 

@@ -150,7 +150,9 @@ def extractive_answer(
         vecs = embedder.embed([trace.question] + [s for s, _ in sents])
         best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]
         picked = [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
-    number: dict[str, int] = {}
+    # citations carry the passage's number in the retrieved list (as the page, the JSON and the replay show it);
+    # a chain passage outside the top k continues the numbering
+    number: dict[str, int] = {pid: n for n, pid in enumerate(ranked, 1)}
     for _, pid, _, _ in picked:
         number.setdefault(pid, len(number) + 1)
     text = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)

@@ -10,10 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, query_params_from
-from .ingest import Progress, ingest_documents, ingest_imported
-from .sources import TRIPLE_TYPES, InputError, read_triples_file
+from .ingest import Progress
+from .sources import TRIPLE_TYPES, InputError
 from .database import StoreError, quiet_storage_logs
-from .text import content_hash
+from .workspace import Workspace
 
 
 def _out(text: str) -> None:
@@ -39,59 +39,23 @@ def _report(r: object) -> None:
     _out(json.dumps(r.__dict__ if hasattr(r, "__dict__") else r, default=lambda o: o.__dict__, indent=1))
 
 
-def cmd_ingest(ws: object, a: argparse.Namespace) -> int:
-    graph = ws.graph(a.graph)  # type: ignore[attr-defined]
+def cmd_ingest(ws: Workspace, a: argparse.Namespace) -> int:
     if a.openie or a.triples:
         path = Path(a.openie or a.triples)
-        data = path.read_bytes()
-        passages = read_triples_file(path.name if a.triples else path.with_suffix(".json").name, data)
-        report = ingest_imported(  # type: ignore[attr-defined]
-            graph, ws.embedder, path.name, content_hash(data), passages, batch_size=a.batch_size, on_progress=_bar
-        )
+        name = path.name if a.triples else path.with_suffix(".json").name
+        report = ws.import_triples((name, path.read_bytes()), a.graph, a.batch_size, on_progress=_bar)
     else:
         if not a.files:
             sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + "\n")
             return 2
-        from .extract import make_extractor
-
-        settings = ws.settings  # type: ignore[attr-defined]
-        try:
-            extractor = make_extractor(a.extractor, settings.llm, settings.cache_dir)
-        except ValueError as e:
-            sys.stderr.write(f"{e}\n")
-            return 2
-        files = [(str(Path(f).name), Path(f).read_bytes()) for f in a.files]
-        report = ingest_documents(
-            graph,
-            ws.embedder,
-            extractor,
-            files,
-            a.chunk_chars,
-            a.overlap,  # type: ignore[attr-defined]
-            on_progress=_bar,
-        )
+        report = ws.add_documents(a.files, a.graph, a.extractor, False, a.chunk_chars, a.overlap, on_progress=_bar)
     _report(report)
     return 1 if report.failures and not report.chunks else 0
 
 
-def cmd_query(ws: object, a: argparse.Namespace) -> int:
-    from .pipeline import run_query
-
+def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
     params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
-    settings = ws.settings  # type: ignore[attr-defined]
-    llm = None
-    if settings.llm.enabled and not a.offline:
-        from .llm import make_llm
-
-        llm = make_llm(settings.llm, settings.cache_dir)
-    trace = run_query(
-        a.question,
-        ws.graph(a.graph, create=False),
-        ws.embedder,  # type: ignore[attr-defined]
-        params,
-        llm=llm,
-        method=a.method,
-    )
+    trace = ws.query(a.question, a.graph, params, method=a.method, use_llm=not a.offline)
     for step, error in (
         ("rerank", trace.rerank and trace.rerank.error),
         ("answer", trace.answer and trace.answer.error),
@@ -110,7 +74,7 @@ def cmd_query(ws: object, a: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_graphs(ws: object, a: argparse.Namespace) -> int:
+def cmd_graphs(ws: Workspace, a: argparse.Namespace) -> int:
     if a.drop:
         ws.drop(a.drop)  # type: ignore[attr-defined]
         _out(f"dropped {a.drop}")
@@ -120,7 +84,7 @@ def cmd_graphs(ws: object, a: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_check(ws: object, a: argparse.Namespace) -> int:
+def cmd_check(ws: Workspace, a: argparse.Namespace) -> int:
     from .check import check_graph
 
     r = check_graph(ws.graph(a.graph, create=False))  # type: ignore[attr-defined]
@@ -132,7 +96,7 @@ def cmd_check(ws: object, a: argparse.Namespace) -> int:
     return 0 if r.ok else 1
 
 
-def cmd_export(ws: object, a: argparse.Namespace) -> int:
+def cmd_export(ws: Workspace, a: argparse.Namespace) -> int:
     from .export import export_graph
 
     data = export_graph(ws.graph(a.graph, create=False), a.format)  # type: ignore[attr-defined]
@@ -143,7 +107,7 @@ def cmd_export(ws: object, a: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bench(ws: object | None, a: argparse.Namespace) -> int:
+def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
     from .bench import format_table, load_bench, run_bench
     from .embed import make_embedder
 
@@ -212,7 +176,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.cmd == "bench":
             return cmd_bench(None, a)
-        from .workspace import Workspace
 
         ws = Workspace.open(Settings.from_env())
         handler = {

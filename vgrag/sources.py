@@ -8,6 +8,7 @@ import io
 import json
 import re
 import zipfile
+from html.parser import HTMLParser
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,13 +65,42 @@ def _pdf_text(data: bytes, name: str) -> str:
     return text
 
 
-_TAG = re.compile(r"<[^>]+>")
+class _HTMLText(HTMLParser):
+    """Visible text of an HTML page: script, style, head and template content skipped; block elements become
+    paragraph breaks; character references decoded by the parser."""
+
+    SKIP = {"script", "style", "head", "template", "noscript", "svg"}
+    BLOCK = {"p", "div", "br", "li", "tr", "section", "article", "blockquote", "pre", "table", "ul", "ol"}
+    BLOCK |= {f"h{i}" for i in range(1, 7)}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in self.SKIP:
+            self._skip += 1
+        elif tag in self.BLOCK:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag in self.BLOCK:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
 
 
 def _html_text(raw: str) -> str:
-    raw = re.sub(r"(?is)<(script|style|head)[^>]*>.*?</\1>", " ", raw)
-    raw = re.sub(r"(?i)</(p|div|h[1-6]|li|tr|br)\s*>|<br\s*/?>", "\n\n", raw)
-    return html.unescape(_TAG.sub(" ", raw))
+    parser = _HTMLText()
+    parser.feed(raw)
+    parser.close()
+    text = "".join(parser.parts)
+    return re.sub(r"\n\s*\n\s*", "\n\n", re.sub(r"[ \t\r\f\v]+", " ", text)).strip()
 
 
 def _docx_text(data: bytes, name: str) -> str:

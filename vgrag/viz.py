@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .store import Graph
@@ -49,6 +49,8 @@ class VizNode:
     label: str
     role: str
     title: str
+    x: float | None = None  # fixed position (one layout per trace: nodes never jump between steps)
+    y: float | None = None
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,10 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     from pyvis.network import Network
 
     net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
+    fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
     for n in g.nodes:
         color = ROLE_COLORS.get(n.role, ROLE_COLORS["entity"])
+        pos = {"x": n.x, "y": n.y, "physics": False} if fixed else {}
         net.add_node(
             n.id,
             label=_short(n.label),
@@ -104,6 +108,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
             color=color,
             shape="dot",
             size=18 if n.role in ("query", "seed", "centre") else 12,
+            **pos,
         )
     for e in g.edges:
         color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
@@ -115,9 +120,12 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
             color=color,
             width=3 if e.role in ("selected", "path", "seed", "near") else 1,
         )
+    physics = (
+        '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}}'
+    )
     net.set_options(
-        '{"physics": {"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}},'
-        ' "edges": {"font": {"size": 10, "align": "middle"}, "smooth": false},'
+        '{"physics": ' + physics + ', "nodes": {"font": {"size": 16}},'
+        ' "edges": {"font": {"size": 13, "align": "middle"}, "smooth": false},'
         ' "interaction": {"hover": true, "tooltipDelay": 120}}'
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
@@ -151,8 +159,39 @@ def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank:
     return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept))
 
 
+@functools.lru_cache(maxsize=16)
+def _layout(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[str, tuple[float, float]]:
+    """Deterministic spring layout (fixed seed), spread so labels have room: ~180 px between neighbours."""
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from(edges)
+    pos = nx.spring_layout(g, seed=7, iterations=60)
+    scale = 180.0 * max(1.0, len(nodes) ** 0.5)
+    return {n: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for n, (x, y) in pos.items()}
+
+
+def trace_layout(trace: QueryTrace) -> dict[str, tuple[float, float]]:
+    """One position per entity the query touched, computed once per trace and shared by every step."""
+    nodes = tuple(
+        sorted({e.id for e in trace.entities} | {x for r in trace.relations for x in (r.subject_id, r.object_id)})
+    )
+    edges = tuple(sorted((r.subject_id, r.object_id) for r in trace.relations))
+    return _layout(nodes, edges)
+
+
 def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
-    """The subgraph as it stands after `step`, coloured by role."""
+    """The subgraph as it stands after `step`, coloured by role, every node at its place in the trace's layout."""
+    return _placed(_trace_graph(trace, step, cap), trace_layout(trace))
+
+
+def _placed(g: VizGraph, pos: dict[str, tuple[float, float]]) -> VizGraph:
+    nodes = tuple(replace(n, x=pos[n.id][0], y=pos[n.id][1]) if n.id in pos else n for n in g.nodes)
+    return replace(g, nodes=nodes)
+
+
+def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
     name = trace.entity_name
     nodes: dict[str, VizNode] = {}
     rank: dict[str, float] = {}
@@ -244,55 +283,51 @@ def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
 
 
 def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
-    """One self-contained HTML page that replays every step of a query offline (vis-network inlined)."""
-    import json
+    """One self-contained HTML page that replays every step of a query offline (vis-network inlined), with the
+    legend, the same fixed layout as the app, and passages numbered as the answer cites them."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-    js = vis_asset(VIS_JS)
-    steps = []
+    steps, roles = [], set()
     for st in STEPS:
         g = trace_graph(trace, st, cap)
-        steps.append(
+        roles |= {n.role for n in g.nodes} | {e.role for e in g.edges}
+        nodes = [
             {
-                "name": st.label,
-                "nodes": [
-                    {"id": n.id, "label": _short(n.label), "title": n.title, "color": ROLE_COLORS.get(n.role)}
-                    for n in g.nodes
-                ],
-                "edges": [
-                    {
-                        "from": e.source,
-                        "to": e.target,
-                        "label": _short(e.label, 28),
-                        "title": e.title,
-                        "color": ROLE_COLORS.get(e.role),
-                        "arrows": "to",
-                    }
-                    for e in g.edges
-                ],
+                "id": n.id,
+                "label": _short(n.label),
+                "title": n.title,
+                "color": ROLE_COLORS.get(n.role),
+                "x": n.x,
+                "y": n.y,
             }
-        )
-    payload = {
-        "question": trace.question,
-        "steps": steps,
-        "answer": trace.answer.text if trace.answer else "",
-        "passages": [{"title": p.title, "text": p.text} for p in (trace.passages.passages if trace.passages else ())],
-    }
-    data = (
-        json.dumps(payload, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            for n in g.nodes
+        ]
+        edges = [
+            {"from": e.source, "to": e.target, "label": _short(e.label, 28), "title": e.title,
+             "color": ROLE_COLORS.get(e.role), "arrows": "to"}
+            for e in g.edges
+        ]  # fmt: skip
+        steps.append({"name": st.label, "explain": "", "nodes": nodes, "edges": edges})
+    env = Environment(
+        loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["j2", "html"])
     )
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>Query replay</title>
-<style>body{{font-family:sans-serif;margin:16px}}#g{{height:520px;border:1px solid #ddd}}li{{margin:4px 0}}</style>
-<script>{js}</script></head><body>
-<h2 id="q"></h2><div><button id="prev">◀ previous</button> <b id="step"></b> <button id="next">next ▶</button></div>
-<div id="g"></div><h3>Answer</h3><p id="a"></p><ol id="p"></ol>
-<script>
-const D = {data};
-let i = 0; const net = new vis.Network(document.getElementById('g'), {{}}, {{physics: {{stabilization: {{iterations: 150}}}}}});
-document.getElementById('q').textContent = D.question; document.getElementById('a').textContent = D.answer;
-for (const p of D.passages) {{ const li = document.createElement('li'); li.textContent = p.title + ': ' + p.text; document.getElementById('p').appendChild(li); }}
-function show() {{ const s = D.steps[i]; document.getElementById('step').textContent = (i + 1) + '/' + D.steps.length + ' ' + s.name;
-  net.setData({{nodes: new vis.DataSet(s.nodes), edges: new vis.DataSet(s.edges)}}); }}
-document.getElementById('prev').onclick = () => {{ i = Math.max(0, i - 1); show(); }};
-document.getElementById('next').onclick = () => {{ i = Math.min(D.steps.length - 1, i + 1); show(); }};
-show();
-</script></body></html>"""
+    return env.get_template("replay.html.j2").render(
+        question=trace.question,
+        answer=trace.answer.text if trace.answer else "",
+        passages=numbered_passages(trace),
+        legend=legend(sorted(roles)),
+        steps=steps,
+        vis_js=vis_asset(VIS_JS),
+    )
+
+
+def numbered_passages(trace: QueryTrace) -> list[dict]:
+    """The retrieved passages numbered 1…k as the answer cites them, then any cited passage outside the top k."""
+    ranked = trace.passages.passages if trace.passages else ()
+    cited = {c.passage_id for c in trace.answer.citations} if trace.answer else set()
+    out = [{"n": n, "title": p.title, "text": p.text, "cited": p.id in cited} for n, p in enumerate(ranked, 1)]
+    listed = {p.id for p in ranked}
+    for c in trace.answer.citations if trace.answer else ():
+        if c.passage_id not in listed:
+            out.append({"n": c.n, "title": c.title, "text": c.text, "cited": True})
+    return out
