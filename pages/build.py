@@ -77,7 +77,8 @@ with tab_docs:
                 bar.progress(p.done / p.total if p.total else 1.0, text=p.message or p.stage)
                 if p.chunk is not None:
                     if p.chunk.error:
-                        errors.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
+                        where = f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}"
+                        errors.warning(md_escape(f"{where}: {p.chunk.error}"))
                     rows.extend(
                         {
                             "subject": t.subject,
