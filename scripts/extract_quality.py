@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vgrag.offline_extract import OfflineExtractor  # noqa: E402
+from vgrag.extract import OfflineExtractor  # noqa: E402
 from vgrag.text import normalize_name  # noqa: E402
 
 

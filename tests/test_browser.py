@@ -131,3 +131,49 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         browser.close()
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]
+
+
+def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
+    """With an LLM endpoint (a slow local fake), the answer streams; Stop keeps what arrived. The model's text
+    carries a Markdown heading and an image pointing off-host: both shown literally, nothing fetched."""
+    from llm_http import SlowLLM, serving
+
+    words = ["#", "Heading", "![x](http://exfil.example/leak.png)", "Keystone", "[1]"] + [f"w{i}" for i in range(200)]
+    llm = SlowLLM(words, delay_s=0.2)
+    requests: list[str] = []
+    with serving(llm) as base_url:
+        env = {
+            **os.environ,
+            "VGRAG_MILVUS_URI": str(tmp_path / "llm.db"),
+            "OPENAI_BASE_URL": base_url,
+            "OPENAI_API_KEY": "x",
+            "VGRAG_LLM_MODEL": "fake",
+        }
+        with running_app(env) as url, playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(url, wait_until="networkidle")
+            page.get_by_text("LLM: fake").first.wait_for(timeout=60000)  # the sidebar names the endpoint
+            page.get_by_role("button", name="Load the demo graph").click()
+            page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)
+            page.goto(url + "/ask", wait_until="networkidle")
+            box = page.get_by_label("Question", exact=True)
+            box.fill(EXAMPLE)
+            box.press("Enter")
+            page.get_by_role("button", name="Ask", exact=True).click()
+            page.get_by_text("w3", exact=False).first.wait_for(timeout=60000)  # streaming has begun
+            page.get_by_role("button", name="■ Stop the answer").click()
+            page.get_by_text("Step 1/7").wait_for(timeout=60000)
+            for n in range(2, 8):
+                page.get_by_role("button", name="Next ▶").click()
+                page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+            page.get_by_text("stopped by the user after").first.wait_for(timeout=60000)
+            page.get_by_text("![x](http://exfil.example/leak.png)", exact=False).first.wait_for(timeout=10000)
+            shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
+            page.screenshot(path=str(shots / "ask_llm_stopped.png"), full_page=True)
+            assert page.locator("h1", has_text="Heading").count() == 0  # "# Heading" stayed text
+            browser.close()
+    assert llm.streams_started == 1 and llm.streams_cut == 1  # the stream really stopped, it did not run on
+    off_host = [u for u in requests if urlparse(u).hostname not in ("127.0.0.1", "localhost")]
+    assert not off_host, off_host

@@ -85,6 +85,11 @@ def test_bench_openie_import(graph, embedder):
     assert check_graph(graph).ok
 
 
+def _check(env: dict) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "vgrag", "--graph", "crash", "check"]
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
 def _ingest_cmd(triples: Path) -> list[str]:
     return [
         sys.executable,
@@ -133,25 +138,11 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
         if label == "crashed":
             for stores, delay in ((1, 0.1), (1, 0.6), (2, 1.1)):
                 _kill_after_stores(env, triples, stores, delay)
-            partial = subprocess.run(
-                [sys.executable, "-m", "vgrag", "--graph", "crash", "check"],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
+            partial = _check(env)
             assert 0 < json.loads(partial.stdout)["counts"]["passages"] < 3000  # really interrupted mid-ingest
         done = subprocess.run(_ingest_cmd(triples), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
-        chk = subprocess.run(
-            [sys.executable, "-m", "vgrag", "--graph", "crash", "check"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        chk = _check(env)
         assert chk.returncode == 0, chk.stdout[-2000:]
         results[label] = json.loads(chk.stdout)
     assert results["crashed"]["counts"] == results["clean"]["counts"]

@@ -109,7 +109,7 @@ def build_graph(
         passages = read_openie(raw, data.openie.name)
         report = ingest_imported(graph, embedder, data.openie.name, content_hash(raw), passages)
     else:
-        from .offline_extract import OfflineExtractor
+        from .extract import OfflineExtractor
 
         ex = OfflineExtractor()
         texts = [t for _, t in data.corpus]

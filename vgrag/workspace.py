@@ -7,7 +7,7 @@ and a Python user open once per process.
     ws.add_texts(["Ada Lovelace worked with Charles Babbage."], graph="notes")
     ws.import_triples("openie.json", graph="notes")                  # HippoRAG OpenIE JSON, JSONL or CSV
     trace = ws.query("Who did Ada Lovelace work with?", graph="notes")
-    print(trace.answer.text, [c.title for c in trace.answer.citations])
+    trace.answer.text, trace.answer.citations, trace.hops                # the answer and every step, typed
 """
 
 from __future__ import annotations
