@@ -36,10 +36,25 @@ class EmbedderMismatchError(StoreError):
     pass
 
 
+# pymilvus pings every 10 s even when idle; the in-process Milvus Lite server allows one ping per 5 minutes and
+# answers more with GOAWAY "too_many_pings" (logged to the terminal after ~2 idle minutes, measured). A local
+# server needs no keepalive: ping rarely, and never without calls in flight.
+LITE_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 600_000, "grpc.keepalive_permit_without_calls": False}
+
+
+def is_lite(uri: str) -> bool:
+    return not uri.startswith(("http://", "https://", "tcp://", "unix:"))
+
+
 def connect(uri: str, token: str = "") -> MilvusClient:
     """Open a Milvus Lite file or a Milvus server, translating the common failures into clear errors."""
+    kwargs: dict = {"uri": uri}
+    if token:
+        kwargs["token"] = token
+    if is_lite(uri):
+        kwargs["grpc_options"] = LITE_GRPC_OPTIONS
     try:
-        return MilvusClient(uri=uri, token=token) if token else MilvusClient(uri=uri)
+        return MilvusClient(**kwargs)
     except MilvusException as e:
         if "Open local milvus failed" in str(e) or "lock" in str(e).lower():
             raise DatabaseLockedError(
@@ -68,7 +83,7 @@ class Database:
         self.uri = uri
         self.client = client or connect(uri, token)
         self.write_lock = threading.RLock()
-        self.index = Index.for_uri(uri)
+        self.index = Index("FLAT") if is_lite(uri) else Index("HNSW")
         self.meta = MetaStore(self.client)
         self.meta.ensure()
         self.load(META_COLLECTION)

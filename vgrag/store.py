@@ -31,10 +31,6 @@ class Index:
     type: str = "FLAT"
     ef: int = 256
 
-    @classmethod
-    def for_uri(cls, uri: str) -> Index:
-        return cls("FLAT") if not uri.startswith(("http://", "https://", "tcp://", "unix:")) else cls("HNSW")
-
     def index_params(self) -> dict:
         params = {"M": 16, "efConstruction": 200} if self.type == "HNSW" else {}
         return {"index_type": self.type, "metric_type": "COSINE", "params": params}
