@@ -4,10 +4,11 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
-from ui.render import show_graph, step_table
+from ui.render import show_graph, show_table, step_table
 from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
+from vgrag.explain import HOW_IT_WORKS, explain
 from vgrag.llm import make_llm
 from vgrag.pipeline import QueryLLM, answer_trace, retrieve_trace, run_query, stopped_answer
 from vgrag.trace import Step
@@ -20,13 +21,22 @@ ws, graph = require_graph()
 s = settings()
 
 examples = demo_questions() if graph.name == DEMO_GRAPH else []
-if examples:
-    pick = st.selectbox("Example questions", ["—"] + examples, key="example")
-    if pick != "—" and st.session_state.get("last_example") != pick:
-        st.session_state["question"], st.session_state["last_example"] = pick, pick
-question = st.text_input("Question", key="question")
 
-with st.expander("Retrieval knobs"):
+
+def _use_example() -> None:
+    if st.session_state.get("example", "—") != "—":
+        st.session_state["question"] = st.session_state["example"]
+
+
+q_col, ask_col = st.columns([9, 1], vertical_alignment="bottom")
+question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
+asked = ask_col.button("Ask", type="primary", key="ask", width="stretch")
+ex_col, how, knobs = st.columns([3, 1, 2]) if examples else (None, *st.columns([1, 2]))
+if ex_col is not None:
+    ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
+with how.expander("How this works"):
+    st.markdown(HOW_IT_WORKS)
+with knobs.expander("Retrieval knobs"):
     c1, c2, c3, c4 = st.columns(4)
     d = QueryParams()
     p = QueryParams(
@@ -46,7 +56,7 @@ if pending is not None:  # the last run was interrupted while the answer streame
     st.session_state["trace"] = stopped_answer(pending, partial, graph, ws.embedder)
     st.session_state["step"] = STEPS[0]
 
-if st.button("Ask", type="primary", key="ask") and question.strip():
+if asked and question.strip():
     llm = None
     if s.llm.enabled:
         live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
@@ -85,14 +95,12 @@ if b3.button("Next ▶", key="next", disabled=step == STEPS[-1]):
     st.rerun()
 b2.progress((step.index + 1) / len(STEPS), text=f"Step {step.index + 1}/{len(STEPS)}: {step.label}")
 
-left, right = st.columns([3, 2])
-with left:
-    show_all = st.checkbox("Show all nodes", key="all_nodes")
-    show_graph(trace_graph(trace, step, None if show_all else 60))
-with right:
-    table, ms = step_table(trace, step)
-    st.caption(f"{step.label}: {ms:.1f} ms")
-    st.dataframe(table, width="stretch", height=440)
+st.markdown(md_escape(explain(trace, step)))
+show_all = st.checkbox("Show all nodes", key="all_nodes")
+show_graph(trace_graph(trace, step, None if show_all else 60))
+table, ms = step_table(trace, step)
+st.caption(f"{step.label}: {ms:.1f} ms")
+show_table(table)
 
 if step is Step.ANSWER:
     answer_panel(trace)

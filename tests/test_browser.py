@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import urlparse
@@ -37,17 +38,20 @@ def app_url(tmp_path_factory):
         yield url
 
 
-def _graph_frame(page):
-    """The iframe holding the pyvis graph (it defines the vis `network` global)."""
-    for _ in range(60):
+def _graph_frame(page, step: int | None = None):
+    """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place."""
+    for _ in range(120):
         for f in page.frames:
             try:
-                if f.evaluate("typeof network !== 'undefined' && typeof nodes !== 'undefined'"):
+                if f.evaluate(
+                    "typeof network !== 'undefined' && typeof nodes !== 'undefined'"
+                    " && document.body.getAttribute('data-vgrag-ready') === '1'"
+                ):
                     return f
             except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
                 continue
-        page.wait_for_timeout(500)
-    raise AssertionError("no graph iframe found")
+        page.wait_for_timeout(250)
+    raise AssertionError(f"no graph iframe found (step {step})")
 
 
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
@@ -89,22 +93,33 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
         page.get_by_role("button", name="Ask", exact=True).click()
         page.get_by_text("Step 1/7").wait_for(timeout=60000)
-        frame = _graph_frame(page)
-        page.screenshot(path=str(shots / "ask_step1.png"))
-        for n in range(2, 8):
-            page.get_by_role("button", name="Next ▶").click()
-            page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+        positions: dict[str, tuple] = {}
+        for n in range(1, 8):
+            if n > 1:
+                page.get_by_role("button", name="Next ▶").click()
+                page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+            frame = _graph_frame(page, step=n)
+            drawn = frame.evaluate("network.getPositions()")
+            for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
+                assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), node_id
+            # labels are drawn at 16 px × the zoom: never below 12 px on screen
+            px = frame.evaluate("16 * network.getScale()")
+            assert px >= 12 - 1e-6, (n, px)
             if n == 3:  # hop 1: Keystone's neighbours, the injected entity among them
-                page.wait_for_timeout(1500)
-                frame = _graph_frame(page)
                 labels = frame.evaluate("nodes.get().map(n => n.label)")
                 assert any("onerror" in lb for lb in labels), labels  # drawn as text
-                page.screenshot(path=str(shots / "ask_hop1.png"))
+            page.get_by_text(f"Step {n}/7").scroll_into_view_if_needed()  # the step's sentence, graph and legend
+            page.screenshot(path=str(shots / f"ask_step{n}.png"))
+        assert len(positions) >= 5
         page.get_by_text("Reasoning paths").wait_for(timeout=60000)
-        page.wait_for_timeout(1500)
-        frame = _graph_frame(page)
+        frame = _graph_frame(page, step=7)
         assert frame.evaluate("nodes.length") > 0
         assert frame.locator("canvas").count() >= 1
+        # the answer's citation numbers are the numbers of the listed passages (table rank and expanders)
+        trace_cites = re.findall(r"\[(\d+)\]", page.locator(".st-key-answer_text").inner_text())
+        assert trace_cites
+        for c in set(trace_cites):
+            assert page.get_by_text(re.compile(rf"^\[{c}\] ")).count() >= 1  # the cited passage's expander
         page.screenshot(path=str(shots / "ask_answer.png"), full_page=True)
         for f in page.frames:
             try:

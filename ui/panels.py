@@ -14,7 +14,7 @@ from vgrag.workspace import Workspace
 
 def answer_panel(trace: QueryTrace) -> None:
     st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
-    st.markdown(md_escape(trace.answer.text))
+    st.container(key="answer_text").markdown(md_escape(trace.answer.text))
     if trace.answer.error:
         st.warning(md_escape(trace.answer.error))
     for c in trace.answer.citations:

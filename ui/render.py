@@ -9,21 +9,30 @@ import streamlit as st
 
 from ui.state import vis_assets_url
 from vgrag.trace import QueryTrace, Step
-from vgrag.viz import VizGraph, legend, render_html
+from vgrag.viz import ROLE_COLORS, VizGraph, legend, render_html
 
 
-def show_graph(g: VizGraph, height: int = 520) -> None:
+def show_graph(g: VizGraph, height: int = 560) -> None:
     if not g.nodes:
         st.info("Nothing to draw at this step.")
         return
     st.iframe(render_html(g, height - 20, vis_assets_url()), height=height)
-    roles = sorted({n.role for n in g.nodes} | {e.role for e in g.edges})
-    st.markdown(
-        " ".join(f"<span style='color:{c}'>●</span> {html.escape(m)}" for _, c, m in legend(roles)),
-        unsafe_allow_html=True,
-    )  # only our fixed legend strings, escaped
+    roles = [r for r in ROLE_COLORS if r in {n.role for n in g.nodes} | {e.role for e in g.edges}]
+    items = (
+        f"<span style='white-space:nowrap;margin-right:18px;display:inline-block'>"
+        f"<span style='color:{c};font-size:1.2em'>●</span> {html.escape(m)}</span>"
+        for _, c, m in legend(roles)
+    )
+    st.markdown(" ".join(items), unsafe_allow_html=True)  # only our fixed legend strings, escaped; never wraps mid-item
     if g.hidden_nodes:
         st.caption(f"{g.hidden_nodes} more node(s) hidden by the node cap.")
+
+
+def show_table(df: pd.DataFrame, max_rows: int = 12) -> None:
+    """A table as tall as its rows (no empty grid rows), scrolling past `max_rows`, index hidden."""
+    if df.empty:
+        return
+    st.dataframe(df, hide_index=True, width="stretch", height=38 + 35 * min(len(df), max_rows))
 
 
 def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:

@@ -8,38 +8,48 @@ node/edge data through Jinja's `tojson`, which escapes `<`, `>` and `&`. We neve
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .explain import TOP_SELECTED, explain
 from .store import Graph
 from .trace import QueryTrace, Step
 
+# One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
+# deficiency; "context" (what earlier steps drew) is faded so the current step stands out.
 ROLE_COLORS = {
-    "query": "#7b2cbf",  # entities named in the question
-    "seed": "#f4a261",  # seed entities / relations from vector search
-    "expanded": "#66a182",  # reached by a hop
-    "selected": "#2a9d8f",  # chosen by the rerank
-    "rejected": "#c9c9c9",  # candidate not chosen
-    "path": "#d62828",  # on the answer's best reasoning path
-    "entity": "#8d99ae",  # plain node
-    "centre": "#7b2cbf",  # Explore: the entity searched for
-    "near": "#f4a261",  # Explore: one hop away
-    "far": "#8d99ae",  # Explore: two hops away
+    "query": "#CC79A7",  # entities named in the question
+    "seed": "#E69F00",  # seed entities / relations from vector search
+    "hop1": "#56B4E9",  # reached by hop 1
+    "hop2": "#0072B2",  # reached by hop 2
+    "selected": "#009E73",  # chosen by the rerank: its top relations
+    "kept": "#9FD8C6",  # chosen by the rerank, lower ranked (drawn light)
+    "rejected": "#BBBBBB",  # candidate the rerank did not choose
+    "path": "#D55E00",  # on the answer's best reasoning path
+    "context": "#DDDDDD",  # drawn by an earlier step
+    "centre": "#CC79A7",  # Explore: the entity searched for (as "query")
+    "near": "#56B4E9",  # Explore: one hop away (as "hop1")
+    "far": "#0072B2",  # Explore: two hops away (as "hop2")
 }
 ROLE_LABELS = {
     "query": "named in the question",
     "seed": "seed (vector search)",
-    "expanded": "reached by a hop",
-    "selected": "selected by rerank",
+    "hop1": "reached by hop 1",
+    "hop2": "reached by hop 2",
+    "selected": f"top {TOP_SELECTED} selected by rerank",
+    "kept": "also kept by rerank",
     "rejected": "not selected",
     "path": "on the answer's reasoning path",
-    "entity": "entity",
+    "context": "from earlier steps",
     "centre": "the entity you searched",
     "near": "1 hop away",
     "far": "2 hops away",
 }
+FADED = {"context", "rejected", "kept"}
+MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
 STEPS: tuple[Step, ...] = tuple(Step)
 
 
@@ -68,6 +78,7 @@ class VizGraph:
     nodes: tuple[VizNode, ...]
     edges: tuple[VizEdge, ...]
     hidden_nodes: int = 0
+    focus: tuple[str, ...] = ()  # the nodes this view is about: the drawing zooms to them
 
 
 # pyvis's in_line page still links Bootstrap from a CDN and a non-existent ../node_modules copy of vis: drop both
@@ -99,36 +110,38 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
     fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
     for n in g.nodes:
-        color = ROLE_COLORS.get(n.role, ROLE_COLORS["entity"])
+        faded = n.role in FADED
         pos = {"x": n.x, "y": n.y, "physics": False} if fixed else {}
         net.add_node(
             n.id,
             label=_short(n.label),
             title=n.title,
-            color=color,
+            color=ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
             shape="dot",
-            size=18 if n.role in ("query", "seed", "centre") else 12,
+            size=10 if faded else (20 if n.role in ("query", "centre", "path") else 15),
+            font={"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3, "strokeColor": "#ffffff"},
             **pos,
         )
     for e in g.edges:
-        color = ROLE_COLORS.get(e.role, ROLE_COLORS["entity"])
+        faded = e.role in FADED
         net.add_edge(
             e.source,
             e.target,
-            label=_short(e.label, 28),
+            label="" if faded else _short(e.label, 28),
             title=e.title,
-            color=color,
-            width=3 if e.role in ("selected", "path", "seed", "near") else 1,
+            color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
+            width=1 if faded else (4 if e.role == "path" else 2.5),
         )
     physics = (
-        '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 140}}'
+        '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 160}}'
     )
     net.set_options(
         '{"physics": ' + physics + ', "nodes": {"font": {"size": 16}},'
-        ' "edges": {"font": {"size": 13, "align": "middle"}, "smooth": false},'
+        ' "edges": {"font": {"size": 16, "align": "middle", "strokeWidth": 3}, "smooth": false},'
         ' "interaction": {"hover": true, "tooltipDelay": 120}}'
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
+    html = html.replace("</body>", _zoom_script(g, fixed) + "</body>", 1)
     if assets_url:
         js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
         html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
@@ -138,37 +151,41 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     return html
 
 
+def _zoom_script(g: VizGraph, fixed: bool) -> str:
+    """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen."""
+    focus = [n.id for n in g.nodes if n.id in set(g.focus)] if g.focus else []
+    data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed})
+    return (
+        "<script>(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){setTimeout(go,50);"
+        "return;}var f=function(){network.fit(o.focus.length?{nodes:o.focus,animation:false}:{animation:false});"
+        "if(network.getScale()<o.min){network.moveTo({scale:o.min,animation:false});}"
+        "document.body.setAttribute('data-vgrag-ready','1');};"
+        "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
+    )
+
+
 def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float]) -> VizGraph:
-    order = {
-        "query": 0,
-        "centre": 0,
-        "path": 1,
-        "seed": 2,
-        "near": 2,
-        "selected": 3,
-        "expanded": 4,
-        "far": 4,
-        "entity": 5,
-        "rejected": 6,
-    }
+    order = {"query": 0, "centre": 0, "path": 1, "seed": 2, "near": 2, "selected": 3, "hop1": 4, "far": 4}
+    order |= {"hop2": 5, "kept": 6, "rejected": 7, "context": 8}
     keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
     if cap is not None:
         keep = keep[:cap]
     kept = set(keep)
     es = tuple(e for e in edges if e.source in kept and e.target in kept)
-    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept))
+    focus = tuple(i for i in keep if nodes[i].role not in FADED)
+    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), focus)
 
 
 @functools.lru_cache(maxsize=16)
 def _layout(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[str, tuple[float, float]]:
-    """Deterministic spring layout (fixed seed), spread so labels have room: ~180 px between neighbours."""
+    """Deterministic spring layout (fixed seed), spread so labels have room: ~130 px between neighbours."""
     import networkx as nx
 
     g = nx.Graph()
     g.add_nodes_from(nodes)
     g.add_edges_from(edges)
     pos = nx.spring_layout(g, seed=7, iterations=60)
-    scale = 180.0 * max(1.0, len(nodes) ** 0.5)
+    scale = 130.0 * max(1.0, len(nodes) ** 0.5)
     return {n: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for n, (x, y) in pos.items()}
 
 
@@ -192,54 +209,52 @@ def _placed(g: VizGraph, pos: dict[str, tuple[float, float]]) -> VizGraph:
 
 
 def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
+    """Roles per step: the step's own nodes and edges in their colour, what earlier steps drew faded as context."""
     name = trace.entity_name
     nodes: dict[str, VizNode] = {}
     rank: dict[str, float] = {}
     edges: list[VizEdge] = []
+    strength = {"path": 7, "query": 6, "seed": 5, "selected": 4, "hop1": 3, "hop2": 3, "kept": 2, "rejected": 1}
 
     def node(eid: str, role: str, why: str) -> None:
-        if eid not in nodes:
-            nodes[eid] = VizNode(eid, name(eid), role, f"{name(eid)}\n{why}")
+        old = nodes.get(eid)
+        if old is None or strength.get(role, 0) > strength.get(old.role, 0):
+            nodes[eid] = VizNode(eid, name(eid), role, f"{name(eid)}\n{why}" if old is None else old.title)
 
-    if trace.query_entities:
-        for q in trace.query_entities.entities:
-            if q.entity_id:
-                node(q.entity_id, "query", f"named in the question ({q.method})")
+    named = {q.entity_id for q in trace.query_entities.entities if q.entity_id} if trace.query_entities else set()
+    for eid in named:
+        node(eid, "query", "named in the question")
     if not step.reached(Step.SEEDS) or trace.seeds is None:
         return _cap(nodes, edges, cap, rank)
+    seeds_lead = step in (Step.SEEDS, Step.HOP_1, Step.HOP_2)  # the hops start from the seeds: keep them lit
     for s in trace.seeds.entity_hits:
-        node(s.id, "seed", f"seed entity, similarity {s.score:.3f} to “{s.via}”")
+        node(s.id, "seed" if seeds_lead else "context", f"seed entity, similarity {s.score:.3f}")
         rank[s.id] = s.score
-    edge_role: dict[str, str] = {s.id: "seed" for s in trace.seeds.relation_hits}
-    hop_of: dict[str, int] = {}
+    origin: dict[str, str] = {s.id: "seed" for s in trace.seeds.relation_hits}
     for h in trace.hops:
         for rid in h.new_relation_ids:
-            hop_of[rid] = h.depth
-    visible = set(edge_role)
-    for depth, hop_step in ((1, Step.HOP_1), (2, Step.HOP_2)):
-        if step.reached(hop_step):
-            visible |= {r for r, d in hop_of.items() if d == depth}
-    if step.reached(Step.EVICTION):  # after eviction only the surviving candidates remain
-        visible &= {r.id for r in trace.relations}
+            origin.setdefault(rid, f"hop{h.depth}")
+    current = {Step.SEEDS: "seed", Step.HOP_1: "hop1", Step.HOP_2: "hop2"}.get(step)
+    shown = {"seed"} | {f"hop{d}" for d, st in ((1, Step.HOP_1), (2, Step.HOP_2)) if step.reached(st)}
     selected = set(trace.rerank.selected) if trace.rerank and step.reached(Step.RERANK) else set()
-    reached_answer = step.reached(Step.ANSWER)
-    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and reached_answer else set()
+    top = set(trace.rerank.selected[:TOP_SELECTED]) if trace.rerank else set()
+    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and step is Step.ANSWER else set()
     for r in trace.relations:
-        if r.id not in visible:
+        where = origin.get(r.id)
+        if where not in shown:
             continue
-        role = edge_role.get(r.id, "expanded")
-        if step.reached(Step.RERANK):
-            role = "selected" if r.id in selected else "rejected"
-        if reached_answer and on_path:
-            role = "path" if r.id in on_path else "rejected"
-        why = f"similarity {r.similarity:.3f}" + (f", hop {hop_of[r.id]}" if r.id in hop_of else ", seed relation")
+        if step is Step.ANSWER and on_path:
+            role = "path" if r.id in on_path else "context"
+        elif step.reached(Step.RERANK):
+            role = ("selected" if r.id in top else "kept") if r.id in selected else "rejected"
+        elif step is Step.EVICTION:
+            role = where  # every surviving candidate, coloured by the step that found it
+        else:
+            role = where if where == current else "context"
+        why = f"similarity {r.similarity:.3f}, " + ("seed relation" if where == "seed" else f"found by hop {where[-1]}")
         edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
         for eid in (r.subject_id, r.object_id):
-            node_role = "path" if role == "path" else ("selected" if role == "selected" else "expanded")
-            if eid not in nodes:
-                node(eid, node_role, f"reached via “{r.text}”")
-            elif role in ("selected", "path") and nodes[eid].role in ("expanded", "rejected"):
-                nodes[eid] = VizNode(eid, nodes[eid].label, node_role, nodes[eid].title)
+            node(eid, "query" if eid in named and role not in FADED else role, f"reached via “{r.text}”")
             rank[eid] = max(rank.get(eid, 0.0), r.similarity)
     return _cap(nodes, edges, cap, rank)
 
@@ -307,7 +322,9 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
              "color": ROLE_COLORS.get(e.role), "arrows": "to"}
             for e in g.edges
         ]  # fmt: skip
-        steps.append({"name": st.label, "explain": "", "nodes": nodes, "edges": edges})
+        steps.append(
+            {"name": st.label, "explain": explain(trace, st), "nodes": nodes, "edges": edges, "focus": list(g.focus)}
+        )
     env = Environment(
         loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["j2", "html"])
     )
@@ -318,6 +335,7 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
         legend=legend(sorted(roles)),
         steps=steps,
         vis_js=vis_asset(VIS_JS),
+        min_scale=MIN_SCALE,
     )
 
 
