@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.safe import md_escape
-from ui.state import current_graph, settings, workspace
+from ui.state import create_and_select, current_graph, settings, workspace
 from vgrag.ingest import Progress
 from vgrag.llm import estimate_tokens
 from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text
@@ -26,9 +26,14 @@ if ws is None:
 s = settings()
 name = st.session_state.get("graph") or s.graph
 graph = current_graph(ws) or ws.graph(name)
-st.caption(
-    f"Adding to graph “{graph.name}”. Re-adding an unchanged file does nothing; a changed file replaces the old one."
+st.info(
+    f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "
+    "Re-adding an unchanged file does nothing; a changed file replaces the old one."
 )
+with st.expander("Start a new graph"):
+    new_name = st.text_input("Name", placeholder="letters, digits and _", key="build_new_graph")
+    if st.button("Create and select", key="build_create_graph") and new_name.strip():
+        create_and_select(ws, new_name.strip())
 
 tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
 with tab_docs:
@@ -88,11 +93,14 @@ with tab_docs:
                         }
                         for t in p.chunk.triples
                     )
-                    table.dataframe(pd.DataFrame(rows[-200:]), width="stretch", height=260)
+                    # newest first, every chunk as it arrives (the full, filterable table follows the build)
+                    table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
 
             report = ws.add_documents(
                 inputs, graph.name, kind, glean, int(chunk_chars), int(overlap), on_progress=on_progress
             )
+            table.empty()
+            st.session_state["built_triples"] = rows
             for f in report.failures:
                 if f.chunk_index is None:
                     st.error(md_escape(f.reason))
@@ -104,6 +112,16 @@ with tab_docs:
             st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
             if report.prompt_tokens or report.completion_tokens:
                 st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
+
+    built = st.session_state.get("built_triples")
+    if built:
+        st.subheader(f"Triples extracted in the last build ({len(built):,})")
+        flt = st.text_input("Filter (subject, predicate, object or source contains…)", key="triple_filter")
+        df = pd.DataFrame(built)
+        if flt.strip():
+            needle = flt.strip().casefold()
+            df = df[df.apply(lambda r: any(needle in str(v).casefold() for v in r.values), axis=1)]
+        st.dataframe(df, hide_index=True, width="stretch", height=min(38 + 35 * len(df), 420))
 
 with tab_triples:
     tf = st.file_uploader(

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.router import ensure_router
-from ui.state import current_graph, mode_label, no_graph_hint, settings, workspace
+from ui.state import create_and_select, current_graph, mode_label, no_graph_hint, settings, workspace
 
 ensure_router()
 
@@ -40,14 +40,8 @@ st.markdown(
 
 with st.expander("Manage graphs"):
     new = st.text_input("New graph name", placeholder="letters, digits and _", key="new_graph")
-    if st.button("Create graph", key="create_graph") and new:
-        try:
-            ws.graph(new)
-            st.session_state["graph"] = new
-            st.success(f"Created graph “{new}”.")
-            st.rerun()
-        except Exception as e:  # noqa: BLE001
-            st.error(str(e))
+    if st.button("Create graph", key="create_graph") and new.strip():
+        create_and_select(ws, new.strip())
     names = [g.name for g in ws.db.list_graphs()]
     if names:
         victim = st.selectbox("Drop a graph", names, key="drop_pick")

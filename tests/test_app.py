@@ -169,3 +169,21 @@ def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
         at.run()
         assert not at.exception
         assert any("already open in another process" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_build_creates_selects_and_confirms_a_new_graph(app_env):
+    at = page("pages/build.py")
+    demo_before = at.session_state["graph"]
+    at.text_input(key="build_new_graph").input("notes_2")
+    at.button(key="build_create_graph").click().run()
+    assert not at.exception
+    assert any("Created graph “notes_2”" in t.value for t in at.toast), [t.value for t in at.toast]
+    assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
+    assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
+    at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
+    at.button(key="build").click().run()
+    assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
+    assert at.session_state["built_triples"]  # the full, filterable table of the build
+    at.text_input(key="triple_filter").input("Hopper").run()
+    assert not at.exception and len(at.dataframe[-1].value) >= 1
+    assert demo_before != "notes_2"

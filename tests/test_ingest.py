@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -147,3 +148,31 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
         results[label] = json.loads(chk.stdout)
     assert results["crashed"]["counts"] == results["clean"]["counts"]
     assert results["clean"]["counts"]["passages"] == 3000
+
+
+def test_embedding_progress_is_reported_with_counts_rate_and_time_left(graph, embedder):
+    from vgrag.writer import EMBED_SLICE
+
+    text = " ".join(f"Entity{i} works with Partner{i} in City{i}." for i in range(120)).encode()
+    events = []
+    ingest_documents(graph, embedder, _Scripted(), [("many.txt", text)], chunk_chars=400, on_progress=events.append)
+    embeds = [e for e in events if e.stage == "embed"]
+    assert embeds, [e.stage for e in events]
+    pattern = re.compile(r"embedding ([\d,]+)/([\d,]+) texts")
+    counts = [tuple(int(x.replace(",", "")) for x in pattern.search(e.message).groups()) for e in embeds]
+    assert all(0 < k <= n for k, n in counts) and any(k == n for k, n in counts)
+    assert any(n > EMBED_SLICE for _, n in counts)  # a large batch reports more than once
+    assert all("/s, about" in e.message and "s left" in e.message for e in embeds)
+
+
+class _Scripted:
+    """An extractor that links each sentence's two names (a real Extractor: typed results, no model)."""
+
+    name = "scripted"
+
+    def extract_many(self, texts, titles=None):
+        out = []
+        for t in texts:
+            pairs = re.findall(r"(Entity\d+) works with (Partner\d+)", t)
+            out.append(Extraction(triples=tuple(Triple(a, "works with", b) for a, b in pairs)))
+        return out

@@ -36,6 +36,8 @@ def _sidebar() -> None:
         if ws is not None:
             names = [g.name for g in ws.db.list_graphs()]
             if names:
+                if st.session_state.get("select_graph") in names:  # a page chose a graph on the previous run
+                    st.session_state["graph_picker"] = st.session_state.pop("select_graph")
                 current = current_graph_name(ws)
                 st.session_state["graph"] = st.selectbox("Graph", names, index=names.index(current), key="graph_picker")
             st.caption(f"Database: `{s.milvus_uri}`")

@@ -106,10 +106,28 @@ def require_graph() -> tuple[Workspace, Graph]:
     return ws, graph  # type: ignore[return-value]
 
 
+def select_graph(name: str) -> None:
+    """Make `name` the current graph from the next run on (the sidebar picker is drawn before any page)."""
+    st.session_state["graph"] = name
+    st.session_state["select_graph"] = name
+
+
+def create_and_select(ws: Workspace, name: str) -> None:
+    """Create a graph, select it and confirm — or say why not. Reruns on success."""
+    try:
+        ws.graph(name)
+    except StoreError as e:
+        st.error(str(e))
+        return
+    select_graph(name)
+    st.session_state["flash"] = f"Created graph “{name}” — it is now the current graph."
+    st.rerun()
+
+
 def load_demo(ws: Workspace) -> IngestReport:
     """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
     report = ws.import_triples(DEMO_FILE, DEMO_GRAPH)
-    st.session_state["graph"] = DEMO_GRAPH
+    select_graph(DEMO_GRAPH)
     return report
 
 

@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .embed import Embedder
 from .extract import Extraction, Extractor
@@ -28,11 +29,14 @@ class ChunkResult:
     error: str | None = None
 
 
+Stage = Literal["read", "extract", "store", "embed", "done"]
+
+
 @dataclass(frozen=True)
 class Progress:
     """One progress event: how far, and (per chunk) what was just extracted."""
 
-    stage: str  # "read", "extract", "store", "done"
+    stage: Stage
     done: int
     total: int
     message: str = ""
@@ -134,6 +138,20 @@ def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> 
     graph.documents.put(Document(did, name, digest, n, True, old.added_at if old else time.time()))
 
 
+def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
+    """A write_chunks callback that turns embedding progress into honest Progress events: texts done of total,
+    the rate, and the time left for this batch."""
+    t0 = time.perf_counter()
+
+    def report(k: int, n: int) -> None:
+        rate = k / max(time.perf_counter() - t0, 1e-6)
+        left = (n - k) / rate if rate > 0 else 0.0
+        msg = f"{name}: embedding {k:,}/{n:,} texts ({rate:,.0f}/s, about {left:,.0f} s left)"
+        on_progress(Progress("embed", done, total, msg))
+
+    return report
+
+
 def ingest_documents(
     graph: Graph,
     embedder: Embedder,
@@ -199,7 +217,7 @@ def ingest_documents(
                     )
                 )
             on_progress(Progress("store", done, total, f"storing {len(batch)} chunks of {name}"))
-            tally.add(write_chunks(graph, embedder, batch))
+            tally.add(write_chunks(graph, embedder, batch, _embed_reporter(on_progress, name, done, total)))
             tally.chunks += len(batch)
         _finish_document(graph, did, name, digest, len(chunks))
     report = tally.report(graph, t_start)
@@ -231,7 +249,8 @@ def ingest_imported(
         part = passages[start : start + batch_size]
         chunks = [SourceChunk(did, p.title, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)]
         tally.triples += sum(len(p.triples) for p in part)
-        tally.add(write_chunks(graph, embedder, chunks))
+        reporter = _embed_reporter(on_progress, source_name, start, len(passages))
+        tally.add(write_chunks(graph, embedder, chunks, reporter))
         tally.chunks += len(chunks)
         on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
     _finish_document(graph, did, source_name, data_hash, len(passages))

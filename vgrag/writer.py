@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from .embed import Embedder
 from .models import Entity, Passage, Relation, Triple
@@ -46,16 +48,39 @@ class WriteStats:
     store_s: float = 0.0
 
 
-def write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
+EMBED_SLICE = 128  # texts embedded per call, so progress can be reported while a large batch embeds
+
+
+def write_chunks(
+    graph: Graph,
+    embedder: Embedder,
+    chunks: Sequence[SourceChunk],
+    on_embed: Callable[[int, int], None] | None = None,
+) -> WriteStats:
     """Store chunks, their entities and relations, merging id lists with existing rows.
 
     The read–merge–write runs under the database's write lock, so two writers in one process never lose each
     other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
     with graph.lock:
-        return _write_chunks(graph, embedder, chunks)
+        return _write_chunks(graph, embedder, chunks, on_embed)
 
 
-def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk]) -> WriteStats:
+def _embed(embedder: Embedder, texts: list[str], on_embed: Callable[[int, int], None] | None) -> np.ndarray | None:
+    """Embed in slices, reporting (done, total) after each when asked."""
+    if not texts:
+        return None
+    if on_embed is None:
+        return embedder.embed(texts)
+    parts = []
+    for start in range(0, len(texts), EMBED_SLICE):
+        parts.append(embedder.embed(texts[start : start + EMBED_SLICE]))
+        on_embed(min(start + EMBED_SLICE, len(texts)), len(texts))
+    return np.concatenate(parts)
+
+
+def _write_chunks(
+    graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk], on_embed: Callable[[int, int], None] | None
+) -> WriteStats:
     stats = WriteStats()
     ent_name: dict[str, str] = {}
     ent_rels: dict[str, set[str]] = defaultdict(set)
@@ -100,7 +125,7 @@ def _write_chunks(graph: Graph, embedder: Embedder, chunks: Sequence[SourceChunk
     new_e = [eid for eid in ent_name if eid not in old_e]
     t0 = time.perf_counter()
     texts = [psgs[i].full_text for i in new_p] + [rels[i].text for i in new_r] + [ent_name[i] for i in new_e]
-    vecs = embedder.embed(texts) if texts else None
+    vecs = _embed(embedder, texts, on_embed)
     stats.embed_s += time.perf_counter() - t0
     stats.texts_embedded = len(texts)
     vec_of: dict[str, object] = {}
