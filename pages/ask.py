@@ -97,7 +97,7 @@ b2.progress((step.index + 1) / len(STEPS), text=f"Step {step.index + 1}/{len(STE
 
 st.markdown(md_escape(explain(trace, step)))
 show_all = st.checkbox("Show all nodes", key="all_nodes")
-show_graph(trace_graph(trace, step, None if show_all else 60))
+show_graph(trace_graph(trace, step, None if show_all else 60), view=f"{trace.question} · {step.label}")
 table, ms = step_table(trace, step)
 st.caption(f"{step.label}: {ms:.1f} ms")
 show_table(table)

@@ -9,8 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from ui.router import ensure_router
-from ui.state import workspace
-from vgrag.bench import format_table, load_bench, run_bench
+from ui.state import select_graph, workspace
+from vgrag.bench import load_bench, run_bench
 
 ensure_router()
 
@@ -58,6 +58,7 @@ def run(folder: str, limit: int) -> None:
             extract=extract,
             measure_embed=False,
             on_progress=lambda s, d, t: bar.progress(d / t, text=f"question {d}/{t}"),
+            db=ws.db,  # the benchmark graph stays in this database: "Open in Ask" asks it there
         )
     except FileNotFoundError as e:
         st.error(str(e))
@@ -74,7 +75,22 @@ if st.button("Run benchmark", type="primary", key="run_bench"):
 
 result = st.session_state.get("bench")
 if result:
-    st.code(format_table(result))
+    st.caption(
+        f"{result['dataset']}: {result['n_questions']} questions, graph “{result['graph']}” built from "
+        f"{result['extract']} in {result['ingest_s']} s."
+    )
+    summary = pd.DataFrame(
+        [
+            {
+                "method": m,
+                **{f"R@{k}": r["recall"][k] for k in ("1", "2", "5", "10")},
+                "median ms": r["latency_ms"]["median"],
+                "p90 ms": r["latency_ms"]["p90"],
+            }
+            for m, r in result["methods"].items()
+        ]
+    )
+    st.dataframe(summary, hide_index=True, width="stretch")
     rows = [
         {"method": m, "k": int(k), "recall": v} for m, r in result["methods"].items() for k, v in r["recall"].items()
     ]
@@ -87,8 +103,9 @@ if result:
             for q in result["questions"]
         ]
     )
-    st.dataframe(per, width="stretch")
+    st.dataframe(per, hide_index=True, width="stretch")
     pick = st.selectbox("Open a question on the Ask page", [q["question"] for q in result["questions"]], key="drill")
-    if st.button("Open in Ask", key="open_ask"):
+    if st.button("Open in Ask", key="open_ask", help=f"Asks it on the benchmark's graph “{result['graph']}”."):
+        select_graph(result["graph"])
         st.session_state["question"] = pick
         st.switch_page("pages/ask.py")

@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.render import show_graph
+from ui.safe import md_escape
 from ui.state import require_graph
 from vgrag.export import export_graph
 from vgrag.viz import neighbourhood
@@ -14,7 +15,9 @@ ensure_router()
 st.title("Explore the graph")
 ws, graph = require_graph()
 
-typed = st.text_input("Search an entity", placeholder="start typing a name…", key="entity_query")
+s_col, b_col = st.columns([6, 1], vertical_alignment="bottom")
+typed = s_col.text_input("Search an entity", placeholder="a name, then Enter or Search", key="entity_query")
+b_col.button("Search", key="entity_search", width="stretch")  # a click reruns with the typed text, like Enter
 if typed.strip():
     hits = graph.search_entity_records(ws.embedder.embed([typed]), 15)[0]
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
@@ -37,13 +40,11 @@ if typed.strip():
             ),
             width="stretch",
         )
-        st.subheader("Source passages")
-        st.dataframe(
-            pd.DataFrame(
-                [{"title": p.title, "text": p.text} for p in graph.get_passages(list(entity.passage_ids)[:50])]
-            ),
-            width="stretch",
-        )
+        passages = graph.get_passages(list(entity.passage_ids)[:50])
+        st.subheader(f"Source passages ({len(entity.passage_ids)})")
+        for n, p in enumerate(passages):
+            with st.expander(md_escape(p.title or "(untitled)"), expanded=n < 3):
+                st.markdown(md_escape(p.text))  # wrapped, and shown literally
 
 
 @st.cache_data(show_spinner="Scanning the graph…", max_entries=8)

@@ -102,13 +102,21 @@ def test_ask_steps_through_to_the_answer(app_env):
     assert any(i.value.startswith("**retrieved**") for i in at.info), [i.value for i in at.info]
 
 
-def test_evaluate_runs_the_sample_benchmark(app_env):
+def test_evaluate_runs_the_sample_benchmark_and_opens_a_question_on_its_graph(app_env):
     at = page("pages/evaluate.py")
     assert not at.exception
-    at.number_input(key="bench_limit").set_value(3)
-    at.button(key="run_bench").click().run()
+    at.button(key="run_bench").click().run()  # the bundled data/sample_bench
     assert not at.exception
-    assert "naive" in at.code[0].value and "graph" in at.code[0].value
+    summary = at.dataframe[0].value
+    assert list(summary["method"]) == ["naive", "graph"] and {"R@2", "R@5", "median ms"} <= set(summary.columns)
+    assert summary.set_index("method").loc["graph", "R@5"] == 100.0
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")  # the Recall@k chart
+    bench_graph = at.session_state["bench"]["graph"]
+    at.selectbox(key="drill").select_index(2).run()
+    at.button(key="open_ask").click().run()
+    assert not at.exception
+    assert at.session_state["graph"] == bench_graph and at.session_state["question"].startswith("Where was")
+    assert at.sidebar.selectbox(key="graph_picker").value == bench_graph
 
 
 def test_evaluate_bad_folder_is_a_message(app_env):

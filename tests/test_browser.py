@@ -29,6 +29,7 @@ EVIL_JSONL = json.dumps(
     }
 )
 EXAMPLE = "Who is the escalation contact for the service that Beacon depends on?"
+STEP_LABELS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
 
 
 @pytest.fixture(scope="module")
@@ -38,20 +39,19 @@ def app_url(tmp_path_factory):
         yield url
 
 
-def _graph_frame(page, step: int | None = None):
-    """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place."""
-    for _ in range(120):
+def _graph_frame(page, view: str | None = None):
+    """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place;
+    with `view`, the one drawn for that view (a step's frame replaces the previous step's)."""
+    check = "typeof network !== 'undefined' && document.body.getAttribute('data-vgrag-ready') === '1'"
+    for _ in range(240):
         for f in page.frames:
             try:
-                if f.evaluate(
-                    "typeof network !== 'undefined' && typeof nodes !== 'undefined'"
-                    " && document.body.getAttribute('data-vgrag-ready') === '1'"
-                ):
+                if f.evaluate(check) and (view is None or f.evaluate("document.body.dataset.vgragView") == view):
                     return f
             except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
                 continue
         page.wait_for_timeout(250)
-    raise AssertionError(f"no graph iframe found (step {step})")
+    raise AssertionError(f"no graph iframe found ({view})")
 
 
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
@@ -98,7 +98,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             if n > 1:
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
-            frame = _graph_frame(page, step=n)
+            frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
             drawn = frame.evaluate("network.getPositions()")
             for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
                 assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), node_id
@@ -112,7 +112,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             page.screenshot(path=str(shots / f"ask_step{n}.png"))
         assert len(positions) >= 5
         page.get_by_text("Reasoning paths").wait_for(timeout=60000)
-        frame = _graph_frame(page, step=7)
+        frame = _graph_frame(page, f"{EXAMPLE} · answer")
         assert frame.evaluate("nodes.length") > 0
         assert frame.locator("canvas").count() >= 1
         # the answer's citation numbers are the numbers of the listed passages (table rank and expanders)
@@ -139,10 +139,20 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.goto(app_url + "/explore", wait_until="networkidle")
         box = page.get_by_label("Search an entity")
         box.fill("Keystone")
-        box.press("Enter")
-        _graph_frame(page)
-        page.wait_for_timeout(1500)
+        page.get_by_role("button", name="Search", exact=True).click()  # a visible button, not only Enter
+        frame = _graph_frame(page)
+        assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
         page.screenshot(path=str(shots / "explore.png"))
+        for name, ready in (
+            ("overview", "Where to next"),
+            ("build", "Start a new graph"),
+            ("evaluate", "Run benchmark"),
+            ("settings", "LLM endpoint"),
+        ):  # every page draws without an error, with a screenshot of each
+            page.goto(f"{app_url}/{name}", wait_until="networkidle")
+            page.get_by_text(ready).first.wait_for(timeout=60000)
+            assert page.locator("[data-testid=stException]").count() == 0, name
+            page.screenshot(path=str(shots / f"page_{name}.png"))
         browser.close()
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]

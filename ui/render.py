@@ -12,11 +12,12 @@ from vgrag.trace import QueryTrace, Step
 from vgrag.viz import ROLE_COLORS, VizGraph, legend, render_html
 
 
-def show_graph(g: VizGraph, height: int = 560) -> None:
+def show_graph(g: VizGraph, height: int = 560, view: str = "") -> None:
+    """The graph in an iframe (`view` names what it shows, for tests), its legend and how many nodes are hidden."""
     if not g.nodes:
         st.info("Nothing to draw at this step.")
         return
-    st.iframe(render_html(g, height - 20, vis_assets_url()), height=height)
+    st.iframe(render_html(g, height - 20, vis_assets_url(), view), height=height)
     roles = [r for r in ROLE_COLORS if r in {n.role for n in g.nodes} | {e.role for e in g.edges}]
     items = (
         f"<span style='white-space:nowrap;margin-right:18px;display:inline-block'>"

@@ -136,14 +136,20 @@ def run_bench(
     db_uri: str | None = None,
     measure_embed: bool = True,
     on_progress: Callable[[str, int, int], None] | None = None,
+    db: Database | None = None,
 ) -> dict:
-    """Build the graph, run every method on every question, and return the result JSON (see README)."""
+    """Build the graph, run every method on every question, and return the result JSON (see README).
+
+    With `db` (the app's database) the benchmark graph stays there afterwards, named in `result["graph"]`, so its
+    questions can be opened on the Ask page; otherwise it lives in a temporary Milvus Lite file."""
     params = replace(params, passage_top_k=max(KS))
     tmp = None
-    if db_uri is None:
-        tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
-        db_uri = str(Path(tmp.name) / "bench.db")
-    db = Database(db_uri)
+    own_db = db is None
+    if db is None:
+        if db_uri is None:
+            tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
+            db_uri = str(Path(tmp.name) / "bench.db")
+        db = Database(db_uri)
     name = (
         "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
     )
@@ -152,6 +158,7 @@ def run_bench(
     ingest_s, ingest_info = build_graph(data, graph, embedder, extract)
     result: dict = {
         "dataset": data.name,
+        "graph": name,
         "n_questions": len(data.questions),
         "extract": extract,
         "ingest_s": round(ingest_s, 2),
@@ -199,6 +206,8 @@ def run_bench(
             },
         }
     result["questions"] = per_q
+    if not own_db:
+        return result  # the caller's database keeps the benchmark graph
     db.drop_graph(name)
     db.close()
     if tmp is not None:

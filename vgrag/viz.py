@@ -102,7 +102,7 @@ def _short(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None) -> str:
+def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None, view: str = "") -> str:
     """An HTML page drawing the graph with zero external requests: vis-network inlined (standalone), or, with
     `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw."""
     from pyvis.network import Network
@@ -141,7 +141,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
         ' "interaction": {"hover": true, "tooltipDelay": 120}}'
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
-    html = html.replace("</body>", _zoom_script(g, fixed) + "</body>", 1)
+    html = html.replace("</body>", _zoom_script(g, fixed, view) + "</body>", 1)
     if assets_url:
         js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
         html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
@@ -151,15 +151,15 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     return html
 
 
-def _zoom_script(g: VizGraph, fixed: bool) -> str:
+def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
     """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen."""
     focus = [n.id for n in g.nodes if n.id in set(g.focus)] if g.focus else []
-    data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed})
+    data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
     return (
         "<script>(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){setTimeout(go,50);"
         "return;}var f=function(){network.fit(o.focus.length?{nodes:o.focus,animation:false}:{animation:false});"
         "if(network.getScale()<o.min){network.moveTo({scale:o.min,animation:false});}"
-        "document.body.setAttribute('data-vgrag-ready','1');};"
+        "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
         "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
     )
 
