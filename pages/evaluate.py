@@ -17,7 +17,8 @@ ensure_router()
 st.title("Evaluate")
 st.write(
     "Runs naive dense retrieval and the graph pipeline on every question of a HippoRAG-format folder "
-    "(corpus JSON, questions JSON, optional OpenIE JSON) in a temporary graph, and reports Recall@k."
+    "(corpus JSON, questions JSON, optional OpenIE JSON) and reports Recall@k. The benchmark's graph is kept in "
+    "this database (named bench_…), so any question can be opened on the Ask page."
 )
 ws = workspace()
 if ws is None:

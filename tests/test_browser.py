@@ -152,7 +152,10 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             page.goto(f"{app_url}/{name}", wait_until="networkidle")
             page.get_by_text(ready).first.wait_for(timeout=60000)
             assert page.locator("[data-testid=stException]").count() == 0, name
-            page.screenshot(path=str(shots / f"page_{name}.png"))
+            if name == "evaluate":  # the bundled sample benchmark: a table and a Recall@k chart
+                page.get_by_role("button", name="Run benchmark").click()
+                page.get_by_text("Per question").wait_for(timeout=120000)
+            page.screenshot(path=str(shots / f"page_{name}.png"), full_page=True)
         browser.close()
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]

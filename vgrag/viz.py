@@ -318,8 +318,9 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
             for n in g.nodes
         ]
         edges = [
-            {"from": e.source, "to": e.target, "label": _short(e.label, 28), "title": e.title,
-             "color": ROLE_COLORS.get(e.role), "arrows": "to"}
+            {"from": e.source, "to": e.target, "label": "" if e.role in FADED else _short(e.label, 28),
+             "title": e.title, "color": ROLE_COLORS.get(e.role), "arrows": "to",
+             "width": 1 if e.role in FADED else (4 if e.role == "path" else 2.5)}
             for e in g.edges
         ]  # fmt: skip
         steps.append(
@@ -332,7 +333,7 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
         question=trace.question,
         answer=trace.answer.text if trace.answer else "",
         passages=numbered_passages(trace),
-        legend=legend(sorted(roles)),
+        legend=legend([r for r in ROLE_COLORS if r in roles]),
         steps=steps,
         vis_js=vis_asset(VIS_JS),
         min_scale=MIN_SCALE,
