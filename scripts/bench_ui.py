@@ -25,6 +25,22 @@ from helpers import running_app  # noqa: E402
 from vgrag.viz import STEPS  # noqa: E402
 
 
+def _drawn(page, view: str) -> None:
+    """Wait until the step's graph iframe has drawn and zoomed (the view the user sees)."""
+    check = "document.body.getAttribute('data-vgrag-ready') === '1' && document.body.dataset.vgragView"
+    for _ in range(2400):
+        if page.get_by_text("Nothing to draw at this step.").count():
+            return
+        for f in page.frames:
+            try:
+                if f.evaluate(check) == view:
+                    return
+            except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
+                continue
+        page.wait_for_timeout(25)
+    raise TimeoutError(view)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=1)
@@ -60,12 +76,14 @@ def main() -> None:
                     page.get_by_role("button", name="Ask", exact=True).click()
                     page.get_by_text("Step 1/7").wait_for(timeout=60000)
                     page.get_by_text(re.compile(r"^query entities: [0-9.]+ ms$")).wait_for(timeout=60000)
+                    _drawn(page, f"{q} · query entities")
                     ask_ms.append((time.perf_counter() - t0) * 1000)
                     for n in range(2, 8):
                         t0 = time.perf_counter()
                         page.get_by_role("button", name="Next ▶").click()
                         page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
                         page.get_by_text(re.compile(f"^{STEPS[n - 1].label}: [0-9.]+ ms$")).wait_for(timeout=60000)
+                        _drawn(page, f"{q} · {STEPS[n - 1].label}")
                         per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
             b.close()
     out = {

@@ -120,7 +120,6 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         assert trace_cites
         for c in set(trace_cites):
             assert page.get_by_text(re.compile(rf"^\[{c}\] ")).count() >= 1  # the cited passage's expander
-        page.screenshot(path=str(shots / "ask_answer.png"), full_page=True)
         for f in page.frames:
             try:
                 assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")

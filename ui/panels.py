@@ -14,7 +14,17 @@ from vgrag.workspace import Workspace
 
 def answer_panel(trace: QueryTrace) -> None:
     st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
-    st.container(key="answer_text").markdown(md_escape(trace.answer.text))
+    a = trace.answer
+    box = st.container(key="answer_text")
+    if a.method == "extractive" and a.short and a.text.startswith(a.short + " — "):
+        box.markdown(f"**Best guess ({md_escape(a.asked)}):** {md_escape(a.short)}")
+        box.caption(
+            "The offline reader's pick: the candidate of the asked type that the question's words and the "
+            "reasoning chain support best. Check it against the cited evidence:"
+        )
+        box.markdown(md_escape(a.text[len(a.short) + 3 :]))
+    else:
+        box.markdown(md_escape(a.text))
     if trace.answer.error:
         st.warning(md_escape(trace.answer.error))
     for c in trace.answer.citations:

@@ -13,12 +13,12 @@ import numpy as np
 from .embed import Embedder
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .nlp import STOPWORDS
+from .reader import norm, read_answer
 from .store import Graph
 from .text import split_sentences
 from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView
 
 MAX_PATHS = 300  # candidate chains enumerated per query
-EMBED_PATHS = 24  # of those, the best by coverage and rerank score are embedded and scored fully
 
 
 def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
@@ -69,26 +69,17 @@ def path_score(question_stems: set[str], similarity: float, path: Sequence[Relat
     return 0.5 * similarity + 0.5 * coverage - 0.05 * idle
 
 
-def reasoning_paths(
-    trace: QueryTrace, embedder: Embedder | None = None, max_len: int = 3, limit: int = 5
-) -> tuple[tuple[str, ...], ...]:
-    """The chains that best explain the question: the question's similarity to the chain's text plus how many of
-    the question's content words the chain accounts for (see path_score); rerank scores without an embedder."""
+def reasoning_paths(trace: QueryTrace, max_len: int = 3, limit: int = 5) -> tuple[tuple[str, ...], ...]:
+    """The chains that best explain the question (see path_score): how similar their relations are to the question
+    (the mean of the cosine similarities retrieval already computed — no embedding here) and how many of the
+    question's content words they account for."""
     if trace.rerank is None or trace.seeds is None:
         return ()
     paths = _candidate_paths(trace, max_len)
     if not paths:
         return ()
-    rs = {c.id: c.score for c in trace.rerank.candidates}
     q = _stems(trace.question)
-    cheap = [path_score(q, sum(rs.get(r.id, 0.0) for r in p) / len(p), p) for p in paths]
-    if embedder is not None:  # embed only the most promising chains (embedding dominates the answer step)
-        keep = sorted(range(len(paths)), key=lambda i: -cheap[i])[:EMBED_PATHS]
-        paths = [paths[i] for i in keep]
-        vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
-        scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths, strict=True)]
-    else:
-        scores = cheap
+    scores = [path_score(q, sum(r.similarity for r in p) / len(p), p) for p in paths]
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []
     for i in order:
@@ -114,7 +105,7 @@ def extractive_answer(
     """Offline answer: along the best reasoning path, each relation's best supporting sentence, cited;
     without a path, the sentences of the top passages closest to the question."""
     t0 = time.perf_counter()
-    paths = reasoning_paths(trace, embedder)
+    paths = reasoning_paths(trace)
     ranked = {p.id: p for p in (trace.passages.passages if trace.passages else ())}
     picked: list[tuple[str, str, str, str]] = []  # (sentence, passage id, title, passage text)
     if paths and graph is not None:
@@ -127,13 +118,9 @@ def extractive_answer(
             pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
             if pid is not None and pid in texts:
                 steps.append((r, pid, split_sentences(texts[pid][1]) or [texts[pid][1]]))
-        # one embedding call for every relation and every candidate sentence of the chain
-        vecs = embedder.embed([r.text for r, _, _ in steps] + [x for _, _, sents in steps for x in sents])
-        offset = len(steps)
-        for n, (_r, pid, sents) in enumerate(steps):
-            sims = vecs[offset : offset + len(sents)] @ vecs[n]
-            offset += len(sents)
-            best = sents[int(np.argmax(sims))]
+        for r, pid, sents in steps:  # the sentence that states the relation: most of its words (first on ties)
+            words = _stems(r.text)
+            best = max(sents, key=lambda x: len(_stems(x) & words))
             if all(best != x[0] for x in picked):
                 picked.append((best, pid, texts[pid][0], texts[pid][1]))
     if not picked:
@@ -150,19 +137,62 @@ def extractive_answer(
         vecs = embedder.embed([trace.question] + [s for s, _ in sents])
         best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]
         picked = [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
+    # the reader: the short answer of the asked type the evidence supports best, or an honest abstention
+    pool = list(ranked.values())
+    extra = {pid for _, pid, _, _ in picked if pid not in ranked}
+    pool_texts = [(p.id, p.title, p.text) for p in pool] + [(pid, t, x) for _, pid, t, x in picked if pid in extra]
+    pool_texts = list(dict.fromkeys(pool_texts))
+    names = sorted({n for r in trace.relations for n in (r.subject, r.object)})
+    read = read_answer(trace.question, [(t, x) for _, t, x in pool_texts], _bridge(trace, paths), names)
+    if read.sentence:
+        pid, title, ptext = pool_texts[read.passage_index]
+        item = (read.sentence, pid, title, ptext)
+        picked = [item] + [x for x in picked if x[0] != read.sentence]
     # citations carry the passage's number in the retrieved list (as the page, the JSON and the replay show it);
     # a chain passage outside the top k continues the numbering
     number: dict[str, int] = {pid: n for n, pid in enumerate(ranked, 1)}
     for _, pid, _, _ in picked:
         number.setdefault(pid, len(number) + 1)
-    text = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)
+    evidence = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)
+    if read.abstained:
+        text = f"The documents don't say ({read.why}). Closest evidence: {evidence}"
+    else:
+        text = f"{read.short} — {evidence}"
     seen: set[str] = set()
     cites = []
     for _, pid, title, ptext in picked:
         if pid not in seen:
             seen.add(pid)
             cites.append(Citation(number[pid], pid, title, ptext))
-    return AnswerStep(text, tuple(cites), paths, "extractive", round((time.perf_counter() - t0) * 1000, 2))
+    return AnswerStep(
+        text=text,
+        citations=tuple(cites),
+        paths=paths,
+        method="extractive",
+        ms=round((time.perf_counter() - t0) * 1000, 2),
+        short=read.short,
+        abstained=read.abstained,
+        asked=read.asked,
+    )
+
+
+def _bridge(trace: QueryTrace, paths: tuple[tuple[str, ...], ...]) -> dict[str, float]:
+    """What the best reasoning chains say about each entity as an answer: a chain's end entities are reached
+    (weighted by the chain's rank: 0.4, 0.2, 0.1); the best chain's middle entities are bridges, usually not the
+    answer (-0.2, not excluded: a chain may run one hop too far). Names normalised like candidate answers."""
+    out: dict[str, float] = {}
+    for rank, (weight, path) in enumerate(zip((0.4, 0.2, 0.1), paths, strict=False)):
+        rels = [r for r in (trace.relation(i) for i in path) if r is not None]
+        seen: dict[str, int] = {}
+        for r in rels:
+            for name in (r.subject, r.object):
+                seen[norm(name)] = seen.get(norm(name), 0) + 1
+        for name, count in seen.items():
+            if count == 1:
+                out[name] = max(out.get(name, 0.0), weight)
+            elif rank == 0:
+                out[name] = min(out.get(name, 0.0), -0.2)
+    return out
 
 
 def answer_messages(trace: QueryTrace) -> list[dict]:

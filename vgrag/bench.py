@@ -7,6 +7,7 @@ import logging
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 from .config import QueryParams
 from .embed import Embedder
 from .ingest import ingest_imported
+from .answer import extractive_answer
+from .reader import norm
 from .retrieve import retrieve, retrieve_naive
 from .sources import ImportedPassage, read_openie
 from .database import Database
@@ -30,6 +33,7 @@ class BenchQuestion:
     question: str
     gold: frozenset[str]  # passage keys (MuSiQue) or titles (HotpotQA/2Wiki)
     by_title: bool
+    answers: tuple[str, ...] = ()  # the gold answer and its aliases
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,28 @@ def _find(folder: Path, patterns: Sequence[str]) -> Path | None:
     return None
 
 
+def _answers(q: dict) -> tuple[str, ...]:
+    golds = [q.get("answer")] + list(q.get("answer_aliases") or [])
+    return tuple(dict.fromkeys(str(a) for a in golds if a not in (None, "")))
+
+
+def answer_scores(produced: str, golds: Sequence[str]) -> dict[str, float]:
+    """SQuAD-style exact match, token F1 and "contains" (a normalised gold or alias occurs in the answer)."""
+    p = norm(produced)
+    if not golds:
+        return {"em": 0.0, "f1": 0.0, "contains": 0.0}
+    em = max(float(p == norm(g)) for g in golds)
+    contains = max(float(bool(norm(g)) and f" {norm(g)} " in f" {p} ") for g in golds)
+    f1 = 0.0
+    for g in golds:
+        pt, gt = p.split(), norm(g).split()
+        common = sum((Counter(pt) & Counter(gt)).values())
+        if common:
+            prec, rec = common / len(pt), common / len(gt)
+            f1 = max(f1, 2 * prec * rec / (prec + rec))
+    return {"em": em, "f1": f1, "contains": contains}
+
+
 def parse_questions(rows: list[dict]) -> tuple[BenchQuestion, ...]:
     """Questions with their gold passages: MuSiQue `paragraphs[is_supporting]` or `supporting_facts` titles."""
     out = []
@@ -55,9 +81,10 @@ def parse_questions(rows: list[dict]) -> tuple[BenchQuestion, ...]:
         qid = str(q.get("id", q.get("_id", n)))
         if "paragraphs" in q:
             gold = frozenset(f"{p['title']}\n{p['paragraph_text']}" for p in q["paragraphs"] if p.get("is_supporting"))
-            out.append(BenchQuestion(qid, q["question"], gold, False))
+            out.append(BenchQuestion(qid, q["question"], gold, False, _answers(q)))
         elif "supporting_facts" in q:
-            out.append(BenchQuestion(qid, q["question"], frozenset(f[0] for f in q["supporting_facts"]), True))
+            titles = frozenset(f[0] for f in q["supporting_facts"])
+            out.append(BenchQuestion(qid, q["question"], titles, True, _answers(q)))
         else:
             raise ValueError(f"question {qid} has neither 'paragraphs' nor 'supporting_facts'")
     return tuple(out)
@@ -137,6 +164,7 @@ def run_bench(
     measure_embed: bool = True,
     on_progress: Callable[[str, int, int], None] | None = None,
     db: Database | None = None,
+    answers: bool = False,
 ) -> dict:
     """Build the graph, run every method on every question, and return the result JSON (see README).
 
@@ -181,6 +209,8 @@ def run_bench(
         (lambda p: p.title) if data.questions and data.questions[0].by_title else (lambda p: f"{p.title}\n{p.text}")
     )
     per_q: list[dict] = []
+    ans: dict[str, list[dict[str, float]]] = {m: [] for m in methods}
+    answer_ms: dict[str, list[float]] = {m: [] for m in methods}
     runners = {"naive": retrieve_naive, "graph": retrieve}
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
@@ -194,6 +224,15 @@ def run_bench(
             row[m] = {str(k): recall_at(keys, q.gold, k) for k in KS}
             for k in KS:
                 rec[m][k].append(row[m][str(k)])
+            if answers:
+                t1 = time.perf_counter()
+                step = extractive_answer(trace, embedder, graph)
+                answer_ms[m].append((time.perf_counter() - t1) * 1000)
+                scores = answer_scores(step.short, q.answers)
+                scores["contains_text"] = answer_scores(step.text, q.answers)["contains"]
+                scores["abstained"] = float(step.abstained)
+                ans[m].append(scores)
+                row[m]["answer"] = {"short": step.short, "asked": step.asked, "gold": list(q.answers), **scores}
         per_q.append(row)
         if on_progress:
             on_progress("query", n + 1, len(data.questions))
@@ -205,6 +244,16 @@ def run_bench(
                 "p90": round(_pct(lat[m], 0.9), 1),
             },
         }
+    if answers:
+        for m in methods:
+            result["methods"][m]["answer"] = {
+                key: round(100 * statistics.fmean(x[key] for x in ans[m]), 1) if ans[m] else 0.0
+                for key in ("contains", "em", "f1", "abstained", "contains_text")
+            }
+            result["methods"][m]["answer_ms"] = {
+                "median": round(statistics.median(answer_ms[m]), 1) if answer_ms[m] else 0.0,
+                "p90": round(_pct(answer_ms[m], 0.9), 1),
+            }
     result["questions"] = per_q
     if not own_db:
         return result  # the caller's database keeps the benchmark graph
@@ -232,4 +281,11 @@ def format_table(result: dict) -> str:
             f"{m:8} {rc['1']:>6} {rc['2']:>6} {rc['5']:>6} {rc['10']:>6} "
             f"{r['latency_ms']['median']:>8} {r['latency_ms']['p90']:>8}"
         )
+    for m, r in result["methods"].items():
+        if "answer" in r:
+            a = r["answer"]
+            lines.append(
+                f"answer ({m}): contains {a['contains']} · EM {a['em']} · F1 {a['f1']} · abstained {a['abstained']} "
+                f"· gold anywhere in the text {a['contains_text']} · median {r['answer_ms']['median']} ms"
+            )
     return "\n".join(lines)

@@ -178,6 +178,9 @@ class AnswerStep:
     ms: float
     llm: LLMCall | None = None
     error: str | None = None
+    short: str = ""  # the answer itself (offline reader), "" when abstaining or for LLM answers
+    abstained: bool = False  # the offline reader found nothing of the asked type that the evidence supports
+    asked: str = ""  # what the question asks for: person, place, date, number, organisation, work, yesno, …
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,288 @@
+"""The offline reader: what a question asks for, the candidate answers of that type in the retrieved passages,
+and which one the evidence supports best — or that none is supported (abstain).
+
+No reader model ships with weights on PyPI, so this is built from spaCy's small English pipeline (named entities,
+already installed for extraction) and the query's own signals: question-word overlap of the candidate's sentence,
+the passage's retrieval rank, and whether the reasoning chain reaches the candidate (the bridge).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .nlp import STOPWORDS, load_spacy
+from .text import split_sentences
+
+AnswerType = Literal[
+    "person",
+    "place",
+    "date",
+    "number",
+    "organisation",
+    "work",
+    "language",
+    "group",
+    "event",
+    "yesno",
+    "choice",
+    "thing",
+]
+
+# spaCy entity labels per answer type; "thing" takes any named entity
+LABELS: dict[str, frozenset[str]] = {
+    "person": frozenset({"PERSON"}),
+    "place": frozenset({"GPE", "LOC", "FAC"}),
+    "date": frozenset({"DATE"}),
+    "number": frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"}),
+    "organisation": frozenset({"ORG", "NORP"}),
+    "work": frozenset({"WORK_OF_ART", "PRODUCT", "EVENT", "LAW", "ORG", "PERSON"}),
+    "language": frozenset({"LANGUAGE"}),
+    "group": frozenset({"NORP"}),
+    "event": frozenset({"EVENT", "DATE"}),
+}
+UNTYPED_OK = frozenset({"organisation", "work", "thing"})  # where graph names / titles may answer (NER misses them)
+_AUX = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would"}
+_PLACE = r"city|country|state|place|town|county|region|location|province|continent|island|capital|village|nation"
+_ORG = r"company|organi[sz]ation|team|band|university|college|school|agency|party|network|label|club|firm|group|"
+_ORG += r"corporation|manufacturer|carrier|airline|publisher|studio|league|army|government|institution"
+_WORK = r"film|movie|book|album|song|novel|show|series|work|play|game|opera|magazine|newspaper|single|poem|painting"
+_TYPE_RULES: tuple[tuple[str, AnswerType], ...] = (
+    (r"^(when|what year|which year|in what year|in which year|what date|on what date)\b", "date"),
+    (r"\b(how many|how much|how old|how long|how tall|how far|what number|what percentage)\b", "number"),
+    (r"\b(revenue|population|salary|budget|income|profit|price|cost|worth|capacity|height|weight|number)\b", "number"),
+    (r"\b(what|which)\s+(\w+\s+)?(language|programming language)\b", "language"),
+    (r"\b(what|which)\s+(nationality|ethnicity|religion)\b", "group"),
+    (r"\b(what|which)\s+(\w+\s+)?(war|battle|event|competition|tournament|election)\b", "event"),
+    (r"^(where)\b", "place"),
+    (rf"\b(what|which|in what|in which)\s+(\w+\s+)?({_PLACE})\b", "place"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_ORG})\b", "organisation"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_WORK})\b", "work"),
+    (r"^(who|whom|whose)\b|\b(who|whom|whose)\b", "person"),
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    type: AnswerType
+    choices: tuple[str, ...] = ()  # "X or Y"
+    noun: str = ""  # the noun after which/what ("Which team …" → "team"): answers often carry it
+
+
+_TAIL = re.compile(r"(?:,|\band)\s+(who|whom|whose|where|when|what|which|how)\b(.*)$", re.I)
+_NOUN = re.compile(r"^(?:in\s+)?(?:which|what)\s+(?:\w+\s+)??([a-z]+)\b")
+
+
+def analyse(question: str) -> Question:
+    """What the question asks for: a person, place, date, number, organisation, work, language, yes/no, one of
+    the offered choices, or a thing. In "X, and who is its Y?" the last clause is what is asked."""
+    q = question.strip()
+    tail = _TAIL.search(q)
+    if tail and tail.start() > 0:
+        inner = analyse(tail.group(1) + tail.group(2))
+        return Question(q, inner.type, inner.choices, inner.noun)
+    ql = q.lower()
+    first = ql.split(" ", 1)[0] if ql else ""
+    m = re.search(r",?\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?*$", q)
+    if m and (first in ("which", "who", "what") or "," in q):
+        return Question(q, "choice", (m.group(1).strip(" \"'"), m.group(2).strip(" \"'")))
+    if first in _AUX:
+        return Question(q, "yesno")
+    nm = _NOUN.match(ql)
+    noun = nm.group(1) if nm and nm.group(1) not in STOPWORDS else ""
+    for pattern, kind in _TYPE_RULES:
+        if re.search(pattern, ql):
+            return Question(q, kind, noun=noun)
+    return Question(q, "thing", noun=noun)
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def stems(text: str) -> set[str]:
+    """Content words cut to 5 letters: a crude, language-light stem ("operates" ~ "operated")."""
+    return {w[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+
+
+def norm(text: str) -> str:
+    """SQuAD-style normalisation: lower case, no punctuation, no articles, single spaces."""
+    text = re.sub(r"[^\w\s]", " ", text.casefold())
+    return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    text: str
+    label: str
+    sentence: str
+    passage_index: int  # rank of its passage in the retrieved list (0 = first)
+    score: float
+    bridge: float = 0.0  # how strongly the reasoning chain reaches it
+
+
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+
+
+NER_ONLY = ["tagger", "parser", "attribute_ruler", "lemmatizer"]  # sentences come from text.split_sentences
+
+
+def _sentences(nlp: object, texts: Sequence[str]) -> list[list[tuple[str, list[tuple[str, str]]]]]:
+    """Per passage, each sentence with its named entities — spaCy's NER alone (the parser is the costly part),
+    every sentence of every passage in one batch."""
+    per = [split_sentences(t) or [t] for t in texts]
+    flat = [s for sents in per for s in sents]
+    docs = iter(nlp.pipe(flat, disable=NER_ONLY))  # type: ignore[attr-defined]
+    return [
+        [(s, [(e.text.strip(), e.label_) for e in next(docs).ents if e.text.strip()]) for s in sents] for sents in per
+    ]
+
+
+def candidates(
+    q: Question, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
+) -> list[Candidate]:
+    """Typed candidates in (title, text) passages, best first. Score = how much of the question the sentence
+    covers (0.5) + retrieval rank (0.3) + the reasoning chain reaching the candidate (bridge weight, ≤ 0.4)
+    + a little for being mentioned in several passages; names the question already contains are never answers."""
+    nlp = load_spacy()
+    if nlp is None or not passages:
+        return []
+    qn, qs = norm(q.text), stems(q.text)
+    labels = LABELS.get(q.type)
+    found: dict[str, Candidate] = {}
+    mentions: dict[str, int] = {}
+    untyped = q.type in UNTYPED_OK
+    tagged_passages = _sentences(nlp, [body for _, body in passages])
+    for rank, ((title, _body), sentences) in enumerate(zip(passages, tagged_passages, strict=True)):
+        for sentence, ents in sentences:
+            coverage = len(stems(sentence) & qs) / max(len(qs), 1)
+            pool = list(ents)
+            if q.type == "date":
+                pool += [(y, "DATE") for y in _YEAR.findall(sentence)]
+            if untyped:  # names the graph knows, and the passage's title, wherever the sentence states them
+                tagged = {norm(t) for t, _ in ents}
+                low = " " + norm(sentence) + " "
+                pool += [
+                    (n, "NAME")
+                    for n in (title, *names)
+                    if n[:1].isupper() and norm(n) not in tagged and f" {norm(n)} " in low
+                ]
+            for text, label in pool:
+                key = norm(text)
+                typed = labels is None or label in labels
+                if not key or not (typed or (untyped and label == "NAME")) or key in qn:
+                    continue
+                near = [w for name, w in bridge.items() if key == name or key in name or name in key]
+                b = max(near, key=abs, default=0.0)
+                cue = 0.2 if q.noun and (q.noun in key.split() or q.noun in norm(title).split()) else 0.0
+                score = 0.5 * coverage + 0.3 / (1 + rank) + b + cue - (0.1 if label == "NAME" else 0.0)
+                mentions[key] = mentions.get(key, 0) + 1
+                if key not in found or score > found[key].score:
+                    found[key] = Candidate(text, label, sentence, rank, score, b)
+    ranked = [
+        Candidate(c.text, c.label, c.sentence, c.passage_index, c.score + 0.05 * math.log(mentions[k]), c.bridge)
+        for k, c in found.items()
+    ]
+    return sorted(ranked, key=lambda c: (-c.score, c.passage_index, c.text))
+
+
+def yes_or_no(q: Question, passages: Sequence[tuple[str, str]]) -> tuple[str, str, int] | None:
+    """A yes/no question ("Are X and Y both Z?", "Is X a Y?"): "yes" when every thing the question names has a
+    passage whose text also carries the question's remaining content words, else "no". Returns (answer, evidence
+    sentence, passage index) or None without passages."""
+    if not passages:
+        return None
+    names = [m.group(0) for m in re.finditer(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", q.text[1:])]
+    rest = stems(q.text) - set().union(*(stems(n) for n in names)) if names else stems(q.text)
+    if not rest:
+        return None
+    best = ("no", "", 0)
+    hits = 0
+    subjects = names or [""]
+    for name in subjects:
+        ok = False
+        for i, (title, text) in enumerate(passages):
+            if name and norm(name) not in norm(title + " " + text):
+                continue
+            for sentence in re.split(r"(?<=[.!?])\s+", text):
+                if len(stems(sentence) & rest) >= max(1, len(rest) // 2):
+                    ok, best = True, ("yes", sentence, i)
+                    break
+            if ok:
+                break
+        hits += ok
+    return ("yes", best[1], best[2]) if hits == len(subjects) else ("no", best[1], best[2])
+
+
+_EARLY = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner)\b", re.I)
+_LATE = re.compile(r"\b(later|latest|last|younger|youngest|newer|newest|more recent|most recent|after)\b", re.I)
+
+
+def choose(q: Question, passages: Sequence[tuple[str, str]]) -> tuple[str, str, int] | None:
+    """ "…, X or Y?": with first/older/earlier (or later/younger/newer) the option whose passage gives the earliest
+    (latest) year; otherwise the option whose passage covers most of the question. (answer, sentence, index)."""
+    best: tuple[float, str, str, int] | None = None
+    rest = stems(q.text) - set().union(*(stems(c) for c in q.choices))
+    for option in q.choices:
+        key = norm(option)
+        for i, (title, text) in enumerate(passages):
+            if key not in norm(title) and key not in norm(text):
+                continue
+            for sentence in re.split(r"(?<=[.!?])\s+", text):
+                years = [int(y) for y in _YEAR.findall(sentence)]
+                if _EARLY.search(q.text) and years:
+                    value = -min(years)
+                elif _LATE.search(q.text) and years:
+                    value = max(years)
+                elif _EARLY.search(q.text) or _LATE.search(q.text):
+                    continue
+                else:
+                    value = len(stems(sentence) & rest) - 0.01 * i
+                if best is None or value > best[0]:
+                    best = (value, option, sentence, i)
+    return (best[1], best[2], best[3]) if best else None
+
+
+def support(q: Question, sentence: str) -> int:
+    """How many of the question's relation words (content words outside its capitalised names) the sentence has."""
+    names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", q.text[1:])
+    rest = stems(q.text) - set().union(*(stems(n) for n in names)) if names else stems(q.text)
+    return len(stems(sentence) & rest)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reader's verdict: a short answer with its sentence, or an abstention saying why."""
+
+    short: str
+    sentence: str
+    passage_index: int
+    abstained: bool
+    asked: str
+    why: str = ""
+
+
+def read_answer(
+    question: str, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
+) -> Reading:
+    """Answer from (title, text) passages, best first: the supported candidate of the asked type, a yes/no, one of
+    the offered choices — or abstain when nothing of that type is supported by the question's own words or the
+    reasoning chain (then the closest evidence is still shown)."""
+    q = analyse(question)
+    if q.type == "yesno":
+        r = yes_or_no(q, passages)
+        if r:
+            return Reading(r[0], r[1], r[2], False, q.type)
+    elif q.type == "choice":
+        r = choose(q, passages)
+        if r:
+            return Reading(r[0], r[1], r[2], False, q.type)
+    else:
+        for c in candidates(q, passages, bridge, names):
+            if support(q, c.sentence) > 0 or c.bridge > 0:  # the question's words, or the chain, lead to it
+                return Reading(c.text, c.sentence, c.passage_index, False, q.type)
+    what = {"yesno": "yes or no", "choice": "which of the options"}.get(q.type, f"the {q.type} asked for")
+    return Reading("", "", 0, True, q.type, f"nothing in the retrieved passages supports {what}")
