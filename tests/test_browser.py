@@ -24,7 +24,8 @@ XSS_ENTITY = '<img src=x onerror="window.__xss=1">'
 EVIL_JSONL = json.dumps(
     {
         "title": "<script>window.__xss2=1</script>",
-        "passage": f"Keystone was probed by {XSS_ENTITY} <script>window.__xss2=1</script>",
+        "passage": f"Keystone was probed by {XSS_ENTITY} <script>window.__xss2=1</script>\n\n"
+        "## Planted heading ![leak](http://exfil.example/doc.png) [click](http://exfil.example/go)",
         "triples": [[XSS_ENTITY, "probed", "Keystone"]],
     }
 )
@@ -141,6 +142,12 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.get_by_role("button", name="Search", exact=True).click()  # a visible button, not only Enter
         frame = _graph_frame(page)
         assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
+        # the planted Markdown in a passage shows literally among Keystone's source passages: no heading, no image
+        page.get_by_text("![leak](http://exfil.example/doc.png)", exact=False).first.wait_for(
+            state="attached", timeout=30000
+        )
+        assert page.locator("h2", has_text="Planted heading").count() == 0
+        assert page.locator("img[src*='exfil']").count() == 0 and page.locator("a[href*='exfil']").count() == 0
         page.screenshot(path=str(shots / "explore.png"))
         for name, ready in (
             ("overview", "Where to next"),

@@ -102,20 +102,20 @@ class _Tally:
     def report(self, graph: Graph, t_start: float) -> IngestReport:
         self.timings["total"] = time.perf_counter() - t_start
         return IngestReport(
-            tuple(self.documents),
-            tuple(self.unchanged),
-            tuple(self.replaced),
-            self.chunks,
-            self.triples,
-            self.passages_new,
-            self.entities_new,
-            self.relations_new,
-            self.texts_embedded,
-            tuple(self.failures),
-            {k: round(v, 3) for k, v in self.timings.items()},
-            graph.counts(),
-            self.prompt_tokens,
-            self.completion_tokens,
+            documents=tuple(self.documents),
+            unchanged=tuple(self.unchanged),
+            replaced=tuple(self.replaced),
+            chunks=self.chunks,
+            triples=self.triples,
+            passages_new=self.passages_new,
+            entities_new=self.entities_new,
+            relations_new=self.relations_new,
+            texts_embedded=self.texts_embedded,
+            failures=tuple(self.failures),
+            timings={k: round(v, 3) for k, v in self.timings.items()},
+            counts=graph.counts(),
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
         )
 
 
@@ -129,13 +129,15 @@ def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally)
     if old is not None and old.content_hash != digest:
         delete_document(graph, did)
         tally.replaced.append(name)
-    graph.documents.put(Document(did, name, digest, n, False, old.added_at if old else time.time()))
+    added = old.added_at if old else time.time()
+    graph.documents.put(Document(did, name, digest, n_passages=n, complete=False, added_at=added))
     return did
 
 
 def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> None:
     old = graph.documents.get(did)
-    graph.documents.put(Document(did, name, digest, n, True, old.added_at if old else time.time()))
+    added = old.added_at if old else time.time()
+    graph.documents.put(Document(did, name, digest, n_passages=n, complete=True, added_at=added))
 
 
 def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
