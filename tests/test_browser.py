@@ -143,9 +143,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         frame = _graph_frame(page)
         assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
         # the planted Markdown in a passage shows literally among Keystone's source passages: no heading, no image
-        page.get_by_text("![leak](http://exfil.example/doc.png)", exact=False).first.wait_for(
-            state="attached", timeout=30000
-        )
+        page.get_by_text("![leak](http", exact=False).first.wait_for(state="attached", timeout=30000)
         assert page.locator("h2", has_text="Planted heading").count() == 0
         assert page.locator("img[src*='exfil']").count() == 0 and page.locator("a[href*='exfil']").count() == 0
         page.screenshot(path=str(shots / "explore.png"))
@@ -203,7 +201,7 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
             page.get_by_text("stopped by the user after").first.wait_for(timeout=60000)
-            page.get_by_text("![x](http://exfil.example/leak.png)", exact=False).first.wait_for(timeout=10000)
+            page.get_by_text("![x](http", exact=False).first.wait_for(timeout=10000)
             shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
             page.screenshot(path=str(shots / "ask_llm_stopped.png"), full_page=True)
             assert page.locator("h1", has_text="Heading").count() == 0  # "# Heading" stayed text

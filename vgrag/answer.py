@@ -19,6 +19,7 @@ from .text import split_sentences
 from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView
 
 MAX_PATHS = 300  # candidate chains enumerated per query
+EMBED_PATHS = 8  # of those, the best by the cheap score are embedded whole and re-scored
 
 
 def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
@@ -69,10 +70,13 @@ def path_score(question_stems: set[str], similarity: float, path: Sequence[Relat
     return 0.5 * similarity + 0.5 * coverage - 0.05 * idle
 
 
-def reasoning_paths(trace: QueryTrace, max_len: int = 3, limit: int = 5) -> tuple[tuple[str, ...], ...]:
-    """The chains that best explain the question (see path_score): how similar their relations are to the question
-    (the mean of the cosine similarities retrieval already computed — no embedding here) and how many of the
-    question's content words they account for."""
+def reasoning_paths(
+    trace: QueryTrace, embedder: Embedder | None = None, max_len: int = 3, limit: int = 5
+) -> tuple[tuple[str, ...], ...]:
+    """The chains that best explain the question (see path_score): their similarity to the question and how many of
+    the question's content words they account for. All chains are first scored with the mean of their relations'
+    similarities (computed by retrieval); with an embedder, the best EMBED_PATHS are re-scored by embedding each
+    chain's text as a whole (a chain can match the question better than any of its relations)."""
     if trace.rerank is None or trace.seeds is None:
         return ()
     paths = _candidate_paths(trace, max_len)
@@ -80,6 +84,11 @@ def reasoning_paths(trace: QueryTrace, max_len: int = 3, limit: int = 5) -> tupl
         return ()
     q = _stems(trace.question)
     scores = [path_score(q, sum(r.similarity for r in p) / len(p), p) for p in paths]
+    if embedder is not None:
+        keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:EMBED_PATHS]
+        paths = [paths[i] for i in keep]
+        vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
+        scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths, strict=True)]
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []
     for i in order:
@@ -105,7 +114,7 @@ def extractive_answer(
     """Offline answer: along the best reasoning path, each relation's best supporting sentence, cited;
     without a path, the sentences of the top passages closest to the question."""
     t0 = time.perf_counter()
-    paths = reasoning_paths(trace)
+    paths = reasoning_paths(trace, embedder)
     ranked = {p.id: p for p in (trace.passages.passages if trace.passages else ())}
     picked: list[tuple[str, str, str, str]] = []  # (sentence, passage id, title, passage text)
     if paths and graph is not None:
