@@ -19,7 +19,7 @@ from .text import split_sentences
 from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView
 
 MAX_PATHS = 300  # candidate chains enumerated per query
-EMBED_PATHS = 8  # of those, the best by the cheap score are embedded whole and re-scored
+EMBED_PATHS = 4  # of those, the best by the cheap score are embedded whole and re-scored
 
 
 def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
