@@ -44,7 +44,7 @@ def _graph_frame(page, view: str | None = None):
     """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place;
     with `view`, the one drawn for that view (a step's frame replaces the previous step's)."""
     check = "typeof network !== 'undefined' && document.body.getAttribute('data-vgrag-ready') === '1'"
-    for _ in range(240):
+    for _ in range(480):  # up to 2 minutes on a loaded machine
         for f in page.frames:
             try:
                 if f.evaluate(check) and (view is None or f.evaluate("document.body.dataset.vgragView") == view):
