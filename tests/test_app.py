@@ -13,8 +13,19 @@ T = 120
 
 
 @pytest.fixture(scope="module")
-def app_db(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("app") / "app.db")
+def app_db(tmp_path_factory, minilm):
+    """The app's database with the demo graph already in it (through the library), so no test depends on
+    another having loaded it; closed again before the app opens it."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path_factory.mktemp("app") / "app.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
+    ws.close()
+    server_manager_instance.release_server(path)
+    return path
 
 
 @pytest.fixture
@@ -27,10 +38,10 @@ def app_env(app_db, monkeypatch):
 def page(path: str | None = None, demo: bool = True) -> AppTest:
     """The app on `path`; with `demo`, the demo graph is loaded first if this database has none (any test order)."""
     at = AppTest.from_file(APP, default_timeout=T)
+    if demo:  # whatever graphs other tests added, start on the demo
+        at.session_state["graph"] = at.session_state["select_graph"] = "demo"
     at.run()
     assert "data/vgrag.db" not in at.session_state["settings"].milvus_uri
-    if demo and any(b.key == "load_demo_hint" for b in at.button):
-        at.button(key="load_demo_hint").click().run()
     if path:
         at.switch_page(path)
         at.run()
@@ -151,9 +162,8 @@ def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
     at = AppTest.from_file(APP, default_timeout=T)
     bad = LLMSettings(base_url="http://127.0.0.1:9/v1", api_key="x", timeout_s=5)
     at.session_state["settings"] = replace(Settings.from_env(), llm=bad)
+    at.session_state["graph"] = at.session_state["select_graph"] = "demo"
     at.run()
-    if any(b.key == "load_demo_hint" for b in at.button):
-        at.button(key="load_demo_hint").click().run()
     at.switch_page("pages/ask.py")
     at.run()
     at.text_input(key="question").input("Who leads the team that owns Tollgate?")
