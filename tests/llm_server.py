@@ -88,7 +88,8 @@ class ScriptedServer:
             )
         return httpx2.Response(200, json=completion(str(reply), finish=finish))
 
-    def llm(self, cache_dir=None, sleeps: list | None = None, **kw) -> OpenAILLM:
+    def llm(self, cache_dir=None, sleeps: list | None = None, sleep=None, **kw) -> OpenAILLM:
+        """The real client over this server; waits are recorded in `sleeps` (or handed to `sleep`), never slept."""
         client = openai.OpenAI(
             base_url="http://llm.test/v1",
             api_key="k",
@@ -98,4 +99,4 @@ class ScriptedServer:
         settings = LLMSettings(base_url="http://llm.test/v1", api_key="k", **kw)
         cache = ResponseCache(cache_dir / "c.sqlite") if cache_dir else None
         sleeps = [] if sleeps is None else sleeps
-        return OpenAILLM(settings, client=client, cache=cache, sleep=sleeps.append)
+        return OpenAILLM(settings, client=client, cache=cache, sleep=sleep or sleeps.append)

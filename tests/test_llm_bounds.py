@@ -111,8 +111,7 @@ def test_backoff_never_outlives_the_deadline():
     srv = ScriptedServer([429])
     sleeps: list[float] = []
     now = [0.0]
-    llm = srv.llm(sleeps=sleeps, max_retries=10)
-    llm._sleep = lambda s: (sleeps.append(s), now.__setitem__(0, now[0] + s))
+    llm = srv.llm(sleep=lambda s: (sleeps.append(s), now.__setitem__(0, now[0] + s)), max_retries=10)
     with pytest.raises(LLMError):
         llm.complete("rerank", [{"role": "user", "content": "x"}], deadline=Deadline(5.0, clock=lambda: now[0]))
     assert sum(sleeps) < 5.0 and len(srv.requests) == 3  # waits 1 + 2, then 4 more would pass the deadline

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import re
 
-from vgrag.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html, replay_html
+from vgrag.replay import replay_html
+from vgrag.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html
 
 EVIL = '</script><script>alert(1)</script><img src=x onerror="alert(2)">'
 G = VizGraph(
@@ -44,7 +45,8 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
 
     from vgrag.config import QueryParams
     from vgrag.pipeline import run_query
-    from vgrag.viz import STEPS, numbered_passages, trace_graph
+    from vgrag.replay import numbered_passages
+    from vgrag.viz import STEPS, trace_graph
     from vgrag.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])

@@ -8,7 +8,7 @@ from ui.safe import md_escape
 from vgrag.diagnose import explain_entity, explain_passage
 from vgrag.store import Graph
 from vgrag.trace import QueryTrace
-from vgrag.viz import replay_html
+from vgrag.replay import replay_html
 from vgrag.workspace import Workspace
 
 

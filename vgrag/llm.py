@@ -23,6 +23,7 @@ from typing import Literal
 import tenacity
 
 from .config import LLMSettings
+from .llm_failures import LLMError, StreamBroke, describe, fix_message, retry_after, transient
 from .trace import LLMCall
 
 log = logging.getLogger(__name__)
@@ -30,24 +31,6 @@ log = logging.getLogger(__name__)
 Role = Literal["extract", "glean", "rerank", "answer"]
 QUICK_RETRY_S = 0.25  # the one retry after "connection refused" / unknown host
 MAX_BACKOFF_S = 20.0
-
-
-class LLMError(RuntimeError):
-    """A call that gave no usable reply: the message says what to fix; `attempts` what was tried and how long."""
-
-    def __init__(
-        self,
-        message: str,
-        attempts: tuple[str, ...] = (),
-        elapsed_ms: float = 0.0,
-        unreachable: bool = False,
-        partial: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.attempts = attempts
-        self.elapsed_ms = elapsed_ms
-        self.unreachable = unreachable  # the endpoint could not be reached: later calls of a query are skipped
-        self.partial = partial  # text a stream delivered before it broke
 
 
 @dataclass(frozen=True)
@@ -114,74 +97,6 @@ class ResponseCache:
             )
 
 
-class _StreamBroke(Exception):
-    """A stream failed after delivering text: never retried (the pieces are already on screen)."""
-
-    def __init__(self, partial: str, cause: BaseException) -> None:
-        super().__init__(f"the stream broke after {len(partial)} characters: {cause}")
-        self.partial = partial
-
-
-def _transient(e: BaseException | None) -> str | None:
-    """What kind of failure waiting may cure: "timeout", "rate limit", "unreachable"; None for the rest."""
-    import openai
-
-    if isinstance(e, openai.APITimeoutError):  # a subclass of APIConnectionError: test it first
-        return "timeout"
-    if isinstance(e, openai.APIConnectionError):
-        return "unreachable"
-    if isinstance(e, openai.RateLimitError):
-        return "rate limit"
-    return None
-
-
-def _retry_after(e: BaseException | None) -> float | None:
-    response = getattr(e, "response", None)
-    value = response.headers.get("retry-after") if response is not None else None
-    try:
-        return float(value) if value else None
-    except ValueError:
-        return None
-
-
-def _describe(e: BaseException) -> str:
-    cause = e.__cause__ or e.__context__
-    detail = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) else ""
-    status = getattr(e, "status_code", None)
-    return f"{type(e).__name__}{f' {status}' if status else ''}{detail}"[:300]
-
-
-def _fix_message(e: BaseException, model: str, base_url: str, attempts: int) -> tuple[str, bool]:
-    """What the user should do about a final failure, and whether the endpoint was unreachable."""
-    import openai
-
-    where = base_url or "api.openai.com"
-    kind = _transient(e)
-    if kind == "unreachable":
-        return f"Cannot reach the LLM endpoint {where} ({_describe(e)}): is the server running?", True
-    if kind == "timeout":
-        return (
-            f"The LLM endpoint {where} timed out {attempts} time(s): a faster model or a longer timeout helps.",
-            False,
-        )
-    if kind == "rate limit":
-        return f"The LLM endpoint {where} kept rate-limiting ({attempts} attempts): try again later.", False
-    if isinstance(e, openai.AuthenticationError):
-        return (
-            "The LLM endpoint rejected the API key (401): check the key on the Settings page or OPENAI_API_KEY.",
-            False,
-        )
-    if isinstance(e, openai.NotFoundError):
-        return f"Model {model!r} or the endpoint was not found (404): check the model name and base URL.", False
-    if isinstance(e, openai.BadRequestError):
-        return f"The LLM endpoint refused the request (400): {e}", False
-    if isinstance(e, openai.APIStatusError):
-        return f"The LLM endpoint failed ({e.status_code}): {e}", False
-    if isinstance(e, _StreamBroke):
-        return str(e), False
-    return f"The LLM call failed: {_describe(e)}", False
-
-
 class OpenAILLM:
     """Chat completions through the official `openai` client against any base URL; one instance per endpoint."""
 
@@ -235,24 +150,22 @@ class OpenAILLM:
             try:
                 return request(min(s.timeout_s, left), kwargs)
             except Exception as e:
-                tried.append(
-                    f"attempt {len(tried) + 1}: {_describe(e)} after {(time.perf_counter() - t) * 1000:.0f} ms"
-                )
+                tried.append(f"attempt {len(tried) + 1}: {describe(e)} after {(time.perf_counter() - t) * 1000:.0f} ms")
                 raise
 
         def wait(rs: tenacity.RetryCallState) -> float:
             e = rs.outcome.exception() if rs.outcome else None
-            if _transient(e) == "unreachable":
+            if transient(e) == "unreachable":
                 return QUICK_RETRY_S
-            return min(_retry_after(e) or 2.0 ** (rs.attempt_number - 1), MAX_BACKOFF_S)
+            return min(retry_after(e) or 2.0 ** (rs.attempt_number - 1), MAX_BACKOFF_S)
 
         def stop(rs: tenacity.RetryCallState) -> bool:
             e = rs.outcome.exception() if rs.outcome else None
-            limit = 2 if _transient(e) == "unreachable" else s.max_retries + 1
+            limit = 2 if transient(e) == "unreachable" else s.max_retries + 1
             return rs.attempt_number >= limit or deadline.remaining() <= wait(rs)
 
         retrying = tenacity.Retrying(
-            retry=tenacity.retry_if_exception(lambda e: _transient(e) is not None),
+            retry=tenacity.retry_if_exception(lambda e: transient(e) is not None),
             wait=wait,
             stop=stop,
             sleep=self._sleep,
@@ -295,7 +208,7 @@ class OpenAILLM:
         if isinstance(e, TimeoutError) and "deadline" in str(e):
             msg, unreachable = f"Skipped: {e}", False
         else:
-            msg, unreachable = _fix_message(e, model, self.settings.base_url, max(len(tried), 1))
+            msg, unreachable = fix_message(e, model, self.settings.base_url, max(len(tried), 1))
         return LLMError(
             msg,
             tuple(tried),
@@ -375,7 +288,7 @@ class OpenAILLM:
                         break
             except Exception as e:
                 if parts:
-                    raise _StreamBroke("".join(parts), e) from e
+                    raise StreamBroke("".join(parts), e) from e
                 raise
             finally:
                 close = getattr(events, "close", None)

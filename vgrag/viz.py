@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .explain import TOP_SELECTED, explain
+from .explain import TOP_SELECTED
 from .store import Graph
 from .trace import QueryTrace, Step
 
@@ -98,7 +98,7 @@ def vis_asset(name: str) -> str:
     return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
 
 
-def _short(s: str, n: int = 40) -> str:
+def short_label(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
@@ -114,7 +114,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
         pos = {"x": n.x, "y": n.y, "physics": False} if fixed else {}
         net.add_node(
             n.id,
-            label=_short(n.label),
+            label=short_label(n.label),
             title=n.title,
             color=ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
             shape="dot",
@@ -127,7 +127,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
         net.add_edge(
             e.source,
             e.target,
-            label="" if faded else _short(e.label, 28),
+            label="" if faded else short_label(e.label, 28),
             title=e.title,
             color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
             width=1 if faded else (4 if e.role == "path" else 2.5),
@@ -295,58 +295,3 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
 def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
     """(role, colour, meaning) for the roles shown."""
     return [(r, ROLE_COLORS[r], ROLE_LABELS[r]) for r in roles if r in ROLE_COLORS]
-
-
-def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
-    """One self-contained HTML page that replays every step of a query offline (vis-network inlined), with the
-    legend, the same fixed layout as the app, and passages numbered as the answer cites them."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-    steps, roles = [], set()
-    for st in STEPS:
-        g = trace_graph(trace, st, cap)
-        roles |= {n.role for n in g.nodes} | {e.role for e in g.edges}
-        nodes = [
-            {
-                "id": n.id,
-                "label": _short(n.label),
-                "title": n.title,
-                "color": ROLE_COLORS.get(n.role),
-                "x": n.x,
-                "y": n.y,
-            }
-            for n in g.nodes
-        ]
-        edges = [
-            {"from": e.source, "to": e.target, "label": "" if e.role in FADED else _short(e.label, 28),
-             "title": e.title, "color": ROLE_COLORS.get(e.role), "arrows": "to",
-             "width": 1 if e.role in FADED else (4 if e.role == "path" else 2.5)}
-            for e in g.edges
-        ]  # fmt: skip
-        steps.append(
-            {"name": st.label, "explain": explain(trace, st), "nodes": nodes, "edges": edges, "focus": list(g.focus)}
-        )
-    env = Environment(
-        loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["j2", "html"])
-    )
-    return env.get_template("replay.html.j2").render(
-        question=trace.question,
-        answer=trace.answer.text if trace.answer else "",
-        passages=numbered_passages(trace),
-        legend=legend([r for r in ROLE_COLORS if r in roles]),
-        steps=steps,
-        vis_js=vis_asset(VIS_JS),
-        min_scale=MIN_SCALE,
-    )
-
-
-def numbered_passages(trace: QueryTrace) -> list[dict]:
-    """The retrieved passages numbered 1…k as the answer cites them, then any cited passage outside the top k."""
-    ranked = trace.passages.passages if trace.passages else ()
-    cited = {c.passage_id for c in trace.answer.citations} if trace.answer else set()
-    out = [{"n": n, "title": p.title, "text": p.text, "cited": p.id in cited} for n, p in enumerate(ranked, 1)]
-    listed = {p.id for p in ranked}
-    for c in trace.answer.citations if trace.answer else ():
-        if c.passage_id not in listed:
-            out.append({"n": c.n, "title": c.title, "text": c.text, "cited": True})
-    return out
