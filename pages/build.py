@@ -6,10 +6,9 @@ import streamlit as st
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import create_and_select, current_graph, settings, workspace
-from vgrag.ingest import Progress
+from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
-from vgrag.sources import TEXT_TYPES, TRIPLE_TYPES, InputError, document_text
-from vgrag.text import chunk_text
+from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, TRIPLE_TYPES, InputError
 from vgrag.writer import delete_document
 
 ensure_router()
@@ -38,7 +37,7 @@ with st.expander("Start a new graph"):
 tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
 with tab_docs:
     files = st.file_uploader(
-        "PDF, TXT, MD, HTML or DOCX files",
+        f"PDF, TXT, MD, HTML or DOCX files (up to {MAX_FILE_MB} MB each)",
         type=[t.lstrip(".") for t in TEXT_TYPES],
         accept_multiple_files=True,
         key="doc_files",
@@ -55,11 +54,11 @@ with tab_docs:
         texts = []
         for f in files or []:
             try:
-                texts += chunk_text(document_text(f.name, f.getvalue()), int(chunk_chars), int(overlap))
+                texts += [c.text for c in plan_chunks(f.name, f.getvalue(), int(chunk_chars), int(overlap))]
             except InputError:
                 continue
         if pasted.strip():
-            texts += chunk_text(pasted, int(chunk_chars), int(overlap))
+            texts += [c.text for c in plan_chunks("pasted text.txt", pasted.encode(), int(chunk_chars), int(overlap))]
         if texts:
             est = estimate_tokens(texts) * (2 if glean else 1)
             st.caption(

@@ -1,22 +1,141 @@
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 import pytest
 from pdfmake import text_pdf
+from pypdf import PdfReader, PdfWriter
 
 from vgrag.extract import parse_triples_output
 from vgrag.models import Triple
-from vgrag.sources import InputError, document_text, read_csv, read_jsonl, read_openie, read_triples_file
+from vgrag.ingest import plan_chunks
+from vgrag.sources import (
+    InputError,
+    document_sections,
+    document_text,
+    read_csv,
+    read_jsonl,
+    read_openie,
+    read_triples_file,
+)
+from vgrag.structure import drop_code, entity_like
 from vgrag.text import chunk_text, split_sentences
 
 
 def test_pdf_txt_md_html_text():
     assert "Marie Curie won" in document_text("a.pdf", text_pdf(["Marie Curie won the Nobel Prize."]))
     assert document_text("a.txt", "Hello Zoë".encode("utf-8")) == "Hello Zoë"
-    assert "Title" in document_text("a.md", b"# Title\n\nBody")
+    assert document_text("a.md", b"# Title\n\nBody") == "Body"  # the heading is the title, not text
     html = document_text("a.html", b"<p>One <b>two</b></p><script>alert(1)</script>")
     assert "two" in html and "alert" not in html
+
+
+WIKI_MD = b"""# A wiki sample
+
+## Marie Curie
+
+**Marie Curie** was a [physicist](http://example.org/p) ![x](http://exfil.example/?q=1) in _Paris_.
+
+### Early life
+
+She was born in `Warsaw`.
+
+```
+diff --git a/x b/x
+create mode 100644 x
+```
+
+Pierre Curie
+------------
+- He was her husband.
+- He taught at the Sorbonne.
+
+| Prize | Year |
+|---|---|
+| Nobel | 1903 |
+"""
+
+
+def test_markdown_sections_titles_topics_and_plain_text():
+    secs = document_sections("wiki_films.md", WIKI_MD)
+    assert [(s.title("wiki_films.md"), s.topic) for s in secs] == [
+        ("Marie Curie", "Marie Curie"),
+        ("Marie Curie › Early life", "Marie Curie"),  # a generic heading: pronouns fall back to its parent
+        ("Pierre Curie", "Pierre Curie"),
+    ]
+    assert secs[0].text == "Marie Curie was a physicist in Paris."  # markup gone, image dropped, nothing fetched
+    assert secs[1].text == "She was born in Warsaw."  # the diff listing is skipped
+    assert "He was her husband.\n\nHe taught at the Sorbonne." in secs[2].text
+    assert "Nobel; 1903" in secs[2].text and "---" not in secs[2].text
+
+
+def test_html_docx_and_plain_text_sections():
+    html = (b"<html><head><title>Lovelace page</title></head><body><p>Intro.</p><h1>Ada Lovelace</h1>"
+            b"<p>She wrote notes.</p><pre>int x = 1;</pre><h2>Career</h2><p>Worked.</p></body></html>")  # fmt: skip
+    secs = document_sections("p.html", html)
+    assert [(s.title("p.html"), s.text) for s in secs] == [
+        ("Lovelace page", "Intro."),
+        ("Ada Lovelace", "She wrote notes."),
+        ("Ada Lovelace › Career", "Worked."),
+    ]
+    docx = io.BytesIO()
+    with zipfile.ZipFile(docx, "w") as z:
+        paras = [("Heading1", "Grace Hopper"), ("", "She wrote a compiler."), ("Heading2", "Legacy"), ("", "Cobol.")]
+        body = "".join(
+            f'<w:p><w:pPr><w:pStyle w:val="{st}"/></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>' if st
+            else f"<w:p><w:r><w:t>{t}</w:t></w:r></w:p>"
+            for st, t in paras
+        )  # fmt: skip
+        z.writestr("word/document.xml", f"<w:document><w:body>{body}</w:body></w:document>")
+    secs = document_sections("h.docx", docx.getvalue())
+    assert [(s.title("h.docx"), s.topic, s.text) for s in secs] == [
+        ("Grace Hopper", "Grace Hopper", "She wrote a compiler."),
+        ("Grace Hopper › Legacy", "Grace Hopper", "Cobol."),
+    ]
+    [txt] = document_sections("notes.txt", b"The Analytical Engine\n\nIt was designed by Babbage.")
+    assert (txt.title("notes.txt"), txt.text) == ("The Analytical Engine", "It was designed by Babbage.")
+    [plain] = document_sections("notes.txt", b"It was designed by Babbage. It ran on steam.")
+    assert (plain.title("notes.txt"), plain.topic) == ("notes.txt", "")  # a file name is a title, never a topic
+
+
+def _pdf(pages: list[list[str]], outline: list[tuple[str, int]]) -> bytes:
+    w = PdfWriter()
+    for lines in pages:
+        w.add_page(PdfReader(io.BytesIO(text_pdf(lines))).pages[0])
+    for title, page in outline:
+        w.add_outline_item(title=title, page_number=page)
+    out = io.BytesIO()
+    w.write(out)
+    return out.getvalue()
+
+
+def test_pdf_sections_from_the_outline_else_the_first_line_with_page_numbers():
+    pages = [["Annual Report 2023", "Intro text."], ["Acme Corp", "Acme Corp sold widgets."], ["More about Acme."]]
+    secs = document_sections("r.pdf", _pdf(pages, [("Annual Report 2023", 0), ("Acme Corp", 1)]))
+    assert [(s.title("r.pdf"), s.text) for s in secs] == [
+        ("Annual Report 2023 · p. 1", "Intro text."),
+        ("Acme Corp · p. 2", "Acme Corp sold widgets."),
+        ("Acme Corp · p. 3", "More about Acme."),  # a section across pages: one chunk list per page
+    ]
+    secs = document_sections("r.pdf", _pdf(pages, []))
+    assert [s.title("r.pdf") for s in secs] == [f"Annual Report 2023 · p. {n}" for n in (1, 2, 3)]
+
+
+def test_chunks_never_cross_a_section_and_code_is_skipped():
+    text = "# Alpha Corp\n\n" + "Alpha Corp makes tools. " * 30 + "\n\n# Beta Ltd\n\nBeta Ltd sells them.\n"
+    chunks = plan_chunks("two.md", text.encode(), chunk_chars=300)
+    assert {c.title for c in chunks} == {"Alpha Corp", "Beta Ltd"}
+    assert all(("Beta" in c.text) == (c.title == "Beta Ltd") for c in chunks)
+    lines = ["The tool is used as follows.", "$ pip install tool", "def main():", "    return 1;", "It works."]
+    assert drop_code(lines) == ["The tool is used as follows.", "It works."]
+    assert drop_code(["See f(x) = y; for details.", "Then go on."]) == ["See f(x) = y; for details.", "Then go on."]
+
+
+def test_entity_like_headings():
+    assert entity_like("Marie Curie") and entity_like("Treaty of Paris") and entity_like("Apollo 11")
+    assert not entity_like("Early life") and not entity_like("References") and not entity_like("the model we used")
 
 
 @pytest.mark.parametrize(
@@ -25,7 +144,7 @@ def test_pdf_txt_md_html_text():
         ("x.pdf", b"this is not a pdf at all", "not a readable PDF"),
         ("x.txt", b"", "empty"),
         ("x.exe", b"MZ...", "unsupported type"),
-        ("x.txt", b"   \n  ", "no text"),
+        ("x.txt", b"   \n  ", "no readable text"),
     ],
 )
 def test_bad_documents_say_why(name, data, msg):

@@ -11,7 +11,7 @@ from typing import Literal
 from .embed import Embedder
 from .extract import Extraction, Extractor
 from .models import Document, Triple
-from .sources import ImportedPassage, InputError, document_text
+from .sources import ImportedPassage, InputError, clean_file_name, document_sections
 from .store import Graph
 from .text import chunk_text, content_hash, doc_id
 from .writer import SourceChunk, WriteStats, delete_document, write_chunks
@@ -69,6 +69,25 @@ class IngestReport:
 
 
 ProgressFn = Callable[[Progress], None]
+
+
+@dataclass(frozen=True)
+class PlannedChunk:
+    title: str  # the passage title: heading path (and PDF page), the file name only without headings
+    topic: str  # what pronouns fall back to in offline extraction: a heading that names something, or ""
+    text: str
+
+
+def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentences: int = 1) -> list[PlannedChunk]:
+    """A document's chunks: sentence-aware, overlapping within a section, never across sections or pages."""
+    fallback = clean_file_name(name)
+    out: list[PlannedChunk] = []
+    for sec in document_sections(fallback, data):
+        title, topic = sec.title(fallback), sec.topic
+        out.extend(PlannedChunk(title, topic, c) for c in chunk_text(sec.text, chunk_chars, overlap_sentences))
+    if not out:
+        raise InputError(f"{fallback}: no text found.")
+    return out
 
 
 def _noop(_: Progress) -> None:
@@ -167,17 +186,22 @@ def ingest_documents(
     """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
     t_start = time.perf_counter()
     tally = _Tally()
-    plans: list[tuple[str, str, list[str]]] = []
-    for n, (name, data) in enumerate(files):
+    plans: list[tuple[str, str, list[PlannedChunk]]] = []
+    for n, (raw_name, data) in enumerate(files):
+        name = clean_file_name(raw_name)
         on_progress(Progress("read", n, len(files), f"reading {name}"))
         t0 = time.perf_counter()
         try:
-            text = document_text(name, data)
+            chunks = plan_chunks(name, data, chunk_chars, overlap_sentences)
         except InputError as e:
             tally.failures.append(Failure(name, None, str(e)))
             on_progress(Progress("read", n + 1, len(files), str(e)))
             continue
-        chunks = chunk_text(text, chunk_chars, overlap_sentences)
+        except Exception as e:  # noqa: BLE001 - one unreadable file must not stop the others
+            log.exception("reading %s failed", name)
+            msg = f"{name}: could not be read ({type(e).__name__}: {e}); check the file and upload it again."
+            tally.failures.append(Failure(name, None, msg))
+            continue
         tally.timings["read"] += time.perf_counter() - t0
         plans.append((name, content_hash(data), chunks))
     total = sum(len(c) for _, _, c in plans)
@@ -189,20 +213,21 @@ def ingest_documents(
             on_progress(Progress("extract", done, total, f"{name}: unchanged, skipped"))
             continue
         tally.documents.append(name)
-        title = name.rsplit("/", 1)[-1]
+        doc_triples = 0
         for start in range(0, len(chunks), batch_size):
             part = chunks[start : start + batch_size]
             t0 = time.perf_counter()
             try:
-                results = extractor.extract_many(part, [title] * len(part))
+                results = extractor.extract_many([c.text for c in part], [c.topic for c in part])
             except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
                 log.exception("extractor failed on %s", name)
                 results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
             tally.timings["extract"] += time.perf_counter() - t0
             batch: list[SourceChunk] = []
-            for i, (text, ex) in enumerate(zip(part, results, strict=True)):
-                idx = start + i
-                batch.append(SourceChunk(did, title, text, idx, ex.triples, ex.entities))
+            for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
+                idx, text = start + i, chunk.text
+                batch.append(SourceChunk(did, chunk.title, text, idx, ex.triples, ex.entities))
+                doc_triples += len(ex.triples)
                 if ex.error:
                     tally.failures.append(Failure(name, idx, ex.error))
                 tally.triples += len(ex.triples)
@@ -222,6 +247,11 @@ def ingest_documents(
             tally.add(write_chunks(graph, embedder, batch, _embed_reporter(on_progress, name, done, total)))
             tally.chunks += len(batch)
         _finish_document(graph, did, name, digest, len(chunks))
+        if not doc_triples:
+            tally.failures.append(Failure(name, None, (
+                f"{name}: no facts (triples) found in any of its {len(chunks)} chunk(s). Its text is stored and "
+                "searchable, but it adds nothing to the graph; try the LLM extractor (Settings) for this file."
+            )))  # fmt: skip
     report = tally.report(graph, t_start)
     on_progress(Progress("done", total, total, "done"))
     return report

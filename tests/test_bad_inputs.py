@@ -1,0 +1,152 @@
+"""Bad input, one table: every case goes through the Build page's own path (Workspace.add_documents with the
+offline extractor, or Workspace.import_triples) next to a good file, against a real Milvus Lite file.
+
+Each case must give a message that names the file and says what to do, leave the graph consistent (`check`),
+and never stop the good file in the same upload from being stored.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from pdfmake import text_pdf
+from pypdf import PdfReader, PdfWriter
+
+from vgrag import Settings, Workspace
+from vgrag.check import check_graph
+from vgrag.sources import MAX_FILE_MB, InputError
+
+GOOD = ("good.txt", b"Ada Lovelace worked with Charles Babbage in London. Babbage designed the Analytical Engine.")
+ACTION = ("upload", "save", "split", "check", "run ocr", "try", "re-export", "open it", "import")
+
+
+def _pdf(build) -> bytes:
+    w = PdfWriter()
+    build(w)
+    out = io.BytesIO()
+    w.write(out)
+    return out.getvalue()
+
+
+def _page(w: PdfWriter, lines: list[str]) -> None:
+    w.add_page(PdfReader(io.BytesIO(text_pdf(lines))).pages[0])
+
+
+def _encrypted(w: PdfWriter) -> None:
+    _page(w, ["Secret plans of Acme Corp."])
+    w.encrypt(user_password="letmein", owner_password="owner")
+
+
+def _docx(paragraphs: list[str]) -> bytes:
+    body = "".join(f"<w:p><w:r><w:t>{p}</w:t></w:r></w:p>" for p in paragraphs)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{body}</w:body></w:document>')
+    return out.getvalue()
+
+
+# (case id, file name, bytes, words the message must contain) — documents through add_documents
+DOCUMENTS = [
+    ("empty file", "empty.txt", b"", "empty"),
+    ("binary renamed .txt", "photo.txt", bytes(range(256)) * 64, "binary"),
+    ("corrupt PDF", "broken.pdf", b"%PDF-1.4\n1 0 obj <<\n garbage", "not a readable pdf"),
+    ("encrypted PDF", "locked.pdf", _pdf(_encrypted), "password"),
+    ("scanned PDF, no text layer", "scan.pdf", _pdf(lambda w: w.add_blank_page(612, 792)), "no text layer"),
+    ("0-page PDF", "nopages.pdf", _pdf(lambda w: None), "no pages"),
+    ("huge single line of no prose", "blob.txt", b"QUJD" * 600_000, "no readable text"),
+    ("over the size limit", "big.txt", b"Words and more words. " * (MAX_FILE_MB * 50_000), "limit"),
+    ("DOCX that is not a zip", "report.docx", b"this is plain text, not a Word file", "not a readable .docx"),
+    ("HTML with only scripts", "app.html", b"<html><script>alert(1)</script><style>p{}</style></html>", "no readable"),
+    ("unsupported type", "tool.exe", b"MZ\x90\x00\x03", "unsupported type"),
+    ("Markdown of only code", "code.md", b"```\nrm -rf /\n```\n", "no readable"),
+    ("no triples in any chunk", "numbers.txt", b"12 34 56 78.\n\n90 12 34.", "no facts"),
+]
+# pre-extracted triple files through import_triples (one file per import on the Build page)
+TRIPLE_FILES = [
+    (
+        "JSONL without passage text",
+        "rows.jsonl",
+        b'{"subject": "A", "predicate": "r", "object": "B"}\n',
+        "no 'passage'",
+    ),
+    ("JSONL that is not JSON", "rows2.jsonl", b'{"passage": "x"}\nnot json\n', "line 2"),
+    ("CSV missing columns", "rows.csv", b"passage,subject\nsome text,A\n", "lacks column"),
+    ("OpenIE JSON of the wrong shape", "openie.json", json.dumps({"documents": []}).encode(), "'docs' list"),
+    ("OpenIE docs that are not objects", "openie2.json", json.dumps({"docs": ["a", 1]}).encode(), "docs[0]"),
+    ("empty triple file", "none.csv", b"", "empty"),
+]
+
+
+@pytest.fixture(scope="module")
+def ws(db, embedder):
+    w = Workspace(Settings(milvus_uri="unused"), db, embedder)
+    yield w
+
+
+def _fresh(ws, request) -> str:
+    spec = getattr(request.node, "callspec", None)
+    name = "bad_" + "".join(c if c.isalnum() else "_" for c in (spec.id if spec else request.node.name))[:30]
+    ws.drop(name)
+    return name
+
+
+@pytest.mark.parametrize("case,name,data,words", DOCUMENTS, ids=[d[0] for d in DOCUMENTS])
+def test_bad_document_next_to_a_good_one(ws, request, case, name, data, words):
+    graph = _fresh(ws, request)
+    report = ws.add_documents([(name, data), GOOD], graph)
+    mine = [f for f in report.failures if f.source == name]
+    assert mine, f"{case}: no message for {name}"
+    msg = mine[-1].reason
+    assert msg.startswith(f"{name}:"), msg  # names the file
+    assert words in msg.lower(), msg
+    assert any(a in msg.lower() for a in ACTION), f"{case}: message says nothing to do: {msg}"
+    assert "good.txt" in report.documents  # the other file of the upload is stored
+    g = ws.graph(graph)
+    assert any(e.name == "Ada Lovelace" for e in g.iter_entities())
+    assert check_graph(g).ok
+    ws.drop(graph)
+
+
+@pytest.mark.parametrize("case,name,data,words", TRIPLE_FILES, ids=[t[0] for t in TRIPLE_FILES])
+def test_bad_triple_file_leaves_the_graph_as_it_was(ws, request, case, name, data, words):
+    graph = _fresh(ws, request)
+    ws.add_documents([GOOD], graph)
+    before = ws.graph(graph).counts()
+    with pytest.raises(InputError) as err:
+        ws.import_triples((name, data), graph)
+    msg = str(err.value)
+    assert msg.startswith(f"{name}:") and words in msg, msg
+    assert ws.graph(graph).counts() == before and check_graph(ws.graph(graph)).ok
+    ws.drop(graph)
+
+
+@pytest.mark.parametrize(
+    "raw,shown",
+    [("../../etc/passwd.txt", "passwd.txt"), ("C:\\Users\\me\\notes.txt", "notes.txt"), ("a\x00b\nc.txt", "a b c.txt")],
+)
+def test_file_names_with_paths_or_control_characters_are_cleaned(ws, request, raw, shown):
+    graph = _fresh(ws, request)
+    report = ws.add_documents([(raw, b"Grace Hopper wrote the first compiler.")], graph)
+    assert report.documents == (shown,)
+    assert [d.name for d in ws.graph(graph).documents.all()] == [shown]
+    ws.drop(graph)
+
+
+def test_non_utf8_text_is_read_not_refused(ws, request):
+    """Windows-1252 text (the usual non-UTF-8 file) is decoded, accents intact, instead of being refused."""
+    graph = _fresh(ws, request)
+    report = ws.add_documents([("cafe.txt", "Zoë Dupré founded the Café Lumière in Paris.".encode("cp1252"))], graph)
+    assert not [f for f in report.failures if f.chunk_index is None]
+    [p] = ws.graph(graph).iter_passages()
+    assert "Zoë Dupré" in p.text and "Café Lumière" in p.text
+    ws.drop(graph)
+
+
+def test_a_docx_with_no_paragraph_text_says_so():
+    from vgrag.sources import document_sections
+
+    with pytest.raises(InputError, match="no readable text"):
+        document_sections("blank.docx", _docx(["", " "]))

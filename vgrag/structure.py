@@ -1,0 +1,215 @@
+"""Document structure: sections under headings, markup stripped, code listings skipped.
+
+A document becomes a list of Sections. Chunks never cross a section; a section's heading path gives its passage
+title, and its innermost heading that names something (not "Early life", "References" …) is the topic that
+pronouns fall back to during offline extraction. A file name is never a topic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_SMALL = {"a", "an", "and", "as", "at", "by", "de", "del", "der", "for", "in", "la", "le", "of", "on", "or", "the",
+          "to", "van", "von", "with"}  # fmt: skip
+GENERIC_HEADINGS = {
+    "abstract", "acknowledgements", "acknowledgments", "appendix", "background", "bibliography", "biography",
+    "career", "conclusion", "conclusions", "contents", "discussion", "early life", "external links",
+    "further reading", "history", "introduction", "legacy", "methods", "notes", "overview", "personal life",
+    "plot", "reception", "references", "results", "see also", "summary", "table of contents",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: tuple[str, ...]  # heading path, outermost first; () before the first heading
+    text: str
+    page: int | None = None  # 1-based page of a PDF
+
+    @property
+    def topic(self) -> str:
+        """The innermost heading that reads like a name, else ""."""
+        return next((h for h in reversed(self.heading) if entity_like(h)), "")
+
+    def title(self, fallback: str) -> str:
+        """Passage title: from the topic heading down to the innermost one; the fallback (a file name) only when
+        the section has no heading at all; the page for PDFs."""
+        path = list(self.heading)
+        topic = self.topic
+        if topic:
+            path = path[len(path) - 1 - path[::-1].index(topic) :]
+        base = " › ".join(path) or fallback
+        return f"{base} · p. {self.page}" if self.page else base
+
+
+def entity_like(heading: str) -> bool:
+    """True for headings such as "Marie Curie" or "Treaty of Paris"; false for "Early life", "History",
+    "1. Results", "The model we used"."""
+    h = heading.strip()
+    words = re.findall(r"[^\W_][\w'’.-]*", h)
+    if not words or len(words) > 10 or h.casefold().strip(" .:") in GENERIC_HEADINGS:
+        return False
+    if not words[0][0].isupper() and not words[0][0].isdigit():
+        return False
+    content = [w for w in words if w.casefold() not in _SMALL]
+    return (
+        bool(content)
+        and all(w[0].isupper() or w[0].isdigit() for w in content)
+        and any(w[0].isalpha() for w in content)
+    )
+
+
+# ---------- code and listings
+
+_CODE_START = re.compile(
+    r"^\s*(\$ |>>> |\.\.\. |#include|#!|def |class |import |from \S+ import|diff --|@@ |\+\+\+ |--- a/"
+    r"|index [0-9a-f]{6,}|create mode|public |private |static |return |var |let |const |function\b"
+    r"|for \(|if \(|while \(|[{}]\s*$)"
+)
+_SYMBOLS = set("{}[]();=<>/\\|_#$@*&^~`")
+
+
+def code_like(line: str) -> bool:
+    """A line of a program, shell session or diff rather than prose."""
+    s = line.strip()
+    if not s:
+        return False
+    if _CODE_START.match(s) or s.endswith((";", "{", "}")):
+        return True
+    chars = [c for c in s if not c.isspace()]
+    symbols = sum(c in _SYMBOLS for c in chars)
+    return len(chars) >= 4 and symbols / len(chars) >= 0.15
+
+
+def drop_code(lines: Iterable[str]) -> list[str]:
+    """Lines without runs of three or more code-like lines (a listing); one odd line in prose stays."""
+    lines = list(lines)
+    flags = [code_like(x) for x in lines]
+    keep = [True] * len(lines)
+    i = 0
+    while i < len(lines):
+        if not flags[i]:
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and (flags[j] or not lines[j].strip()):
+            j += 1
+        run = sum(flags[i:j])
+        if run >= 3:
+            for k in range(i, j):
+                keep[k] = False
+        i = j
+    return [x for x, k in zip(lines, keep, strict=True) if k]
+
+
+# ---------- Markdown
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+_RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+|^\s*>\s?")
+_INLINE = [
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), ""),  # images are not prose
+    (re.compile(r"!\[([^\]]*)\]\[[^\]]*\]"), r"\1"),
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link → its text
+    (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),
+    (re.compile(r"<(https?://[^>\s]+)>"), r"\1"),
+    (re.compile(r"</?[A-Za-z][^>]*>"), ""),  # inline HTML tags
+    (re.compile(r"`+([^`]*)`+"), r"\1"),
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?!\w)"), r"\1"),
+    (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), r"\1"),
+    (re.compile(r"~~(.+?)~~"), r"\1"),
+    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])"), r"\1"),
+]
+
+
+def strip_inline(line: str) -> str:
+    for pattern, repl in _INLINE:
+        line = pattern.sub(repl, line)
+    return re.sub(r"[ \t]{2,}", " ", line)
+
+
+def markdown_sections(text: str) -> list[Section]:
+    """Sections of a Markdown text: ATX and setext headings, fenced and indented code skipped, inline markup
+    reduced to its text, list items and table rows kept as separate lines."""
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    body: list[str] = []
+
+    def close() -> None:
+        kept = drop_code(body)
+        out = "\n".join(kept).strip()
+        out = re.sub(r"\n{3,}", "\n\n", out)
+        if out:
+            sections.append(Section(tuple(h for _, h in path), out))
+        body.clear()
+
+    def open_heading(level: int, title: str) -> None:
+        close()
+        while path and path[-1][0] >= level:
+            path.pop()
+        title = strip_inline(title).strip()
+        if title:
+            path.append((level, title))
+
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    fence: str | None = None
+    prev_blank = True
+    for n, line in enumerate(lines):
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        m = _FENCE.match(line)
+        if m:
+            fence = m.group(1)[:3]
+            continue
+        if not line.strip():
+            body.append("")
+            prev_blank = True
+            continue
+        if prev_blank and (line.startswith("    ") or line.startswith("\t")):
+            continue  # an indented code block line (list continuations follow a non-blank line)
+        m = _ATX.match(line)
+        if m:
+            open_heading(len(m.group(1)), m.group(2) or "")
+            prev_blank = True
+            continue
+        nxt = lines[n + 1] if n + 1 < len(lines) else ""
+        if prev_blank and _SETEXT.match(nxt) and not _BLOCK_START.match(line) and not _RULE.match(line):
+            open_heading(1 if nxt.strip()[0] == "=" else 2, line.strip())
+            lines[n + 1] = ""
+            prev_blank = True
+            continue
+        prev_blank = False
+        if _RULE.match(line) or _TABLE_SEP.match(line) or _REF_DEF.match(line):
+            continue
+        if _BLOCK_START.match(line) or "|" in line:
+            body.append("")  # list items, quotes and table rows are paragraphs of their own
+        line = _BLOCK_START.sub("", line)
+        if line.count("|") >= 2:
+            line = "; ".join(c.strip() for c in line.strip().strip("|").split("|") if c.strip())
+        body.append(strip_inline(line).strip())
+    close()
+    return sections
+
+
+def plain_sections(text: str, first_line_title: bool = False) -> list[Section]:
+    """One section of plain text without code listings; with first_line_title a short first line (a title, not a
+    sentence) becomes its heading."""
+    lines = drop_code(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    heading: tuple[str, ...] = ()
+    if first_line_title:
+        first = next((i for i, x in enumerate(lines) if x.strip()), None)
+        if first is not None:
+            cand = lines[first].strip()
+            if 2 <= len(cand) <= 100 and not cand.endswith((".", ",", ";", ":")) and any(c.isalpha() for c in cand):
+                heading = (cand,)
+                lines = lines[first + 1 :]
+    out = "\n".join(lines).strip()
+    return [Section(heading, out)] if out else []
