@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .embed import Embedder
+from .embed import Embedder, embed_queries
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .nlp import STOPWORDS
 from .reader import norm, read_answer
@@ -87,7 +87,8 @@ def reasoning_paths(
     if embedder is not None:
         keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:EMBED_PATHS]
         paths = [paths[i] for i in keep]
-        vecs = embedder.embed([trace.question] + [". ".join(r.text for r in p) for p in paths])
+        qv = embed_queries(embedder, [trace.question])
+        vecs = np.concatenate([qv, embedder.embed([". ".join(r.text for r in p) for p in paths])])
         scores = [path_score(q, float(sim), p) for sim, p in zip(vecs[1:] @ vecs[0], paths, strict=True)]
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []
@@ -143,7 +144,7 @@ def extractive_answer(
                 round((time.perf_counter() - t0) * 1000, 2),
             )
         sents = [(s, p) for p in passages for s in split_sentences(p.text)]
-        vecs = embedder.embed([trace.question] + [s for s, _ in sents])
+        vecs = np.concatenate([embed_queries(embedder, [trace.question]), embedder.embed([s for s, _ in sents])])
         best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]
         picked = [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
     # the reader: the short answer of the asked type the evidence supports best, or an honest abstention

@@ -17,7 +17,7 @@ from .embed import Embedder
 from .ingest import ingest_imported
 from .answer import extractive_answer
 from .reader import norm
-from .retrieve import retrieve, retrieve_naive
+from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
 from .sources import ImportedPassage, read_openie
 from .database import Database
 from .store import Graph
@@ -107,6 +107,16 @@ def load_bench(folder: str | Path, questions_file: str | Path | None = None) -> 
     return BenchData(folder.name, corpus, qs, openie_f)
 
 
+def load_corpus(folder: str | Path) -> BenchData:
+    """A folder used only for its passages (distractors): a corpus JSON, an OpenIE file when present, no questions."""
+    folder = Path(folder)
+    corpus_f = _find(folder, ["corpus.json", "*_corpus.json", "*corpus*.json"])
+    if corpus_f is None:
+        raise FileNotFoundError(f"{folder}: needs a corpus JSON (HippoRAG format)")
+    corpus = tuple((d.get("title", ""), d["text"]) for d in json.loads(corpus_f.read_text()))
+    return BenchData(folder.name, corpus, (), _find(folder, ["openie*.json"]))
+
+
 def recall_at(retrieved: Sequence[str], gold: frozenset[str], k: int) -> float:
     """|gold among the top k| / |gold| (0 for a question without gold)."""
     if not gold:
@@ -121,37 +131,45 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
+def _passages(data: BenchData, extract: str, skip: set[tuple[str, str]]) -> tuple[str, str, list[ImportedPassage]]:
+    """(source name, digest, passages) of a corpus: its OpenIE triples, or the offline extractor's."""
+    if extract == "openie":
+        if data.openie is None:
+            raise FileNotFoundError(f"no openie*.json in {data.name}; use extract='offline'")
+        raw = data.openie.read_bytes()
+        passages = [p for p in read_openie(raw, data.openie.name) if (p.title, p.text) not in skip]
+        return f"{data.name}/{data.openie.name}", content_hash(raw), passages
+    from .extract import OfflineExtractor
+
+    corpus = [(t, x) for t, x in data.corpus if (t, x) not in skip]
+    results = OfflineExtractor().extract_many([x for _, x in corpus], [t for t, _ in corpus])
+    passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(corpus, results, strict=True)]
+    return f"{data.name}-offline", content_hash(json.dumps(corpus) + "offline"), passages
+
+
 def build_graph(
     data: BenchData,
     graph: Graph,
     embedder: Embedder,
     extract: str = "openie",
+    distractors: Sequence[BenchData] = (),
 ) -> tuple[float, dict]:
-    """Ingest the benchmark corpus: its OpenIE triples, or the offline extractor's. Returns (seconds, report)."""
+    """Ingest the benchmark corpus (its OpenIE triples, or the offline extractor's) and any distractor corpora
+    (their OpenIE triples when they have them, else offline extraction; passages already in the corpus skipped).
+    Returns (seconds, report)."""
     t0 = time.perf_counter()
-    if extract == "openie":
-        if data.openie is None:
-            raise FileNotFoundError("no openie*.json in the benchmark folder; use extract='offline'")
-        raw = data.openie.read_bytes()
-        passages = read_openie(raw, data.openie.name)
-        report = ingest_imported(graph, embedder, data.openie.name, content_hash(raw), passages)
-    else:
-        from .extract import OfflineExtractor
-
-        ex = OfflineExtractor()
-        texts = [t for _, t in data.corpus]
-        results = ex.extract_many(texts, [t for t, _ in data.corpus])
-        passages = [
-            ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(data.corpus, results, strict=True)
-        ]
-        digest = content_hash(json.dumps(data.corpus) + "offline")
-        report = ingest_imported(graph, embedder, f"{data.name}-offline", digest, passages)
-    return time.perf_counter() - t0, {
-        "triples": report.triples,
-        "counts": report.counts,
-        "timings": report.timings,
-        "texts_embedded": report.texts_embedded,
-    }
+    seen: set[tuple[str, str]] = set()
+    info: dict = {"triples": 0, "texts_embedded": 0, "passages_by_source": {}}
+    for n, (d, how) in enumerate([(data, extract)] + [(x, "openie" if x.openie else "offline") for x in distractors]):
+        name, digest, passages = _passages(d, how, seen)
+        seen |= {(p.title, p.text) for p in passages}
+        report = ingest_imported(graph, embedder, name, digest, passages)
+        info["triples"] += report.triples
+        info["texts_embedded"] += report.texts_embedded
+        info["passages_by_source"][name] = len(passages)
+        info["counts"] = report.counts
+        info["timings" if n == 0 else f"timings_{name}"] = report.timings
+    return time.perf_counter() - t0, info
 
 
 def run_bench(
@@ -165,6 +183,7 @@ def run_bench(
     on_progress: Callable[[str, int, int], None] | None = None,
     db: Database | None = None,
     answers: bool = False,
+    distractors: Sequence[BenchData] = (),
 ) -> dict:
     """Build the graph, run every method on every question, and return the result JSON (see README).
 
@@ -183,9 +202,12 @@ def run_bench(
     )
     db.drop_graph(name)
     graph = db.open_graph(name, embedder.model_id, embedder.dim)
-    ingest_s, ingest_info = build_graph(data, graph, embedder, extract)
+    ingest_s, ingest_info = build_graph(data, graph, embedder, extract, distractors)
     result: dict = {
         "dataset": data.name,
+        "embedder": embedder.model_id,
+        "distractors": [d.name for d in distractors],
+        "passages": ingest_info["counts"]["passages"],
         "graph": name,
         "n_questions": len(data.questions),
         "extract": extract,
@@ -211,7 +233,7 @@ def run_bench(
     per_q: list[dict] = []
     ans: dict[str, list[dict[str, float]]] = {m: [] for m in methods}
     answer_ms: dict[str, list[float]] = {m: [] for m in methods}
-    runners = {"naive": retrieve_naive, "graph": retrieve}
+    runners = {"naive": retrieve_naive, "hybrid": retrieve_hybrid, "graph": retrieve}
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
     for n, q in enumerate(data.questions):
@@ -254,6 +276,7 @@ def run_bench(
                 "median": round(statistics.median(answer_ms[m]), 1) if answer_ms[m] else 0.0,
                 "p90": round(_pct(answer_ms[m], 0.9), 1),
             }
+    result["compare"] = paired_bootstrap(per_q, methods)
     result["questions"] = per_q
     if not own_db:
         return result  # the caller's database keeps the benchmark graph
@@ -267,11 +290,33 @@ def run_bench(
     return result
 
 
+def paired_bootstrap(per_q: Sequence[dict], methods: Sequence[str], n: int = 10_000, seed: int = 0) -> dict:
+    """Graph minus every other method, per Recall@k: the mean per-question difference (points) and its paired
+    bootstrap 95% interval (questions resampled with replacement, percentile interval, fixed seed)."""
+    import numpy as np
+
+    out: dict = {}
+    if "graph" not in methods or not per_q:
+        return out
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(per_q), size=(n, len(per_q)))
+    for other in (m for m in methods if m != "graph"):
+        row = {}
+        for k in KS:
+            diff = 100 * np.array([q["graph"][str(k)] - q[other][str(k)] for q in per_q])
+            means = diff[idx].mean(axis=1)
+            lo, hi = np.percentile(means, [2.5, 97.5])
+            row[str(k)] = {"diff": round(float(diff.mean()), 1), "ci95": [round(float(lo), 1), round(float(hi), 1)]}
+        out[f"graph-{other}"] = row
+    return out
+
+
 def format_table(result: dict) -> str:
     """A readable Recall@k / latency table."""
     lines = [
-        f"{result['dataset']}: {result['n_questions']} questions, graph from {result['extract']}, "
-        f"ingest {result['ingest_s']} s"
+        f"{result['dataset']}: {result['n_questions']} questions, {result['passages']:,} passages"
+        + (f" (+ distractors from {', '.join(result['distractors'])})" if result["distractors"] else "")
+        + f", graph from {result['extract']}, {result['embedder']}, ingest {result['ingest_s']} s"
         + (f", embed-only {result['embed_s']} s (ratio {result['ingest_over_embed']})" if "embed_s" in result else ""),
         f"{'method':8} {'R@1':>6} {'R@2':>6} {'R@5':>6} {'R@10':>6} {'med ms':>8} {'p90 ms':>8}",
     ]
@@ -280,6 +325,11 @@ def format_table(result: dict) -> str:
         lines.append(
             f"{m:8} {rc['1']:>6} {rc['2']:>6} {rc['5']:>6} {rc['10']:>6} "
             f"{r['latency_ms']['median']:>8} {r['latency_ms']['p90']:>8}"
+        )
+    for pair, row in result.get("compare", {}).items():
+        lines.append(
+            f"{pair}: "
+            + " · ".join(f"R@{k} {v['diff']:+.1f} [{v['ci95'][0]:+.1f}, {v['ci95'][1]:+.1f}]" for k, v in row.items())
         )
     for m, r in result["methods"].items():
         if "answer" in r:

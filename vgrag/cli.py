@@ -108,14 +108,15 @@ def cmd_export(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
-    from .bench import format_table, load_bench, run_bench
+    from .bench import format_table, load_bench, load_corpus, run_bench
     from .embed import make_embedder
 
     s = Settings.from_env()
     data = load_bench(a.data, a.questions)
     if a.limit:
         data = replace(data, questions=data.questions[: a.limit])
-    emb = make_embedder(s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
+    distractors = [load_corpus(d) for d in a.distractors or []]
+    emb = make_embedder(a.embedder or s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
     result = run_bench(
         data,
         emb,
@@ -124,6 +125,7 @@ def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
         extract=a.extract,
         measure_embed=not a.no_embed_baseline,
         answers=a.answers,
+        distractors=distractors,
         on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")),
     )
     if a.out:
@@ -161,7 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="Recall@k of naive vs graph on HippoRAG-format data")
     b.add_argument("--data", required=True)
     b.add_argument("--questions")
-    b.add_argument("--methods", default="naive,graph")
+    b.add_argument("--methods", default="naive,hybrid,graph", help="any of naive, hybrid (dense + BM25), graph")
+    b.add_argument("--embedder", choices=["minilm", "e5", "openai"], help="default: VGRAG_EMBEDDER or minilm")
+    b.add_argument(
+        "--distractors",
+        nargs="+",
+        metavar="DIR",
+        help="extra corpora added to the graph (their OpenIE triples, else offline)",
+    )
     b.add_argument("--extract", choices=["openie", "offline"], default="openie")
     b.add_argument("--hops", type=int, default=1)
     b.add_argument("--limit", type=int, default=0, help="first N questions only")

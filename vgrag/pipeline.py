@@ -17,11 +17,11 @@ from .config import QueryParams
 from .embed import Embedder
 from .llm import Deadline, OpenAILLM
 from .rerank import RerankInput, rerank_graph, rerank_llm
-from .retrieve import retrieve, retrieve_naive
+from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
 from .store import Graph
 from .trace import AnswerStep, QueryTrace, RerankStep
 
-Method = Literal["graph", "naive"]
+Method = Literal["graph", "naive", "hybrid"]
 
 
 class QueryLLM:
@@ -70,6 +70,8 @@ def retrieve_trace(
         raise ValueError("Ask a question first.")
     if method == "naive":
         return retrieve_naive(question, graph, embedder, params)
+    if method == "hybrid":
+        return retrieve_hybrid(question, graph, embedder, params)
     return retrieve(question, graph, embedder, params, llm_rerank=llm.rerank if llm else None)
 
 

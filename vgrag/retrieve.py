@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .config import QueryParams
-from .embed import Embedder
+from .embed import Embedder, embed_queries
 from .models import Entity, Passage, Relation
 from .nlp import mentions, ngrams
 from .rerank import RerankInput, rerank_graph, rerank_similarity
@@ -171,7 +171,7 @@ def rank_passages(
     evidence = [rels[s.id].text for s in selected[: params.evidence_relations] if s.id in rels]
     queries = [qvec]
     if evidence:
-        queries.append(embedder.embed([question + " " + ". ".join(evidence)])[0])
+        queries.append(embed_queries(embedder, [question + " " + ". ".join(evidence)])[0])
     searched = graph.search("passages", np.stack(queries), k, with_vectors=True)
     dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
     pool: dict[str, tuple[Passage, np.ndarray]] = {h.record.id: (h.record, h.vector) for h in dense + expanded}  # type: ignore[misc]
@@ -211,7 +211,7 @@ def retrieve(
     """Run every retrieval step (no answer) and return the trace."""
     t_all = time.perf_counter()
     spans = mentions(question)
-    vecs = embedder.embed([question] + [t for t, _ in spans])
+    vecs = embed_queries(embedder, [question] + [t for t, _ in spans])
     qvec = vecs[0]
     span_vec = {t: vecs[i + 1] for i, (t, _) in enumerate(spans)}
     t0 = time.perf_counter()
@@ -288,7 +288,7 @@ def retrieve(
 def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
     """Dense passage retrieval alone, as the baseline, in the same trace shape."""
     t_all = time.perf_counter()
-    qvec = embedder.embed([question])[0]
+    qvec = embed_queries(embedder, [question])[0]
     t0 = time.perf_counter()
     hits = graph.search("passages", qvec[None, :], params.passage_top_k)[0]
     ps = tuple(
@@ -298,3 +298,36 @@ def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: Quer
     step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=_ms(t0))
     ms = _ms(t_all)
     return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms)
+
+
+RRF_K = 60  # reciprocal rank fusion's usual constant (Cormack, Clarke & Büttcher 2009); not tuned here
+
+
+def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion of id rankings: sum of 1/(k + rank), best first (ties by first appearance)."""
+    score: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, i in enumerate(ranking, 1):
+            score[i] = score.get(i, 0.0) + 1.0 / (k + rank)
+    return sorted(score.items(), key=lambda x: -x[1])
+
+
+def retrieve_hybrid(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
+    """The baseline a user would pick without a graph: dense + BM25 passage search fused by reciprocal rank."""
+    t_all = time.perf_counter()
+    qvec = embed_queries(embedder, [question])[0]
+    t0 = time.perf_counter()
+    depth = 2 * params.passage_top_k
+    dense = graph.search("passages", qvec[None, :], depth)[0]
+    lexical = graph.lexical_search([question], depth)[0]
+    fused = rrf([[h.record.id for h in dense], [pid for pid, _ in lexical]])[: params.passage_top_k]
+    records: dict[str, Passage] = {h.record.id: h.record for h in dense}  # type: ignore[misc]
+    records.update((p.id, p) for p in graph.get_passages([pid for pid, _ in fused if pid not in records]))
+    ps = tuple(
+        RankedPassage(id=pid, title=records[pid].title, text=records[pid].text, score=round(sc, 5), source="dense")
+        for pid, sc in fused
+        if pid in records
+    )
+    step = PassageStep(passages=ps, dense_ids=tuple(h.record.id for h in dense), cut=(), ms=_ms(t0))
+    ms = _ms(t_all)
+    return QueryTrace(question, "hybrid", params, passages=step, total_ms=ms, retrieval_ms=ms)

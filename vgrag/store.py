@@ -13,13 +13,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pymilvus import MilvusClient
+from pymilvus import DataType, Function, FunctionType, MilvusClient
 
 from .meta import DocumentLog
 from .models import Entity, Passage, Relation
-from .schema import DOC_ID, ID, ID_PREFIX, KINDS, VEC, Kind, Record, add_fields, from_row, output_fields, to_row
+from .schema import (
+    DOC_ID,
+    ID,
+    ID_LEN,
+    ID_PREFIX,
+    KINDS,
+    MAX_TEXT,
+    TEXT,
+    VEC,
+    Kind,
+    Record,
+    add_fields,
+    from_row,
+    output_fields,
+    to_row,
+)
 
 BATCH = 2000
+LEXICAL = "lexical"  # passages' words for Milvus's own BM25 full-text search (a sparse vector per passage)
+SPARSE = "sparse"
 
 
 @dataclass(frozen=True)
@@ -75,9 +92,11 @@ class Graph:
 
     @property
     def collections(self) -> tuple[str, ...]:
-        return tuple(self.coll(k) for k in KINDS)
+        return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)  # type: ignore[arg-type]
 
-    def create_collections(self) -> None:
+    def create_collections(self) -> bool:
+        """Create what is missing; True when the lexical index was new (an older graph: call `backfill_lexical`
+        once its collections are loaded)."""
         for kind in KINDS:
             if self.client.has_collection(self.coll(kind)):
                 continue
@@ -85,6 +104,30 @@ class Graph:
             ip = self.client.prepare_index_params()
             ip.add_index(VEC, **self.index.index_params())
             self.client.create_collection(self.coll(kind), schema=schema, index_params=ip)
+        lex = self.coll(LEXICAL)  # type: ignore[arg-type]
+        if not self.client.has_collection(lex):
+            schema = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
+            schema.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=ID_LEN)
+            schema.add_field(TEXT, DataType.VARCHAR, max_length=MAX_TEXT, enable_analyzer=True)
+            schema.add_field(SPARSE, DataType.SPARSE_FLOAT_VECTOR)
+            schema.add_function(Function(name="bm25", function_type=FunctionType.BM25,
+                                         input_field_names=[TEXT], output_field_names=[SPARSE]))  # fmt: skip
+            ip = self.client.prepare_index_params()
+            ip.add_index(SPARSE, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
+            self.client.create_collection(lex, schema=schema, index_params=ip)
+            return True
+        return False
+
+    def backfill_lexical(self) -> None:
+        """Index the words of every stored passage (a graph built before the lexical index existed)."""
+        self._write_lexical(list(self.iter_passages()))
+        self.client.flush(self.coll(LEXICAL))  # type: ignore[arg-type]
+
+    def _write_lexical(self, passages: Sequence[Passage]) -> None:
+        rows = [{ID: p.id, TEXT: p.full_text.encode("utf-8")[: MAX_TEXT // 4].decode("utf-8", "ignore")}
+                for p in passages]  # fmt: skip
+        for start in range(0, len(rows), BATCH):
+            self.client.upsert(self.coll(LEXICAL), rows[start : start + BATCH])  # type: ignore[arg-type]
 
     # ---------- reads by primary key
     def _rows(self, kind: Kind, ids: Sequence[str], with_vectors: bool) -> list[dict]:
@@ -132,6 +175,21 @@ class Graph:
             out.append(row_hits)
         return out
 
+    def lexical_search(self, queries: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
+        """Passage ids by BM25 (Milvus full-text search), best first, per query; score = BM25 (Milvus Lite 3.2.2
+        reports it negated, so the absolute value is used and the order is the engine's)."""
+        if k <= 0 or not queries:
+            return [[] for _ in queries]
+        res = self.client.search(
+            self.coll(LEXICAL),  # type: ignore[arg-type]
+            data=[q if q.strip() else "?" for q in queries],
+            anns_field=SPARSE,
+            limit=k,
+            search_params={"metric_type": "BM25"},
+            output_fields=[ID],
+        )
+        return [[(h["id"], abs(float(h["distance"]))) for h in hits] for hits in res]
+
     def search_entity_records(self, vectors: np.ndarray, k: int) -> list[list[tuple[Entity, float]]]:
         return [[(h.record, h.score) for h in hits] for hits in self.search("entities", vectors, k)]  # type: ignore[misc]
 
@@ -143,6 +201,8 @@ class Graph:
         """Store records with their vectors: rows whose ids are absent are inserted (cheaper than upsert in
         Milvus Lite), the ids in `existing` upserted."""
         rows = [to_row(kind, rec, vec) for rec, vec in items]
+        if kind == "passages":
+            self._write_lexical([rec for rec, _ in items])  # type: ignore[misc]
         for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
                          (self.client.upsert, [r for r in rows if r[ID] in existing])):  # fmt: skip
             for start in range(0, len(part), BATCH):
@@ -152,6 +212,8 @@ class Graph:
         ids = list(ids)
         for start in range(0, len(ids), BATCH):
             self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
+            if kind == "passages":
+                self.client.delete(self.coll(LEXICAL), ids=ids[start : start + BATCH])  # type: ignore[arg-type]
 
     def flush(self) -> None:
         for coll in self.collections:

@@ -15,7 +15,7 @@ from .config import QueryParams
 PassageSource = Literal["graph", "dense", "expanded"]
 RerankMethod = Literal["graph", "similarity", "llm"]
 AnswerMethod = Literal["extractive", "llm"]
-TraceMethod = Literal["graph", "naive"]
+TraceMethod = Literal["graph", "naive", "hybrid"]
 
 
 class Step(enum.Enum):
