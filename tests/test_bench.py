@@ -46,3 +46,41 @@ def test_bench_on_the_bundled_sample_known_values(minilm, tmp_path):
     assert third["naive"]["5"] == 0.5 and third["graph"]["5"] == 1.0  # "Jonas Feld" is reached by a hop
     assert set(r["methods"]["graph"]["latency_ms"]) == {"median", "p90"}
     assert len(r["questions"]) == 6 and set(r["questions"][0]["graph"]) == {"1", "2", "5", "10"}
+
+
+def test_rrf_and_the_paired_bootstrap_interval():
+    from vgrag.bench import paired_bootstrap
+    from vgrag.retrieve import rrf
+
+    fused = rrf([["a", "b", "c"], ["c", "a", "d"]], k=60)
+    assert [i for i, _ in fused] == ["a", "c", "b", "d"]  # a: 1/61 + 1/62 > c: 1/63 + 1/61 > b > d
+    assert fused[0][1] == pytest.approx(1 / 61 + 1 / 62)
+    per_q = [{"graph": {k: g for k in ("1", "2", "5", "10")}, "naive": {k: n for k in ("1", "2", "5", "10")}}
+             for g, n in [(1, 0)] * 6 + [(0, 0)] * 4]  # fmt: skip
+    ci = paired_bootstrap(per_q, ["naive", "graph"], n=2000)["graph-naive"]["5"]
+    assert ci["diff"] == 60.0 and 20 < ci["ci95"][0] < 60 < ci["ci95"][1] <= 100
+    same = [{"graph": {k: 1 for k in ("1", "2", "5", "10")}, "naive": {k: 1 for k in ("1", "2", "5", "10")}}] * 5
+    assert paired_bootstrap(same, ["naive", "graph"])["graph-naive"]["2"] == {"diff": 0.0, "ci95": [0.0, 0.0]}
+
+
+def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsys):
+    """`bench` with a distractor folder (no triples: offline extraction) reports naive, hybrid and graph with
+    intervals; the distractors' passages are in the graph and the gold passages are still found."""
+    from vgrag.cli import main
+
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    rows = [{"title": f"Town {i}", "text": f"Town {i} has a market and a river called Brook {i}."} for i in range(30)]
+    (extra / "corpus.json").write_text(json.dumps(rows))
+    out = tmp_path / "r.json"
+    code = main(["bench", "--data", str(SAMPLE_BENCH), "--distractors", str(extra), "--no-embed-baseline",
+                 "--out", str(out)])  # fmt: skip
+    assert code == 0
+    r = json.loads(out.read_text())
+    assert r["passages"] == 12 + 30 and r["distractors"] == ["extra"]
+    assert set(r["methods"]) == {"naive", "hybrid", "graph"}
+    assert r["methods"]["graph"]["recall"]["10"] == 100.0  # the distractors do not push gold out
+    assert set(r["compare"]) == {"graph-naive", "graph-hybrid"}
+    assert set(r["compare"]["graph-hybrid"]["5"]) == {"diff", "ci95"}
+    table = capsys.readouterr().out
+    assert "hybrid" in table and "graph-naive: R@1" in table and "+ distractors from extra" in table

