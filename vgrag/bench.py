@@ -233,7 +233,12 @@ def run_bench(
     per_q: list[dict] = []
     ans: dict[str, list[dict[str, float]]] = {m: [] for m in methods}
     answer_ms: dict[str, list[float]] = {m: [] for m in methods}
-    runners = {"naive": retrieve_naive, "hybrid": retrieve_hybrid, "graph": retrieve}
+    runners = {
+        "naive": retrieve_naive,
+        "hybrid": retrieve_hybrid,
+        "graph": retrieve,
+        "graph_dense": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical=False)),  # graph without BM25
+    }
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
     for n, q in enumerate(data.questions):

@@ -25,6 +25,7 @@ class QueryParams:
     evidence_relations: int = 3  # top selected relations appended to the question for the second passage search
     relation_weight: float = 0.2  # weight of a passage's best selected-relation score next to its similarity
     passage_top_k: int = 5  # passages returned
+    lexical: bool = True  # fuse BM25 word rankings (question, question + evidence) into the passage ranking
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
 
 

@@ -14,7 +14,8 @@ HOW_IT_WORKS = (
     "by primary-key look-ups — no graph database and no further vector search — (4) evicts the candidates least "
     "similar to the question if there are too many, (5) reranks the rest (one LLM call when a model is set up, "
     "otherwise personalised PageRank over the subgraph), and (6) answers from the passages of the selected "
-    "relations, citing them."
+    "relations, citing them; passages are ranked by similarity plus relation evidence, fused with a BM25 word "
+    "search (Milvus full-text) of the question and of the question plus the top facts found."
 )
 
 
@@ -82,10 +83,12 @@ def explain(trace: QueryTrace, step: Step) -> str:
         )
     if step is Step.ANSWER and trace.passages:
         n_graph = sum(1 for x in trace.passages.passages if x.source == "graph")
+        n_words = sum(1 for x in trace.passages.passages if x.source == "lexical")
         cites = len(trace.answer.citations) if trace.answer else 0
+        words = f", {n_words} found only by the BM25 word search" if n_words else ""
         return (
             f"The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
-            f"relations; Passages = {p.passage_top_k}) answer the question, citing {cites}; the red chain is the "
-            "best reasoning path."
+            f"relations{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the red chain is "
+            "the best reasoning path."
         )
     return "This step has no data in this trace."

@@ -174,21 +174,31 @@ def rank_passages(
         queries.append(embed_queries(embedder, [question + " " + ". ".join(evidence)])[0])
     searched = graph.search("passages", np.stack(queries), k, with_vectors=True)
     dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
+    lexical: list[list[str]] = []
+    if params.lexical:  # the same two queries as words: BM25 finds exact names (a bridge entity) dense misses
+        texts = [question] + ([question + " " + ". ".join(evidence)] if evidence else [])
+        lexical = [[pid for pid, _ in hits] for hits in graph.lexical_search(texts, k)]
     pool: dict[str, tuple[Passage, np.ndarray]] = {h.record.id: (h.record, h.vector) for h in dense + expanded}  # type: ignore[misc]
-    pool.update(
-        (p.id, (p, v))  # type: ignore[misc]
-        for p, v in graph.get_with_vectors("passages", [pid for pid in from_graph if pid not in pool])
-    )
+    wanted = list(dict.fromkeys(pid for pid in from_graph + [p for ids in lexical for p in ids] if pid not in pool))
+    pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", wanted))  # type: ignore[misc]
     rel_score = {s.id: s.score for s in selected}
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
+    lexical_ids = {p for ids in lexical for p in ids}
     scored = []
     for pid, (psg, v) in pool.items():
         sim = max(float(v @ q) for q in queries)
         via = tuple(x for x in psg.relation_ids if x in rel_score)
         best = max((rel_score[x] for x in via), default=0.0)
-        source: PassageSource = "graph" if pid in graph_ids else "dense" if pid in dense_ids else "expanded"
+        source: PassageSource = (
+            "graph" if pid in graph_ids else "dense" if pid in dense_ids
+            else "lexical" if pid in lexical_ids and pid not in {h.record.id for h in expanded} else "expanded"
+        )  # fmt: skip
         scored.append((sim + params.relation_weight * best, psg, via, source))
     scored.sort(key=lambda x: (-x[0], x[1].id))
+    if lexical:  # graph ranking and the word rankings fused by reciprocal rank (no weight to tune)
+        fused = dict(rrf([[p.id for _, p, _, _ in scored]] + lexical))
+        scored = [(fused[p.id], p, via, src) for _, p, via, src in scored]
+        scored.sort(key=lambda x: (-x[0], x[1].id))
     out = tuple(
         RankedPassage(id=p.id, title=p.title, text=p.text, score=round(sc, 4), source=src, relation_ids=via)
         for sc, p, via, src in scored[:k]

@@ -12,7 +12,7 @@ from typing import Literal
 
 from .config import QueryParams
 
-PassageSource = Literal["graph", "dense", "expanded"]
+PassageSource = Literal["graph", "dense", "expanded", "lexical"]
 RerankMethod = Literal["graph", "similarity", "llm"]
 AnswerMethod = Literal["extractive", "llm"]
 TraceMethod = Literal["graph", "naive", "hybrid"]
