@@ -135,6 +135,6 @@ def test_words_find_a_rare_name_that_dense_search_ranks_below_lookalikes(graph, 
     assert not found(retrieve_naive(q, graph, embedder, p))
     assert found(retrieve_hybrid(q, graph, embedder, p))
     assert found(retrieve(q, graph, embedder, p))
-    off = retrieve(q, graph, embedder, replace(p, lexical=False))
+    off = retrieve(q, graph, embedder, replace(p, lexical="off"))
     assert found(off)  # the graph reaches it anyway, by the exact entity name in the question
     assert all(x.source != "lexical" for x in off.passages.passages)

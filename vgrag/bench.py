@@ -184,11 +184,13 @@ def run_bench(
     db: Database | None = None,
     answers: bool = False,
     distractors: Sequence[BenchData] = (),
+    keep: bool = False,
 ) -> dict:
     """Build the graph, run every method on every question, and return the result JSON (see README).
 
     With `db` (the app's database) the benchmark graph stays there afterwards, named in `result["graph"]`, so its
-    questions can be opened on the Ask page; otherwise it lives in a temporary Milvus Lite file."""
+    questions can be opened on the Ask page; otherwise it lives in a temporary Milvus Lite file. With `keep` and
+    `db_uri`, the graph stays in that file and a re-run reuses it (unchanged sources are not stored again)."""
     params = replace(params, passage_top_k=max(KS))
     tmp = None
     own_db = db is None
@@ -200,7 +202,10 @@ def run_bench(
     name = (
         "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
     )
-    db.drop_graph(name)
+    name += "_e5" if "e5" in embedder.model_id else ""
+    name += f"_d{len(distractors)}" if distractors else ""
+    if not keep:
+        db.drop_graph(name)
     graph = db.open_graph(name, embedder.model_id, embedder.dim)
     ingest_s, ingest_info = build_graph(data, graph, embedder, extract, distractors)
     result: dict = {
@@ -237,7 +242,8 @@ def run_bench(
         "naive": retrieve_naive,
         "hybrid": retrieve_hybrid,
         "graph": retrieve,
-        "graph_dense": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical=False)),  # graph without BM25
+        "graph_dense": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="off")),  # graph without BM25
+        "graph_fused": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="fused")),
     }
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
@@ -285,7 +291,8 @@ def run_bench(
     result["questions"] = per_q
     if not own_db:
         return result  # the caller's database keeps the benchmark graph
-    db.drop_graph(name)
+    if not keep:
+        db.drop_graph(name)
     db.close()
     if tmp is not None:
         from milvus_lite.server_manager import server_manager_instance

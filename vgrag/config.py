@@ -25,7 +25,8 @@ class QueryParams:
     evidence_relations: int = 3  # top selected relations appended to the question for the second passage search
     relation_weight: float = 0.2  # weight of a passage's best selected-relation score next to its similarity
     passage_top_k: int = 5  # passages returned
-    lexical: bool = True  # fuse BM25 word rankings (question, question + evidence) into the passage ranking
+    lexical: str = "candidates"  # BM25 word search in the passage step: "off", "candidates" (adds passages, ranked
+    # like the rest) or "fused" (word rankings fused with the graph's by reciprocal rank)
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
 
 

@@ -175,7 +175,10 @@ def rank_passages(
     searched = graph.search("passages", np.stack(queries), k, with_vectors=True)
     dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
     lexical: list[list[str]] = []
-    if params.lexical:  # the same two queries as words: BM25 finds exact names (a bridge entity) dense misses
+    if params.lexical in (
+        "candidates",
+        "fused",
+    ):  # the same two queries as words: BM25 finds exact names (a bridge entity) dense misses
         texts = [question] + ([question + " " + ". ".join(evidence)] if evidence else [])
         lexical = [[pid for pid, _ in hits] for hits in graph.lexical_search(texts, k)]
     pool: dict[str, tuple[Passage, np.ndarray]] = {h.record.id: (h.record, h.vector) for h in dense + expanded}  # type: ignore[misc]
@@ -195,7 +198,7 @@ def rank_passages(
         )  # fmt: skip
         scored.append((sim + params.relation_weight * best, psg, via, source))
     scored.sort(key=lambda x: (-x[0], x[1].id))
-    if lexical:  # graph ranking and the word rankings fused by reciprocal rank (no weight to tune)
+    if lexical and params.lexical == "fused":  # graph ranking and the word rankings fused by reciprocal rank
         fused = dict(rrf([[p.id for _, p, _, _ in scored]] + lexical))
         scored = [(fused[p.id], p, via, src) for _, p, via, src in scored]
         scored.sort(key=lambda x: (-x[0], x[1].id))

@@ -1,0 +1,63 @@
+"""Where a query's time goes, on a benchmark graph kept by `bench --db`.
+
+Usage: python scripts/latency_breakdown.py DB_FILE GRAPH QUESTIONS_JSON [N] [--embedder minilm|e5]
+
+Runs naive, hybrid and graph retrieval interleaved (question by question, so load hits all alike) and prints
+medians: total, and for the graph its steps (seeds = question embedding + entity/relation searches, hops,
+eviction, rerank, passages = passage searches + BM25 + ranking), plus the collection sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vgrag.config import QueryParams  # noqa: E402
+from vgrag.database import Database, quiet_storage_logs  # noqa: E402
+from vgrag.embed import make_embedder  # noqa: E402
+from vgrag.retrieve import retrieve, retrieve_hybrid, retrieve_naive  # noqa: E402
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    kind = sys.argv[sys.argv.index("--embedder") + 1] if "--embedder" in sys.argv else "minilm"
+    args = [a for a in args if a != kind]
+    db_file, name, qfile = args[:3]
+    n = int(args[3]) if len(args) > 3 else 60
+    quiet_storage_logs()
+    emb = make_embedder(kind)
+    db = Database(db_file)
+    g = db.open_graph(name, emb.model_id, emb.dim, create=False)
+    questions = [q["question"] for q in json.loads(Path(qfile).read_text())][:n]
+    p = QueryParams()
+    steps: dict[str, list[float]] = {}
+
+    def add(key: str, ms: float) -> None:
+        steps.setdefault(key, []).append(ms)
+
+    retrieve(questions[0], g, emb, p)  # warm caches once
+    for q in questions:
+        for label, fn in (("naive", retrieve_naive), ("hybrid", retrieve_hybrid), ("graph", retrieve)):
+            t0 = time.perf_counter()
+            tr = fn(q, g, emb, p)
+            add(f"{label} total", (time.perf_counter() - t0) * 1000)
+            if label == "graph":
+                add("graph: seeds", tr.seeds.ms)
+                add("graph: hops", sum(h.ms for h in tr.hops))
+                add("graph: eviction", tr.eviction.ms if tr.eviction else 0.0)
+                add("graph: rerank", tr.rerank.ms)
+                add("graph: passages", tr.passages.ms)
+    out = {"counts": g.counts(), "questions": len(questions)}
+    out |= {k: round(statistics.median(v), 1) for k, v in steps.items()}
+    out["graph / naive"] = round(out["graph total"] / out["naive total"], 2)
+    print(json.dumps(out, indent=1))
+    db.close()
+
+
+if __name__ == "__main__":
+    main()
