@@ -243,6 +243,7 @@ def run_bench(
         "hybrid": retrieve_hybrid,
         "graph": retrieve,
         "graph_dense": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="off")),  # graph without BM25
+        "graph_words": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="candidates")),
         "graph_fused": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="fused")),
     }
     lat: dict[str, list[float]] = {m: [] for m in methods}

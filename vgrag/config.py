@@ -25,8 +25,9 @@ class QueryParams:
     evidence_relations: int = 3  # top selected relations appended to the question for the second passage search
     relation_weight: float = 0.2  # weight of a passage's best selected-relation score next to its similarity
     passage_top_k: int = 5  # passages returned
-    lexical: str = "candidates"  # BM25 word search in the passage step: "off", "candidates" (adds passages, ranked
-    # like the rest) or "fused" (word rankings fused with the graph's by reciprocal rank)
+    lexical: str = "off"  # BM25 word search in the passage step: "off", "candidates" (adds passages, ranked like
+    # the rest) or "fused" (word rankings fused with the graph's by reciprocal rank). Off: on MuSiQue, HotpotQA and
+    # at 9k passages "candidates" changed no top-10 list and "fused" cost 10-16 R@5 points (README, Benchmark)
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
 
 

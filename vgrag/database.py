@@ -4,9 +4,11 @@ documents (the `vgrag_meta` collection, meta.py), and one write lock per databas
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from pymilvus import MilvusClient
 from pymilvus.exceptions import MilvusException
@@ -14,7 +16,12 @@ from pymilvus.exceptions import MilvusException
 from .meta import DocumentLog, MetaStore
 from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
+from .mirror import Mirrors
 from .store import Graph, Index
+
+# Per Lite file (one process may hold several Database objects on it): [open count, its vector copies]
+_MIRRORS: dict[str, list] = {}
+_MIRRORS_LOCK = threading.Lock()
 
 
 def quiet_storage_logs() -> None:
@@ -84,6 +91,14 @@ class Database:
         self.client = client or connect(uri, token)
         self.write_lock = threading.RLock()
         self.index = Index("FLAT") if is_lite(uri) else Index("HNSW")
+        self.mirrors: Mirrors | None = None
+        if is_lite(uri):  # exact search in process (mirror.py); a server searches with its own index
+            self._mirror_key = path = os.path.realpath(uri)
+            folder = Path(path) / "vgrag-vectors" if os.path.isdir(path) else Path(path + ".vgrag-vectors")
+            with _MIRRORS_LOCK:
+                entry = _MIRRORS.setdefault(path, [0, Mirrors(folder)])
+                entry[0] += 1
+                self.mirrors = entry[1]
         self.meta = MetaStore(self.client)
         self.meta.ensure()
         self.load(META_COLLECTION)
@@ -110,7 +125,7 @@ class Database:
         return next((g for g in self.list_graphs() if g.name == name), None)
 
     def _graph(self, name: str, dim: int) -> Graph:
-        return Graph(self.client, name, dim, self.write_lock, DocumentLog(self.meta, name), self.index)
+        return Graph(self.client, name, dim, self.write_lock, DocumentLog(self.meta, name), self.index, self.mirrors)
 
     def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
         """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
@@ -146,7 +161,17 @@ class Database:
             for coll in self._graph(name, 1).collections:
                 if self.client.has_collection(coll):
                     self.client.drop_collection(coll)
+                if self.mirrors is not None:
+                    self.mirrors.forget(coll)
             self.meta.delete(self.meta.keys_of_graph(name))
 
     def close(self) -> None:
+        if self.mirrors is not None:
+            with _MIRRORS_LOCK:
+                entry = _MIRRORS.get(self._mirror_key)
+                if entry is not None:
+                    entry[0] -= 1
+                    if entry[0] <= 0:
+                        del _MIRRORS[self._mirror_key]
+            self.mirrors = None
         self.client.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -26,10 +27,30 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+_QUERY_CACHE: OrderedDict[tuple[int, str, str], np.ndarray] = OrderedDict()
+_QUERY_CACHE_SIZE = 512
+_QUERY_LOCK = threading.Lock()
+
+
 def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
-    """Vectors for questions and question spans: the model's query side when it has one."""
-    fn = getattr(embedder, "embed_query", None)
-    return fn(texts) if callable(fn) else embedder.embed(texts)
+    """Vectors for questions and question spans: the model's query side when it has one. The last few hundred are
+    remembered per embedder object, so the answer step (and a re-asked question) reuses retrieval's vectors."""
+    texts = list(texts)
+    keys = [(id(embedder), embedder.model_id, t) for t in texts]
+    with _QUERY_LOCK:
+        known = {k: _QUERY_CACHE[k] for k in keys if k in _QUERY_CACHE}
+    todo = list(dict.fromkeys(k for k in keys if k not in known))
+    if todo or not texts:
+        fn = getattr(embedder, "embed_query", None)
+        batch = [k[2] for k in todo]
+        vecs = (fn(batch) if callable(fn) else embedder.embed(batch)) if batch else np.zeros((0, embedder.dim))
+        fresh = dict(zip(todo, np.asarray(vecs, dtype=np.float32), strict=True))
+        known |= fresh
+        with _QUERY_LOCK:
+            _QUERY_CACHE.update(fresh)
+            while len(_QUERY_CACHE) > _QUERY_CACHE_SIZE:
+                _QUERY_CACHE.popitem(last=False)
+    return np.stack([known[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
 
 
 def normalize_rows(m: np.ndarray) -> np.ndarray:

@@ -39,6 +39,10 @@ class MetaStore:
         rows = self.client.query(META, filter=f"{GRAPH} == {json.dumps(graph)}", output_fields=[ID], limit=16384)
         return [r[ID] for r in rows]
 
+    def get(self, key: str) -> dict | None:
+        rows = self.client.get(META, ids=[key], output_fields=[PAYLOAD])
+        return rows[0][PAYLOAD] if rows else None
+
     def put(self, key: str, kind: str, graph: str, payload: dict) -> None:
         self.client.upsert(META, [{ID: key, KIND: kind, GRAPH: graph, PAYLOAD: payload, VEC: [1.0, 0.0]}])
         self.client.flush(META)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -50,8 +52,11 @@ _PLACE = r"city|country|state|place|town|county|region|location|province|contine
 _ORG = r"company|organi[sz]ation|team|band|university|college|school|agency|party|network|label|club|firm|group|"
 _ORG += r"corporation|manufacturer|carrier|airline|publisher|studio|league|army|government|institution"
 _WORK = r"film|movie|book|album|song|novel|show|series|work|play|game|opera|magazine|newspaper|single|poem|painting"
+_PERSON = r"actor|actress|singer|player|author|writer|director|politician|president|person|people|man|woman|"
+_PERSON += r"character|musician|composer|artist|founder|leader|king|queen|poet|painter|producer|coach|wife|husband"
 _TYPE_RULES: tuple[tuple[str, AnswerType], ...] = (
     (r"^(when|what year|which year|in what year|in which year|what date|on what date)\b", "date"),
+    (r"\b(what|which)\s+(year|century|decade|date)\b", "date"),
     (r"\b(how many|how much|how old|how long|how tall|how far|what number|what percentage)\b", "number"),
     (r"\b(revenue|population|salary|budget|income|profit|price|cost|worth|capacity|height|weight|number)\b", "number"),
     (r"\b(what|which)\s+(\w+\s+)?(language|programming language)\b", "language"),
@@ -59,6 +64,7 @@ _TYPE_RULES: tuple[tuple[str, AnswerType], ...] = (
     (r"\b(what|which)\s+(\w+\s+)?(war|battle|event|competition|tournament|election)\b", "event"),
     (r"^(where)\b", "place"),
     (rf"\b(what|which|in what|in which)\s+(\w+\s+)?({_PLACE})\b", "place"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_PERSON})(e?s)?\b", "person"),
     (rf"\b(what|which)\s+(\w+\s+)?({_ORG})\b", "organisation"),
     (rf"\b(what|which)\s+(\w+\s+)?({_WORK})\b", "work"),
     (r"^(who|whom|whose)\b|\b(who|whom|whose)\b", "person"),
@@ -70,11 +76,11 @@ class Question:
     text: str
     type: AnswerType
     choices: tuple[str, ...] = ()  # "X or Y"
-    noun: str = ""  # the noun after which/what ("Which team …" → "team"): answers often carry it
+    noun: str = ""  # the two words after the last which/what ("Which team owns…" → "team owns"): answers (or their
+    # passage's title) often carry one of them ("county" → "Avery County")
 
 
 _TAIL = re.compile(r"(?:,|\band)\s+(who|whom|whose|where|when|what|which|how)\b(.*)$", re.I)
-_NOUN = re.compile(r"^(?:in\s+)?(?:which|what)\s+(?:\w+\s+)??([a-z]+)\b")
 
 
 def analyse(question: str) -> Question:
@@ -92,8 +98,8 @@ def analyse(question: str) -> Question:
         return Question(q, "choice", (m.group(1).strip(" \"'"), m.group(2).strip(" \"'")))
     if first in _AUX:
         return Question(q, "yesno")
-    nm = _NOUN.match(ql)
-    noun = nm.group(1) if nm and nm.group(1) not in STOPWORDS else ""
+    found = re.findall(r"\b(?:which|what)\s+([a-z]+)(?:\s+([a-z]+))?", ql)
+    noun = " ".join(w for w in (found[-1] if found else ()) if w and w not in STOPWORDS and w not in _AUX)
     for pattern, kind in _TYPE_RULES:
         if re.search(pattern, ql):
             return Question(q, kind, noun=noun)
@@ -125,40 +131,62 @@ class Candidate:
 
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_DATE_LIKE = re.compile(r"\d|centur|january|february|march|april|may|june|july|august|september|october|"
+                        r"november|december|spring|summer|autumn|fall|winter", re.I)  # fmt: skip
 
 
 NER_ONLY = ["tagger", "parser", "attribute_ruler", "lemmatizer"]  # sentences come from text.split_sentences
 
 
-def _sentences(nlp: object, texts: Sequence[str]) -> list[list[tuple[str, list[tuple[str, str]]]]]:
-    """Per passage, each sentence with its named entities — spaCy's NER alone (the parser is the costly part),
-    every sentence of every passage in one batch."""
-    per = [split_sentences(t) or [t] for t in texts]
-    flat = [s for sents in per for s in sents]
-    docs = iter(nlp.pipe(flat, disable=NER_ONLY))  # type: ignore[attr-defined]
-    return [
-        [(s, [(e.text.strip(), e.label_) for e in next(docs).ents if e.text.strip()]) for s in sents] for sents in per
-    ]
+_NER_CACHE: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
+_NER_CACHE_SIZE = 20_000  # sentences: re-asked questions and stepped-through traces reuse their passages
+_NER_LOCK = threading.Lock()  # app sessions run in threads
+
+
+def _sentences(
+    nlp: object, texts: Sequence[str], keep: Callable[[str], bool]
+) -> list[list[tuple[str, list[tuple[str, str]]]]]:
+    """Per passage, each sentence `keep` accepts with its named entities — spaCy's NER alone (the parser is the
+    costly part), every new sentence in one batch, remembered for the next question."""
+    per = [[x for x in (split_sentences(t) or [t]) if keep(x)] for t in texts]
+    with _NER_LOCK:
+        todo = list(dict.fromkeys(x for sents in per for x in sents if x not in _NER_CACHE))
+        docs = nlp.pipe(todo, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
+        for sentence, doc in zip(todo, docs, strict=True):
+            _NER_CACHE[sentence] = [(e.text.strip(), e.label_) for e in doc.ents if e.text.strip()]
+        while len(_NER_CACHE) > _NER_CACHE_SIZE:
+            _NER_CACHE.popitem(last=False)
+        return [[(x, _NER_CACHE.get(x, [])) for x in sents] for sents in per]
 
 
 def candidates(
     q: Question, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
 ) -> list[Candidate]:
-    """Typed candidates in (title, text) passages, best first. Score = how much of the question the sentence
-    covers (0.5) + retrieval rank (0.3) + the reasoning chain reaching the candidate (bridge weight, ≤ 0.4)
+    """Typed candidates in (title, text) passages, best first. Score = how many of the question's relation words
+    the sentence has (0.5) + retrieval rank (0.3) + the reasoning chain reaching the candidate (bridge, ≤ 0.2)
     + a little for being mentioned in several passages; names the question already contains are never answers."""
     nlp = load_spacy()
     if nlp is None or not passages:
         return []
-    qn, qs = norm(q.text), stems(q.text)
+    qn = norm(q.text)
+    rel_words = relation_stems(q.text)
+    cue_words = set(q.noun.split())
     labels = LABELS.get(q.type)
     found: dict[str, Candidate] = {}
     mentions: dict[str, int] = {}
     untyped = q.type in UNTYPED_OK
-    tagged_passages = _sentences(nlp, [body for _, body in passages])
+    bridge_names = [name for name, w in bridge.items() if w > 0]
+
+    def answerable(sentence: str) -> bool:  # read_answer returns only these: the question's words or the chain
+        return bool(stems(sentence) & rel_words) or any(f" {b} " in f" {norm(sentence)} " for b in bridge_names)
+
+    tagged_passages = _sentences(nlp, [body for _, body in passages], answerable)
     for rank, ((title, _body), sentences) in enumerate(zip(passages, tagged_passages, strict=True)):
         for sentence, ents in sentences:
-            coverage = len(stems(sentence) & qs) / max(len(qs), 1)
+            have = stems(sentence)
+            # the asked relation's words say the sentence answers; the question's names only say it is about the
+            # right thing (retrieval used them) and a first-hop sentence has them all: they do not count
+            coverage = 0.5 * len(have & rel_words) / max(len(rel_words), 1)
             pool = list(ents)
             if q.type == "date":
                 pool += [(y, "DATE") for y in _YEAR.findall(sentence)]
@@ -175,10 +203,12 @@ def candidates(
                 typed = labels is None or label in labels
                 if not key or not (typed or (untyped and label == "NAME")) or key in qn:
                     continue
+                if q.type == "date" and not _DATE_LIKE.search(text):  # "seven-year", "little over a year"
+                    continue
                 near = [w for name, w in bridge.items() if key == name or key in name or name in key]
                 b = max(near, key=abs, default=0.0)
-                cue = 0.2 if q.noun and (q.noun in key.split() or q.noun in norm(title).split()) else 0.0
-                score = 0.5 * coverage + 0.3 / (1 + rank) + b + cue - (0.1 if label == "NAME" else 0.0)
+                cue = 0.2 if cue_words & (set(key.split()) | set(norm(title).split())) else 0.0
+                score = coverage + 0.3 / (1 + rank) + b + cue - (0.1 if label == "NAME" else 0.0)
                 mentions[key] = mentions.get(key, 0) + 1
                 if key not in found or score > found[key].score:
                     found[key] = Candidate(text, label, sentence, rank, score, b)
@@ -246,11 +276,15 @@ def choose(q: Question, passages: Sequence[tuple[str, str]]) -> tuple[str, str, 
     return (best[1], best[2], best[3]) if best else None
 
 
+def relation_stems(question: str) -> set[str]:
+    """The question's content words outside its capitalised names: what is asked about them."""
+    names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", question[1:])
+    return stems(question) - set().union(*(stems(n) for n in names)) if names else stems(question)
+
+
 def support(q: Question, sentence: str) -> int:
     """How many of the question's relation words (content words outside its capitalised names) the sentence has."""
-    names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", q.text[1:])
-    rest = stems(q.text) - set().union(*(stems(n) for n in names)) if names else stems(q.text)
-    return len(stems(sentence) & rest)
+    return len(stems(sentence) & relation_stems(q.text))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import numpy as np
 from pymilvus import DataType, Function, FunctionType, MilvusClient
 
 from .meta import DocumentLog
+from .mirror import MAX_ROWS, Mirrors, VectorMirror, new_token
 from .models import Entity, Passage, Relation
 from .schema import (
     DOC_ID,
@@ -77,6 +78,7 @@ class Graph:
         lock: threading.RLock,
         documents: DocumentLog,
         index: Index = Index(),
+        mirrors: Mirrors | None = None,
     ) -> None:
         self.client, self.name, self.dim, self.lock, self.documents, self.index = (
             client,
@@ -86,6 +88,7 @@ class Graph:
             documents,
             index,
         )
+        self.mirrors = mirrors  # in-process copies of the vectors (Milvus Lite, see mirror.py); None: a server
 
     def coll(self, kind: Kind) -> str:
         return f"{self.name}_{kind}"
@@ -142,7 +145,15 @@ class Graph:
         return [from_row(kind, r) for r in self._rows(kind, ids, False)]
 
     def get_with_vectors(self, kind: Kind, ids: Sequence[str]) -> list[tuple[Record, np.ndarray]]:
-        return [(from_row(kind, r), np.asarray(r[VEC], dtype=np.float32)) for r in self._rows(kind, ids, True)]
+        mirror = self._mirror(kind)
+        if mirror is None:
+            return [(from_row(kind, r), np.asarray(r[VEC], dtype=np.float32)) for r in self._rows(kind, ids, True)]
+        records = self.get(kind, ids)  # vectors from the copy: decoding them from Milvus costs more than the read
+        vecs = mirror.vectors([r.id for r in records])
+        missing = [r.id for r in records if r.id not in vecs]
+        if missing:  # not expected (every write updates the copy); Milvus stays the source of truth
+            vecs |= {r[ID]: np.asarray(r[VEC], dtype=np.float32) for r in self._rows(kind, missing, True)}
+        return [(r, vecs[r.id]) for r in records]
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
         return self.get("entities", ids)  # type: ignore[return-value]
@@ -154,10 +165,77 @@ class Graph:
         return self.get("passages", ids)  # type: ignore[return-value]
 
     # ---------- vector search
+    def _token_key(self, coll: str) -> str:
+        return f"vectors:{coll}"
+
+    def _mirror(self, kind: Kind) -> VectorMirror | None:
+        """This collection's vectors in memory: from its file when the token matches, else read from Milvus (and
+        saved); loaded under the write lock, so no write is missed. None when searches go to Milvus (a server,
+        or more rows than `MAX_ROWS`)."""
+        ms, coll = self.mirrors, self.coll(kind)
+        if ms is None:
+            return None
+        if coll not in ms.by_collection:
+            with self.lock:
+                if coll not in ms.by_collection:
+                    stamp = self.documents.meta.get(self._token_key(coll))
+                    token = ms.tokens.setdefault(coll, stamp["token"] if stamp else "none")
+                    m = VectorMirror.load(ms.path(coll), token, self.dim) if coll not in ms.unsaved else None
+                    if m is None:
+                        m = self._mirror_from_milvus(kind)
+                        if m is not None:
+                            self._save_mirror(coll, m)
+                    ms.by_collection[coll] = m
+        return ms.by_collection[coll]
+
+    def _mirror_from_milvus(self, kind: Kind) -> VectorMirror | None:
+        m = VectorMirror(self.dim)
+        for rows in self._buckets(kind, [ID, VEC]):
+            m.upsert([r[ID] for r in rows], np.asarray([r[VEC] for r in rows], dtype=np.float32))
+            if len(m) > MAX_ROWS:
+                return None
+        return m
+
+    def _save_mirror(self, coll: str, m: VectorMirror) -> None:
+        assert self.mirrors is not None
+        try:
+            m.save(self.mirrors.path(coll), self.mirrors.tokens[coll])
+            self.mirrors.unsaved.discard(coll)
+        except OSError:  # a read-only or full disk: the copy in memory still serves this process
+            pass
+
+    def _renew_token(self, kind: Kind) -> None:
+        """Called before a write reaches Milvus: the saved copy no longer matches, even if the write is cut."""
+        ms, coll = self.mirrors, self.coll(kind)
+        if ms is None or coll in ms.unsaved:
+            return
+        token = new_token()
+        self.documents.meta.put(self._token_key(coll), "vectors", self.name, {"token": token})
+        ms.tokens[coll] = token
+        ms.unsaved.add(coll)
+
+    def save_mirrors(self) -> None:
+        """Save the copies written since their last save (after an ingest), so the next start loads them fast."""
+        if self.mirrors is None:
+            return
+        with self.lock:
+            for kind in KINDS:
+                coll = self.coll(kind)
+                m = self.mirrors.by_collection.get(coll)
+                if coll in self.mirrors.unsaved and m is not None:
+                    self._save_mirror(coll, m)
+
     def search(self, kind: Kind, vectors: np.ndarray, k: int, with_vectors: bool = False) -> list[list[Hit]]:
         """The k nearest records per query vector (cosine), best first, in one round trip."""
         if k <= 0 or len(vectors) == 0:
             return [[] for _ in range(len(vectors))]
+        mirror = self._mirror(kind)
+        if mirror is not None:
+            found = mirror.search(np.asarray(vectors), k)
+            wanted = list(dict.fromkeys(x for hits in found for x, _ in hits))
+            records = {r.id: r for r in self.get(kind, wanted)}
+            vecs = mirror.vectors(wanted) if with_vectors else {}
+            return [[Hit(records[x], s, vecs.get(x)) for x, s in hits if x in records] for hits in found]
         res = self.client.search(
             self.coll(kind),
             data=[[float(x) for x in v] for v in vectors],
@@ -201,30 +279,41 @@ class Graph:
         """Store records with their vectors: rows whose ids are absent are inserted (cheaper than upsert in
         Milvus Lite), the ids in `existing` upserted."""
         rows = [to_row(kind, rec, vec) for rec, vec in items]
+        if rows:
+            self._renew_token(kind)
         if kind == "passages":
             self._write_lexical([rec for rec, _ in items])  # type: ignore[misc]
         for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
                          (self.client.upsert, [r for r in rows if r[ID] in existing])):  # fmt: skip
             for start in range(0, len(part), BATCH):
-                op(self.coll(kind), part[start : start + BATCH])
+                batch = part[start : start + BATCH]
+                op(self.coll(kind), batch)
+                mirror = self.mirrors.by_collection.get(self.coll(kind)) if self.mirrors else None
+                if mirror is not None:  # after Milvus took the rows: the copy never holds what the store lacks
+                    mirror.upsert([r[ID] for r in batch], np.asarray([r[VEC] for r in batch], dtype=np.float32))
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
         ids = list(ids)
+        if ids:
+            self._renew_token(kind)
+        mirror = self.mirrors.by_collection.get(self.coll(kind)) if self.mirrors else None
         for start in range(0, len(ids), BATCH):
             self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
+            if mirror is not None:
+                mirror.remove(ids[start : start + BATCH])
             if kind == "passages":
                 self.client.delete(self.coll(LEXICAL), ids=ids[start : start + BATCH])  # type: ignore[arg-type]
 
     def flush(self) -> None:
         for coll in self.collections:
             self.client.flush(coll)
+        self.save_mirrors()
 
     # ---------- whole-graph scans (export, health, check; never on the query path)
-    def scan(self, kind: Kind) -> Iterable[Record]:
-        """Every record, by primary-key prefix buckets (Lite's query iterator is unreliable); splits full buckets."""
+    def _buckets(self, kind: Kind, fields: list[str]) -> Iterable[list[dict]]:
+        """Every row, by primary-key prefix buckets (Lite's query iterator is unreliable); splits full buckets."""
         limit = 16384
         stack = [ID_PREFIX[kind] + h for h in "fedcba9876543210"]
-        fields = [ID, *output_fields(kind)]
         while stack:
             p = stack.pop()
             rows = self.client.query(
@@ -233,6 +322,11 @@ class Graph:
             if len(rows) >= limit:
                 stack.extend(p + h for h in "fedcba9876543210")
                 continue
+            yield rows
+
+    def scan(self, kind: Kind) -> Iterable[Record]:
+        """Every record."""
+        for rows in self._buckets(kind, [ID, *output_fields(kind)]):
             yield from (from_row(kind, r) for r in rows)
 
     def iter_entities(self) -> Iterable[Entity]:

@@ -1,0 +1,115 @@
+"""The in-process copy of a Lite graph's vectors (mirror.py): exact, follows every write and delete, survives a
+restart through its file, and never serves a stale file."""
+
+from __future__ import annotations
+
+import random
+import numpy as np
+from milvus_lite import server_manager_instance
+
+from vgrag.database import Database
+from vgrag.mirror import VectorMirror
+from vgrag.writer import SourceChunk, delete_document, write_chunks
+
+
+def _brute(matrix: np.ndarray, ids: list[str], q: np.ndarray, k: int) -> list[str]:
+    unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    s = unit @ (q / np.linalg.norm(q))
+    return [ids[i] for i in sorted(range(len(ids)), key=lambda i: (-s[i], ids[i]))[:k]]
+
+
+def test_mirror_search_is_exact_through_upserts_and_removals(tmp_path):
+    rng = np.random.default_rng(3)
+    m = VectorMirror(16)
+    ids = [f"x{i:04d}" for i in range(3000)]
+    vecs = rng.normal(size=(3000, 16)).astype(np.float32)
+    for start in range(0, 3000, 700):  # several writes: the matrix grows
+        m.upsert(ids[start : start + 700], vecs[start : start + 700])
+    vecs[:50] = rng.normal(size=(50, 16))  # an upsert of existing ids replaces their vectors
+    m.upsert(ids[:50], vecs[:50])
+    gone = set(ids[100:400])
+    m.remove(sorted(gone) + ["never-there"])
+    keep = [i for i, x in enumerate(ids) if x not in gone]
+    assert len(m) == len(keep)
+    for q in rng.normal(size=(20, 16)).astype(np.float32):
+        got = [x for x, _ in m.search(q, 7)[0]]
+        assert got == _brute(vecs[keep], [ids[i] for i in keep], q, 7)
+    assert m.search(vecs[:1], 0) == [[]] and len(m.search(vecs[:1], 10_000)[0]) == len(keep)
+
+    path = tmp_path / "c.npz"
+    m.save(path, "tok1")
+    again = VectorMirror.load(path, "tok1", 16)
+    assert again is not None and again.search(vecs[5], 5) == m.search(vecs[5], 5)
+    assert VectorMirror.load(path, "tok2", 16) is None  # stale
+    assert VectorMirror.load(path, "tok1", 32) is None  # another model
+    path.write_bytes(b"not a numpy file")
+    assert VectorMirror.load(path, "tok1", 16) is None  # unreadable: rebuilt from Milvus, never an error
+
+
+def _texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(300)]
+    return [" ".join(rng.sample(words, 10)) for _ in range(n)]
+
+
+def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_path, embedder):
+    path = str(tmp_path / "m.db")
+    db = Database(path)
+    g = db.open_graph("m", embedder.model_id, embedder.dim)
+    texts = _texts(400, 1)
+    write_chunks(g, embedder, [SourceChunk("d1", f"p{i}", t, i) for i, t in enumerate(texts[:200])])
+    g.flush()
+    queries = embedder.embed(_texts(15, 2))
+    direct = replace_mirrors(g, None)  # the same graph searched by Milvus itself
+
+    def same() -> None:
+        for mine, theirs in zip(g.search("passages", queries, 8), direct.search("passages", queries, 8), strict=True):
+            assert [h.record.id for h in mine] == [h.record.id for h in theirs]
+            assert [round(h.score, 4) for h in mine] == [round(h.score, 4) for h in theirs]
+
+    same()  # first search loads the copy (and saves its file)
+    folder = db.mirrors.directory
+    assert (folder / f"{g.coll('passages')}.npz").exists()
+    write_chunks(g, embedder, [SourceChunk("d2", f"q{i}", t, i) for i, t in enumerate(texts[200:], 200)])
+    same()  # a write after loading is searched at once
+    [hit] = g.search("passages", embedder.embed([texts[300]]), 1)
+    assert hit[0].record.text == texts[300]  # found at once, though never flushed
+    delete_document(g, "d1")
+    same()  # deleted passages are gone from the copy too
+    assert texts[5] not in {h.record.text for h in g.search("passages", embedder.embed([texts[5]]), 20)[0]}
+    db.close()  # never flushed since the write: its file is stale and must not be used
+    server_manager_instance.release_server(path)
+
+    db = Database(path)
+    g = db.open_graph("m", embedder.model_id, embedder.dim)
+    direct = replace_mirrors(g, None)
+    same()
+    [hit] = g.search("passages", embedder.embed([texts[350]]), 1)
+    assert hit[0].record.text == texts[350]
+    g.flush()  # saves the copies written since their last save
+    db.close()
+    server_manager_instance.release_server(path)
+
+    db = Database(path)
+    g = db.open_graph("m", embedder.model_id, embedder.dim)
+    direct = replace_mirrors(g, None)
+    same()
+    db.drop_graph("m")
+    assert not list(folder.glob("m_*.npz"))  # dropping a graph deletes its copies
+    db.close()
+    server_manager_instance.release_server(path)
+
+
+def replace_mirrors(g, mirrors):
+    """The same graph object, searching Milvus directly (mirrors=None)."""
+    from vgrag.store import Graph
+
+    return Graph(g.client, g.name, g.dim, g.lock, g.documents, g.index, mirrors)
+
+
+def test_entity_and_relation_vectors_come_from_the_copy(graph, embedder):
+    from vgrag.models import Triple
+
+    write_chunks(graph, embedder, [SourceChunk("d", "t", "Ada met Charles.", 0, (Triple("Ada", "met", "Charles"),))])
+    [(rel, vec)] = graph.get_with_vectors("relations", [r.id for r in graph.iter_relations()])
+    assert np.allclose(vec, embedder.embed([rel.text])[0], atol=1e-5)
