@@ -29,6 +29,8 @@ from vgrag.reader import analyse, norm, read_answer
         ("Both breeds were developed during which century?", "date"),
         ("What actresses were involved in the scandal?", "person"),
         ("Which singer recorded Blue Hour?", "person"),
+        ("Do Lafzon Ki Kahani, a remake of Always, released in which year, is a South Korean film?", "date"),
+        ("Philip Carlo wrote about a killer who was associated with what crime family?", "thing"),
     ],
 )
 def test_question_types(question, kind):
@@ -40,6 +42,8 @@ def test_choice_and_noun():
     assert q.choices == ("Delft Data Systems", "Vesta Hardware")
     assert "team" in analyse("Which team owns Ledger?").noun.split()
     assert "state" in analyse("Dick Humbert played for a team based in what state?").noun.split()  # at the end too
+    assert analyse("What is the name of the airport in the city where WILM broadcasts?").noun == "airport"
+    assert analyse("Which band was formed first The Exies or Circus Diablo ?").choices == ("The Exies", "Circus Diablo")
 
 
 PASSAGES = [

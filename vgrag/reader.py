@@ -95,15 +95,58 @@ def analyse(question: str) -> Question:
     first = ql.split(" ", 1)[0] if ql else ""
     m = re.search(r",?\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?*$", q)
     if m and (first in ("which", "who", "what") or "," in q):
-        return Question(q, "choice", (m.group(1).strip(" \"'"), m.group(2).strip(" \"'")))
+        option = m.group(1) if "," in m.group(0) else _trailing_name(m.group(1))  # "…formed first The Exies or …"
+        return Question(q, "choice", (option.strip(" \"'"), m.group(2).strip(" \"'")))
+    asked = _ASKED_INSIDE.search(ql)
+    if first in _AUX and asked:  # "Do X, … released in which year, …?" asks for the year, not yes or no
+        inner = analyse(q[asked.start() :])
+        return Question(q, inner.type, noun=inner.noun)
     if first in _AUX:
         return Question(q, "yesno")
-    found = re.findall(r"\b(?:which|what)\s+([a-z]+)(?:\s+([a-z]+))?", ql)
-    noun = " ".join(w for w in (found[-1] if found else ()) if w and w not in STOPWORDS and w not in _AUX)
+    found = re.findall(r"\b(?:which|what)\s+([^?,]*)", ql)
+    noun = _cue(found[-1]) if found else ""
     for pattern, kind in _TYPE_RULES:
         if re.search(pattern, ql):
+            if pattern.startswith("^(who") and first not in ("who", "whom", "whose") and found:
+                break  # "a killer who was associated with what crime family?": that "who" is relative
             return Question(q, kind, noun=noun)
     return Question(q, "thing", noun=noun)
+
+
+_FILLER = {"name", "names", "kind", "type", "sort", "part", "one", "ones"}
+
+
+def _cue(after_wh: str) -> str:
+    """The asked noun after which/what, past "is the name of the" and the like ("…the airport in…" → "airport";
+    "county shares a border" → "county shares": at most two words, an answer or its title often has one)."""
+    words = re.findall(r"[a-z]+", after_wh)
+    i = 0
+    while i < len(words) and (words[i] in STOPWORDS or words[i] in _AUX or words[i] in _FILLER):
+        i += 1
+    out = []
+    for w in words[i : i + 2]:
+        if w in STOPWORDS or w in _AUX:
+            break
+        out.append(w)
+    return " ".join(out)
+
+
+_ASKED_INSIDE = re.compile(
+    r"\b(?:in\s+)?(?:which|what)\s+(?:year|century|decade|country|city|state)\b|\bhow (?:many|much)\b"
+)
+_CONNECT = {"the", "of", "and", "de", "la", "von", "van", "&"}
+
+
+def _trailing_name(text: str) -> str:
+    """The capitalised name that ends a clause ("Which band was formed first The Exies" → "The Exies")."""
+    words = text.split()
+    start = len(words)
+    while start > 1 and (words[start - 1][:1].isupper() or words[start - 1][:1].isdigit()
+                         or (words[start - 1].lower() in _CONNECT and start < len(words))):  # fmt: skip
+        start -= 1
+    while start < len(words) and words[start].lower() in _CONNECT - {"the"}:
+        start += 1
+    return " ".join(words[start:]) or text
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -199,6 +242,7 @@ def candidates(
                     if n[:1].isupper() and norm(n) not in tagged and f" {norm(n)} " in low
                 ]
             for text, label in pool:
+                text = re.sub(r"\s*['’]s$", "", text)  # "Kim Jong-il's" names Kim Jong-il
                 key = norm(text)
                 typed = labels is None or label in labels
                 if not key or not (typed or (untyped and label == "NAME")) or key in qn:
