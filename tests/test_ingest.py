@@ -86,6 +86,9 @@ def test_bench_openie_import(graph, embedder):
     assert check_graph(graph).ok
 
 
+N_CRASH = 1200  # passages: 12 stored batches of 100, so every kill lands mid-ingest
+
+
 def _check(env: dict) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "vgrag", "--graph", "crash", "check"]
     return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
@@ -102,7 +105,7 @@ def _ingest_cmd(triples: Path) -> list[str]:
         "--triples",
         str(triples),
         "--batch-size",
-        "250",
+        "100",
     ]
 
 
@@ -128,7 +131,7 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
     rows = "\n".join(
         f'{{"title": "P{i}", "passage": "Person {i} knows Person {i + 1} in City {i % 7}.", '
         f'"triples": [["Person {i}", "knows", "Person {i + 1}"], ["Person {i}", "lives in", "City {i % 7}"]]}}'
-        for i in range(3000)
+        for i in range(N_CRASH)
     )
     triples = tmp_path / "people.jsonl"
     triples.write_text(rows)
@@ -140,14 +143,14 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
             for stores, delay in ((1, 0.1), (1, 0.6), (2, 1.1)):
                 _kill_after_stores(env, triples, stores, delay)
             partial = _check(env)
-            assert 0 < json.loads(partial.stdout)["counts"]["passages"] < 3000  # really interrupted mid-ingest
+            assert 0 < json.loads(partial.stdout)["counts"]["passages"] < N_CRASH  # really interrupted mid-ingest
         done = subprocess.run(_ingest_cmd(triples), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
         chk = _check(env)
         assert chk.returncode == 0, chk.stdout[-2000:]
         results[label] = json.loads(chk.stdout)
     assert results["crashed"]["counts"] == results["clean"]["counts"]
-    assert results["clean"]["counts"]["passages"] == 3000
+    assert results["clean"]["counts"]["passages"] == N_CRASH
 
 
 def test_embedding_progress_is_reported_with_counts_rate_and_time_left(graph, embedder):

@@ -29,7 +29,9 @@ class MetaStore:
         s.add_field(VEC, DataType.FLOAT_VECTOR, dim=2)
         ip = self.client.prepare_index_params()
         ip.add_index(VEC, index_type="FLAT", metric_type="COSINE")
-        self.client.create_collection(META, schema=s, index_params=ip)
+        self.client.create_collection(META, schema=s)
+        self.client.create_index(META, ip, sync=False)  # see Graph._create: no fixed 0.5 s wait
+        self.client.load_collection(META)
 
     def rows(self, kind: str, graph: str | None = None) -> list[dict]:
         flt = f"{KIND} == {json.dumps(kind)}" + (f" and {GRAPH} == {json.dumps(graph)}" if graph is not None else "")
