@@ -52,7 +52,11 @@ def _graph_frame(page, view: str | None = None):
             except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
                 continue
         page.wait_for_timeout(250)
-    raise AssertionError(f"no graph iframe found ({view})")
+    errors = page.locator("[data-testid=stException]").all_inner_texts()
+    raise AssertionError(
+        f"no graph iframe found ({view}); errors on the page: {errors}; page text: "
+        f"{page.locator('section.main, [data-testid=stMain]').first.inner_text()[:1500]!r}"
+    )
 
 
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
@@ -152,6 +156,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         box = page.get_by_label("Search an entity")
         box.fill("Keystone")
         page.get_by_role("button", name="Search", exact=True).click()  # a visible button, not only Enter
+        page.get_by_text("Matches").wait_for(timeout=60000)  # the search ran with the typed name
         frame = _graph_frame(page)
         assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
         # the planted Markdown in a passage shows literally among Keystone's source passages: no heading, no image

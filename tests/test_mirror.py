@@ -1,5 +1,5 @@
-"""The in-process copy of a Lite graph's vectors (mirror.py): exact, follows every write and delete, survives a
-restart through its file, and never serves a stale file."""
+"""The in-process copy of a Lite graph's collections (mirror.py): exact searches and the same reads as Milvus,
+follows every write and delete, survives a restart through its file, and never serves a stale file."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from milvus_lite import server_manager_instance
 
 from vgrag.database import Database
 from vgrag.mirror import VectorMirror
+from vgrag.models import Triple
 from vgrag.writer import SourceChunk, delete_document, write_chunks
 
 
@@ -23,14 +24,18 @@ def test_mirror_search_is_exact_through_upserts_and_removals(tmp_path):
     m = VectorMirror(16)
     ids = [f"x{i:04d}" for i in range(3000)]
     vecs = rng.normal(size=(3000, 16)).astype(np.float32)
+    rows = [f'{{"id":"{x}","v":1}}'.encode() for x in ids]
     for start in range(0, 3000, 700):  # several writes: the matrix grows
-        m.upsert(ids[start : start + 700], vecs[start : start + 700])
-    vecs[:50] = rng.normal(size=(50, 16))  # an upsert of existing ids replaces their vectors
-    m.upsert(ids[:50], vecs[:50])
+        m.upsert(ids[start : start + 700], vecs[start : start + 700], rows[start : start + 700])
+    vecs[:50] = rng.normal(size=(50, 16))  # an upsert of existing ids replaces their vectors and rows
+    rows[:50] = [f'{{"id":"{x}","v":2}}'.encode() for x in ids[:50]]
+    m.upsert(ids[:50], vecs[:50], rows[:50])
     gone = set(ids[100:400])
     m.remove(sorted(gone) + ["never-there"])
     keep = [i for i, x in enumerate(ids) if x not in gone]
     assert len(m) == len(keep)
+    asked = [ids[2999], ids[150], ids[7], "never-there", ids[40]]  # rows moved by removals still match their ids
+    assert m.rows(asked) == [rows[2999], rows[7], rows[40]]
     for q in rng.normal(size=(20, 16)).astype(np.float32):
         got = [x for x, _ in m.search(q, 7)[0]]
         assert got == _brute(vecs[keep], [ids[i] for i in keep], q, 7)
@@ -40,8 +45,11 @@ def test_mirror_search_is_exact_through_upserts_and_removals(tmp_path):
     m.save(path, "tok1")
     again = VectorMirror.load(path, "tok1", 16)
     assert again is not None and again.search(vecs[5], 5) == m.search(vecs[5], 5)
+    assert again.rows([ids[i] for i in keep]) == [rows[i] for i in keep]
     assert VectorMirror.load(path, "tok2", 16) is None  # stale
     assert VectorMirror.load(path, "tok1", 32) is None  # another model
+    np.savez(path, ids=np.asarray(ids), vectors=vecs, token=np.asarray("tok1"))  # an older copy, vectors only
+    assert VectorMirror.load(path, "tok1", 16) is None
     path.write_bytes(b"not a numpy file")
     assert VectorMirror.load(path, "tok1", 16) is None  # unreadable: rebuilt from Milvus, never an error
 
@@ -57,7 +65,8 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
     db = Database(path)
     g = db.open_graph("m", embedder.model_id, embedder.dim)
     texts = _texts(400, 1)
-    write_chunks(g, embedder, [SourceChunk("d1", f"p{i}", t, i) for i, t in enumerate(texts[:200])])
+    triples = lambda i: (Triple(f"E{i % 37}", "links", f"E{(i * 7) % 41}"),)  # noqa: E731 - shared entities
+    write_chunks(g, embedder, [SourceChunk("d1", f"p{i}", t, i, triples(i)) for i, t in enumerate(texts[:200])])
     g.flush()
     queries = embedder.embed(_texts(15, 2))
     direct = replace_mirrors(g, None)  # the same graph searched by Milvus itself
@@ -66,11 +75,17 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
         for mine, theirs in zip(g.search("passages", queries, 8), direct.search("passages", queries, 8), strict=True):
             assert [h.record.id for h in mine] == [h.record.id for h in theirs]
             assert [round(h.score, 4) for h in mine] == [round(h.score, 4) for h in theirs]
+            assert [h.record for h in mine] == [h.record for h in theirs]
+        for kind in ("passages", "entities", "relations"):  # reads by key: the same records as Milvus's own
+            ids = sorted(r.id for r in direct.scan(kind))
+            asked = ids[::-3] + ["absent-id"] + ids[:5] + ids[:2]
+            assert g.get(kind, asked) == direct.get(kind, asked)
+            assert [r for r, _ in g.get_with_vectors(kind, asked)] == direct.get(kind, asked)
 
     same()  # first search loads the copy (and saves its file)
     folder = db.mirrors.directory
     assert (folder / f"{g.coll('passages')}.npz").exists()
-    write_chunks(g, embedder, [SourceChunk("d2", f"q{i}", t, i) for i, t in enumerate(texts[200:], 200)])
+    write_chunks(g, embedder, [SourceChunk("d2", f"q{i}", t, i, triples(i)) for i, t in enumerate(texts[200:], 200)])
     same()  # a write after loading is searched at once
     [hit] = g.search("passages", embedder.embed([texts[300]]), 1)
     assert hit[0].record.text == texts[300]  # found at once, though never flushed
@@ -108,8 +123,6 @@ def replace_mirrors(g, mirrors):
 
 
 def test_entity_and_relation_vectors_come_from_the_copy(graph, embedder):
-    from vgrag.models import Triple
-
     write_chunks(graph, embedder, [SourceChunk("d", "t", "Ada met Charles.", 0, (Triple("Ada", "met", "Charles"),))])
     [(rel, vec)] = graph.get_with_vectors("relations", [r.id for r in graph.iter_relations()])
     assert np.allclose(vec, embedder.embed([rel.text])[0], atol=1e-5)

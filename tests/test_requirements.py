@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = {"vgrag", "ui", "pages", "tests"} | {p.stem for p in (ROOT / "tests").glob("*.py")}
 # imported lazily by a library we call, on a path the product uses (not visible as an import statement here)
-INDIRECT = {"scipy": "networkx.pagerank (offline graph rerank)", "jinja2": "pyvis"}
+INDIRECT = {"scipy": "networkx.spring_layout (drawings over 500 nodes)", "jinja2": "pyvis"}
 
 
 def _imports(path: Path) -> set[str]:

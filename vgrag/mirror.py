@@ -1,11 +1,13 @@
-"""Exact nearest-neighbour search in this process over a copy of one collection's vectors.
+"""Exact nearest-neighbour search and primary-key reads in this process, over a copy of one collection.
 
 Milvus Lite 3.2.2 answers every search with a Python loop over all stored rows (measured on a 9,002-passage
 graph: 250 ms per entity search over 92k rows, 205 ms over 87k relations, 20 ms over 9k passages). A matrix
-product over the same vectors takes a few milliseconds and returns the same exact cosine ranking, so for a
-Lite file the graph keeps one `VectorMirror` per collection: loaded from Milvus on first use, updated by every
-write and delete made through the same `Database` (a Lite file is open in one process only), and used only
-for ids and scores — records are still read from Milvus by primary key. Servers search with their own index.
+product over the same vectors takes a few milliseconds and returns the same exact cosine ranking. Reads by
+primary key are slow as well (Lite materialises every column of a row, its 384 floats included, before
+projecting: ~0.15-0.4 ms per row, 43 ms of hop look-ups per query at 9k passages). So for a Lite file the graph
+keeps one `VectorMirror` per collection — each row's vector and its other fields (compact JSON) — loaded from
+Milvus on first use and updated by every write and delete made through the same `Database` (a Lite file is
+open in one process only). Milvus stays the store of record; servers search and read with their own engine.
 
 Reading every vector back from Lite is slow too (~10 s per 90k rows), so each copy is also kept on disk, in
 `vgrag-vectors/` inside the Lite data directory, tagged with a token that every write to the collection renews
@@ -25,6 +27,7 @@ import numpy as np
 # Above this many rows a copy costs more memory than it is worth on a laptop (1M × 384 floats = 1.5 GB):
 # searches go to Milvus itself, and the README points such corpora at a Milvus server.
 MAX_ROWS = 1_000_000
+FORMAT = 2  # of the saved file: 1 held vectors only; a file of another format is rebuilt, never read
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
@@ -36,21 +39,25 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
 
 
 class VectorMirror:
-    """Unit vectors by id with exact top-k cosine search; thread-safe; rows move on delete (swap with last)."""
+    """Unit vectors and encoded rows by id, exact top-k cosine search; thread-safe; rows move on delete (swap
+    with last)."""
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
         self.ids: list[str] = []
         self.pos: dict[str, int] = {}
+        self._rows: list[bytes] = []  # each row's fields but its vector, as the store encoded them
         self._mat = np.zeros((0, dim), dtype=np.float32)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def upsert(self, ids: Sequence[str], vectors: np.ndarray) -> None:
+    def upsert(self, ids: Sequence[str], vectors: np.ndarray, rows: Sequence[bytes]) -> None:
         if not len(ids):
             return
+        if len(rows) != len(ids) or len(vectors) != len(ids):
+            raise ValueError("one vector and one row per id")
         unit = _unit(vectors)
         with self._lock:
             n = len(self.ids)
@@ -66,6 +73,9 @@ class VectorMirror:
                     row = len(self.ids)
                     self.pos[x] = row
                     self.ids.append(x)
+                    self._rows.append(rows[i])
+                else:
+                    self._rows[row] = rows[i]
                 self._mat[row] = unit[i]
 
     def remove(self, ids: Sequence[str]) -> None:
@@ -77,9 +87,15 @@ class VectorMirror:
                 last = len(self.ids) - 1
                 if row != last:
                     moved = self.ids[last]
-                    self.ids[row], self._mat[row] = moved, self._mat[last]
+                    self.ids[row], self._mat[row], self._rows[row] = moved, self._mat[last], self._rows[last]
                     self.pos[moved] = row
                 self.ids.pop()
+                self._rows.pop()
+
+    def rows(self, ids: Sequence[str]) -> list[bytes]:
+        """The encoded rows of the ids present, in the order asked (absent ids are skipped)."""
+        with self._lock:
+            return [self._rows[self.pos[x]] for x in ids if x in self.pos]
 
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         with self._lock:
@@ -104,11 +120,13 @@ class VectorMirror:
         """Write the copy atomically (a crash leaves the old file or none, never half of one)."""
         with self._lock:
             n = len(self.ids)
-            ids, mat = np.asarray(self.ids, dtype=str), self._mat[:n].copy()
+            ids, mat, rows = np.asarray(self.ids, dtype=str), self._mat[:n].copy(), list(self._rows)
+        ends = np.cumsum([len(r) for r in rows], dtype=np.int64)
+        blob = np.frombuffer(b"".join(rows), dtype=np.uint8)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
         with open(tmp, "wb") as f:
-            np.savez(f, ids=ids, vectors=mat, token=np.asarray(token))
+            np.savez(f, ids=ids, vectors=mat, rows=blob, row_ends=ends, token=np.asarray(token), format=FORMAT)
         os.replace(tmp, path)
 
     @classmethod
@@ -116,10 +134,16 @@ class VectorMirror:
         """The copy saved with `token`, or None (absent, stale, another dimension or unreadable)."""
         try:
             with np.load(path, allow_pickle=False) as z:
+                if "format" not in z or int(z["format"]) != FORMAT:
+                    return None
                 if str(z["token"]) != token or z["vectors"].shape[1:] != (dim,):
                     return None
                 m = cls(dim)
                 ids = [str(x) for x in z["ids"]]
+                blob, ends = z["rows"].tobytes(), z["row_ends"].tolist()
+                if len(ends) != len(ids) or (ends and ends[-1] != len(blob)):
+                    return None
+                m._rows = [blob[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
                 m.ids, m.pos, m._mat = ids, {x: i for i, x in enumerate(ids)}, np.asarray(z["vectors"], np.float32)
                 return m if len(m.pos) == len(ids) == len(m._mat) else None
         except (OSError, ValueError, KeyError):

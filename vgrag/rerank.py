@@ -7,7 +7,7 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-import networkx as nx
+import numpy as np
 
 from .config import QueryParams
 from .extract import parse_json_loose
@@ -42,20 +42,44 @@ def rerank_similarity(inp: RerankInput) -> RerankStep:
 
 
 def entity_ppr(inp: RerankInput) -> dict[str, float]:
-    """Personalised PageRank over the candidate subgraph: edges weighted by relation similarity, restarts at seeds."""
-    g = nx.Graph()
+    """Personalised PageRank over the candidate subgraph: undirected edges weighted by relation similarity
+    (floored at 0.01, summed over parallel relations), restarts at the seeds.
+
+    Power iteration on edge arrays (the same fixed point and stopping rule as networkx's pagerank, which built a
+    graph object and a sparse matrix per query: ~4 of the ~5 ms of this step at 9k passages). Every node has an
+    edge, so no mass dangles; a run that has not converged after 200 steps returns its last iterate.
+    """
+    index: dict[str, int] = {}
+    weight: dict[tuple[int, int], float] = {}
     for rid, r in inp.rels.items():
-        w = max(inp.sims.get(rid, 0.0), 0.01)
-        if g.has_edge(r.subject_id, r.object_id):
-            g[r.subject_id][r.object_id]["weight"] += w
-        else:
-            g.add_edge(r.subject_id, r.object_id, weight=w)
-    personal = {e: s for e, s in inp.personalization.items() if e in g and s > 0}
-    if not personal or g.number_of_edges() == 0:
+        u, v = index.setdefault(r.subject_id, len(index)), index.setdefault(r.object_id, len(index))
+        key = (u, v) if u <= v else (v, u)
+        weight[key] = weight.get(key, 0.0) + max(inp.sims.get(rid, 0.0), 0.01)
+    n = len(index)
+    p = np.zeros(n)
+    for e, s in inp.personalization.items():
+        if e in index and s > 0:
+            p[index[e]] = s
+    if not weight or p.sum() == 0:
         return {}
-    return nx.pagerank(
-        g, alpha=inp.params.ppr_damping, personalization=personal, weight="weight", max_iter=200, tol=1e-8
-    )
+    p /= p.sum()
+    pairs = np.array(list(weight), dtype=np.int64).reshape(-1, 2)
+    w = np.fromiter(weight.values(), dtype=float, count=len(weight))
+    loop = pairs[:, 0] == pairs[:, 1]  # a self-loop is one edge, not two directions
+    src = np.concatenate([pairs[:, 0], pairs[~loop, 1]])
+    dst = np.concatenate([pairs[:, 1], pairs[~loop, 0]])
+    ew = np.concatenate([w, w[~loop]])
+    strength = np.bincount(src, weights=ew, minlength=n)
+    share = ew / strength[src]  # the fraction of a node's mass each of its edges carries
+    alpha = inp.params.ppr_damping
+    x = np.full(n, 1.0 / n)
+    for _ in range(200):
+        last = x
+        x = alpha * np.bincount(dst, weights=last[src] * share, minlength=n) + (1 - alpha) * p
+        if np.abs(x - last).sum() < n * 1e-8:
+            break
+    names = list(index)
+    return {names[i]: float(x[i]) for i in range(n)}
 
 
 def rerank_graph(inp: RerankInput) -> RerankStep:

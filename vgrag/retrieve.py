@@ -224,22 +224,20 @@ def retrieve(
     """Run every retrieval step (no answer) and return the trace."""
     t_all = time.perf_counter()
     spans = mentions(question)
-    vecs = embed_queries(embedder, [question] + [t for t, _ in spans])
-    qvec = vecs[0]
-    span_vec = {t: vecs[i + 1] for i, (t, _) in enumerate(spans)}
     t0 = time.perf_counter()
     grams = ngrams(question)
     exact = graph.get_entities([entity_id(g) for g in grams])
     qstep = match_query_entities(grams, exact, spans)
-    unmatched = [q.text for q in qstep.entities if not q.entity_id and q.text in span_vec]
-    ent_hits = (
-        graph.search_entity_records(np.stack([span_vec[t] for t in unmatched]), params.entity_top_k)
-        if unmatched
-        else []
-    )
+    # only the spans no entity is named exactly are searched, so only those are embedded (with the question)
+    unmatched = list(dict.fromkeys(q.text for q in qstep.entities if not q.entity_id))
+    t_embed = time.perf_counter()
+    vecs = embed_queries(embedder, [question] + unmatched)
+    embed_ms = _ms(t_embed)
+    qvec = vecs[0]
+    ent_hits = graph.search_entity_records(vecs[1:], params.entity_top_k) if unmatched else []
     rel_hits = graph.search_relation_records(qvec, params.relation_top_k)
     span_hits = dict(zip(unmatched, ent_hits, strict=True))
-    seeds = build_seeds(qstep, span_hits, rel_hits, params, _ms(t0))
+    seeds = build_seeds(qstep, span_hits, rel_hits, params, round(_ms(t0) - embed_ms, 2))
 
     cand = _Candidates()
     for e in exact:

@@ -6,8 +6,10 @@ float vector. Adjacency lists are ARRAY columns; they are the graph.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+from dataclasses import fields
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -124,3 +126,24 @@ def from_row(kind: Kind, row: dict) -> Record:
         v = row.get(c.name)
         values[c.name] = tuple(v or ()) if c.type == "ids" else int(v or 0) if c.type == "int" else (v or "")
     return RECORD[kind](**values)
+
+
+# A row kept in memory (mirror.py) is a compact JSON array: the id, then the columns in schema order — which is
+# also the record's field order, so decoding is one `json.loads` and one positional constructor call (~3 µs;
+# a JSON object through `from_row` takes ~10 µs, and a graph query reads hundreds of rows).
+for _kind, _cls in RECORD.items():
+    assert [f.name for f in fields(_cls)] == [ID, *(c.name for c in COLUMNS[_kind])], _kind
+_LIST_AT = {k: tuple(i + 1 for i, c in enumerate(cols) if c.type == "ids") for k, cols in COLUMNS.items()}
+
+
+def encode_row(kind: Kind, row: dict) -> bytes:
+    """A Milvus row (its vector left out) as the compact form `decode_row` reads."""
+    values = [row[ID], *(row.get(c.name) for c in COLUMNS[kind])]
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode_row(kind: Kind, data: bytes) -> Record:
+    values = json.loads(data)
+    for i in _LIST_AT[kind]:
+        values[i] = tuple(values[i] or ())
+    return RECORD[kind](*values)

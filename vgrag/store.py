@@ -30,6 +30,8 @@ from .schema import (
     Kind,
     Record,
     add_fields,
+    decode_row,
+    encode_row,
     from_row,
     output_fields,
     to_row,
@@ -149,18 +151,19 @@ class Graph:
         return rows
 
     def get(self, kind: Kind, ids: Sequence[str]) -> list[Record]:
+        """The records of the ids that exist, in the order asked, each once."""
+        mirror = self._mirror(kind)
+        if mirror is not None:  # the copy holds exactly the collection's rows (see mirror.py)
+            return [decode_row(kind, b) for b in mirror.rows(list(dict.fromkeys(ids)))]
         return [from_row(kind, r) for r in self._rows(kind, ids, False)]
 
     def get_with_vectors(self, kind: Kind, ids: Sequence[str]) -> list[tuple[Record, np.ndarray]]:
         mirror = self._mirror(kind)
         if mirror is None:
             return [(from_row(kind, r), np.asarray(r[VEC], dtype=np.float32)) for r in self._rows(kind, ids, True)]
-        records = self.get(kind, ids)  # vectors from the copy: decoding them from Milvus costs more than the read
+        records = self.get(kind, ids)
         vecs = mirror.vectors([r.id for r in records])
-        missing = [r.id for r in records if r.id not in vecs]
-        if missing:  # not expected (every write updates the copy); Milvus stays the source of truth
-            vecs |= {r[ID]: np.asarray(r[VEC], dtype=np.float32) for r in self._rows(kind, missing, True)}
-        return [(r, vecs[r.id]) for r in records]
+        return [(r, vecs[r.id]) for r in records if r.id in vecs]
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
         return self.get("entities", ids)  # type: ignore[return-value]
@@ -197,11 +200,17 @@ class Graph:
 
     def _mirror_from_milvus(self, kind: Kind) -> VectorMirror | None:
         m = VectorMirror(self.dim)
-        for rows in self._buckets(kind, [ID, VEC]):
-            m.upsert([r[ID] for r in rows], np.asarray([r[VEC] for r in rows], dtype=np.float32))
+        for rows in self._buckets(kind, [ID, *output_fields(kind, True)]):
+            self._mirror_rows(kind, m, rows)
             if len(m) > MAX_ROWS:
                 return None
         return m
+
+    @staticmethod
+    def _mirror_rows(kind: Kind, m: VectorMirror, rows: Sequence[dict]) -> None:
+        """Milvus rows into the copy: the vector apart, the other fields in their compact form."""
+        encoded = [encode_row(kind, r) for r in rows]
+        m.upsert([r[ID] for r in rows], np.asarray([r[VEC] for r in rows], dtype=np.float32), encoded)
 
     def _save_mirror(self, coll: str, m: VectorMirror) -> None:
         assert self.mirrors is not None
@@ -297,7 +306,7 @@ class Graph:
                 op(self.coll(kind), batch)
                 mirror = self.mirrors.by_collection.get(self.coll(kind)) if self.mirrors else None
                 if mirror is not None:  # after Milvus took the rows: the copy never holds what the store lacks
-                    mirror.upsert([r[ID] for r in batch], np.asarray([r[VEC] for r in batch], dtype=np.float32))
+                    self._mirror_rows(kind, mirror, batch)
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
         ids = list(ids)
