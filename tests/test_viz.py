@@ -65,3 +65,20 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
     for c in tr.answer.citations:
         assert f'<li value="{c.n}"><span class="n">[{c.n}] {c.title}</span> (cited)' in html
     assert "not selected" in html or "selected by rerank" in html  # the legend
+
+
+def test_neighbourhood_is_laid_out_once_and_drawn_without_physics(graph, embedder):
+    from test_retrieve import FACTS
+
+    from vgrag.text import entity_id
+    from vgrag.viz import neighbourhood
+    from vgrag.writer import SourceChunk, write_chunks
+
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
+    centre = entity_id(FACTS[0][1].subject)
+    g = neighbourhood(graph, centre, depth=2, cap=None)
+    assert len(g.nodes) >= 3 and all(n.x is not None and n.y is not None for n in g.nodes)
+    assert neighbourhood(graph, centre, depth=2, cap=None) == g  # the same drawing on every visit
+    assert len({(n.x, n.y) for n in g.nodes}) == len(g.nodes)  # no two nodes on one spot
+    html = render_html(g)
+    assert '"physics": {"enabled": false}' in html and '"fixed": true' in html  # zoomed as soon as drawn

@@ -289,7 +289,11 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
                     nodes[eid] = VizNode(eid, nm, "near" if d == 1 else "far", f"{nm}\n{d} hop(s) away")
                     new_ids.append(eid)
         frontier = graph.get_entities(new_ids) if d < depth else []
-    return _cap(nodes, edges, cap, {})
+    shown = _cap(nodes, edges, cap, {})
+    # laid out here, not by the browser's physics: the drawing is the same on every visit and appears at once,
+    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late)
+    pos = _layout(tuple(sorted(n.id for n in shown.nodes)), tuple(sorted((e.source, e.target) for e in shown.edges)))
+    return replace(shown, nodes=tuple(replace(n, x=pos[n.id][0], y=pos[n.id][1]) for n in shown.nodes))
 
 
 def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
