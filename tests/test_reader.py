@@ -78,6 +78,13 @@ def test_a_date_answer_is_a_date_not_a_duration():
     assert r.short == "1924"
 
 
+def test_the_questions_own_year_is_not_the_answer():
+    passages = [("Israeli presidential election, 2000", "The election was held on 31 July 2000 after Ezer Weizman "
+                 "resigned. Ezer Weizman was born in 1924.")]  # fmt: skip
+    r = read_answer("In what year was the man who resigned before the presidential election, 2000 born?", passages, {})
+    assert r.short == "1924"
+
+
 def test_choice_by_date():
     q = "Which was founded first, Delft Data Systems or Vesta Hardware?"
     assert read_answer(q, PASSAGES, {}).short == "Vesta Hardware"
