@@ -204,6 +204,17 @@ def _sentences(
         return [[(x, _NER_CACHE.get(x, [])) for x in sents] for sents in per]
 
 
+def prefetch_entities(question: str, texts: Sequence[str]) -> None:
+    """Tag, ahead of time, the sentences `candidates` will surely read (those with the question's relation words),
+    so their NER can run in a thread while the caller embeds its reasoning paths; fills the cache, returns nothing."""
+    q = analyse(question)
+    nlp = load_spacy()
+    if nlp is None or q.type in ("yesno", "choice") or not texts:
+        return
+    rel_words = relation_stems(q.text)
+    _sentences(nlp, texts, lambda sentence: bool(stems(sentence) & rel_words))
+
+
 def candidates(
     q: Question, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
 ) -> list[Candidate]:
