@@ -126,3 +126,20 @@ def test_entity_and_relation_vectors_come_from_the_copy(graph, embedder):
     write_chunks(graph, embedder, [SourceChunk("d", "t", "Ada met Charles.", 0, (Triple("Ada", "met", "Charles"),))])
     [(rel, vec)] = graph.get_with_vectors("relations", [r.id for r in graph.iter_relations()])
     assert np.allclose(vec, embedder.embed([rel.text])[0], atol=1e-5)
+
+
+def test_copies_load_on_demand_and_say_so(tmp_path, embedder):
+    path = str(tmp_path / "w.db")
+    db = Database(path)
+    g = db.open_graph("w", embedder.model_id, embedder.dim)
+    write_chunks(g, embedder, [SourceChunk("d", f"p{i}", t, i) for i, t in enumerate(_texts(30, 4))])
+    g.flush()
+    db.close()
+    server_manager_instance.release_server(path)
+    db = Database(path)
+    g = db.open_graph("w", embedder.model_id, embedder.dim)
+    assert not g.copies_loaded()  # a fresh start: the app shows a spinner while they load
+    g.load_copies()
+    assert g.copies_loaded() and replace_mirrors(g, None).copies_loaded()  # a server never needs one
+    db.close()
+    server_manager_instance.release_server(path)

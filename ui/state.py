@@ -103,6 +103,9 @@ def require_graph() -> tuple[Workspace, Graph]:
     if graph is None:
         no_graph_hint(ws)
         st.stop()
+    if not graph.copies_loaded():  # once per start: ~1 s from the saved copy, ~40 s per 188k rows without one
+        with st.spinner(f"Loading “{graph.name}” into memory for exact search (once per start)…"):
+            graph.load_copies()
     return ws, graph  # type: ignore[return-value]
 
 

@@ -198,6 +198,16 @@ class Graph:
                     ms.by_collection[coll] = m
         return ms.by_collection[coll]
 
+    def copies_loaded(self) -> bool:
+        """Whether searches and reads can start at once (a server, or every in-process copy in memory)."""
+        ms = self.mirrors
+        return ms is None or all(self.coll(k) in ms.by_collection for k in KINDS)
+
+    def load_copies(self) -> None:
+        """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite)."""
+        for kind in KINDS:
+            self._mirror(kind)
+
     def _mirror_from_milvus(self, kind: Kind) -> VectorMirror | None:
         m = VectorMirror(self.dim)
         for rows in self._buckets(kind, [ID, *output_fields(kind, True)]):
