@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 from pathlib import Path
 
 from .explain import TOP_SELECTED
@@ -296,12 +297,9 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
     # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late)
     pos = _layout(tuple(sorted(n.id for n in shown.nodes)), tuple(sorted((e.source, e.target) for e in shown.edges)))
     # a star spreads wide at the trace's spacing: scale so a typical edge is ~240 px, room for its predicate
-    lengths = sorted(
-        float(np.hypot(pos[e.source][0] - pos[e.target][0], pos[e.source][1] - pos[e.target][1]))
-        for e in shown.edges
-        if e.source != e.target
-    )
-    k = 240.0 / lengths[len(lengths) // 2] if lengths and lengths[len(lengths) // 2] > 0 else 1.0
+    lengths = [math.dist(pos[e.source], pos[e.target]) for e in shown.edges if e.source != e.target]
+    typical = statistics.median(lengths) if lengths else 0.0
+    k = 240.0 / typical if typical > 0 else 1.0
     return replace(
         shown, nodes=tuple(replace(n, x=round(pos[n.id][0] * k, 1), y=round(pos[n.id][1] * k, 1)) for n in shown.nodes)
     )
