@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from vgrag.bench import answer_scores
-from vgrag.reader import analyse, norm, read_answer
+from vgrag.question import analyse, hops, norm
+from vgrag.reader import candidates, read_answer
 
 
 @pytest.mark.parametrize(
@@ -104,3 +105,44 @@ def test_answer_metrics_follow_the_squad_rules():
     assert answer_scores("Hamburger", ["Hamburg"])["contains"] == 0.0  # whole words only
     assert answer_scores("", ["x"]) == {"em": 0.0, "f1": 0.0, "contains": 0.0}
     assert answer_scores("1919", ["1919", "nineteen nineteen"])["em"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "question,expected",
+    [
+        ("What is the name of the airport in the city where WILM is licensed to broadcast?", 1),
+        ("What is the most popular hotel in Gisvi's city of birth?", 1),
+        ("What country was the author of Brand a citizen of?", 1),
+        ("Who was in charge of the country Ceelmakoile is located in?", 0),  # no marker: read as direct
+        ("Where was Ada Lovelace born?", 0),
+        ("Who founded Vesta Hardware?", 0),
+    ],
+)
+def test_hops_counts_a_nested_description(question, expected):
+    assert hops(question) == expected
+
+
+# Tarkel is in Varnia; a river runs through Varnia. A second, unconnected river passage states the asked relation
+# just as well and is retrieved higher than Varnia's: only the hop from Tarkel tells them apart.
+RIVERS = [
+    ("Tarkel", "Tarkel is a small town in Ostrava Province, Varnia. The town holds a weekly market."),
+    ("Dorvia", "The Mirel River runs through the country of Dorvia."),
+    ("Varnia", "Varnia is a country in eastern Europe. The Selna River runs through the country."),
+]
+RIVER_NAMES = ["Tarkel", "Ostrava Province", "Varnia", "Dorvia", "Mirel River", "Selna River"]
+
+
+def test_the_answer_lies_one_hop_beyond_the_nested_description():
+    question = "What river runs through the country where Tarkel is located?"
+    r = read_answer(question, RIVERS, {}, RIVER_NAMES)
+    assert r.short == "Selna River" and r.passage_index == 2
+    ranked = [c.text for c in candidates(analyse(question), RIVERS, {}, RIVER_NAMES)]
+    assert ranked.index("Selna River") < ranked.index("Mirel River")
+    if "Varnia" in ranked:  # the bridge is met on the way and never outranks what lies beyond it
+        assert ranked.index("Selna River") < ranked.index("Varnia")
+
+
+def test_a_rank_alone_is_never_an_answer():
+    passages = [("Gotha Rockets", "The Rockets are the first team of the Gotha basketball club.")]
+    found = candidates(analyse("What are the Rockets to the Gotha basketball club?"), passages, {}, ["Gotha"])
+    assert all(c.label != "ORDINAL" for c in found) and "first" not in [c.text for c in found]

@@ -14,7 +14,8 @@ import numpy as np
 from .embed import Embedder, embed_queries
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .nlp import STOPWORDS
-from .reader import prefetch_entities, norm, read_answer
+from .question import norm
+from .reader import prefetch_entities, read_answer
 from .store import Graph
 from .text import split_sentences
 from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView

@@ -16,7 +16,7 @@ from .config import QueryParams
 from .embed import Embedder, clear_query_cache
 from .ingest import ingest_imported
 from .answer import extractive_answer
-from .reader import norm
+from .question import norm
 from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
 from .sources import ImportedPassage, read_openie
 from .database import Database

@@ -1,0 +1,161 @@
+"""What a question asks: the answer's type (person, place, date, number, …), yes/no or one of offered choices, the
+noun it asks about, its relation words, and whether it names its subject through another thing (a nested
+description, so the answer is one hop further than the names it states)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .nlp import STOPWORDS
+
+AnswerType = Literal[
+    "person",
+    "place",
+    "date",
+    "number",
+    "organisation",
+    "work",
+    "language",
+    "group",
+    "event",
+    "yesno",
+    "choice",
+    "thing",
+]
+
+_AUX = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would"}
+_PLACE = r"city|country|state|place|town|county|region|location|province|continent|island|capital|village|nation"
+_ORG = r"company|organi[sz]ation|team|band|university|college|school|agency|party|network|label|club|firm|group|"
+_ORG += r"corporation|manufacturer|carrier|airline|publisher|studio|league|army|government|institution"
+_WORK = r"film|movie|book|album|song|novel|show|series|work|play|game|opera|magazine|newspaper|single|poem|painting"
+_PERSON = r"actor|actress|singer|player|author|writer|director|politician|president|person|people|man|woman|"
+_PERSON += r"character|musician|composer|artist|founder|leader|king|queen|poet|painter|producer|coach|wife|husband"
+_TYPE_RULES: tuple[tuple[str, AnswerType], ...] = (
+    (r"^(when|what year|which year|in what year|in which year|what date|on what date)\b", "date"),
+    (r"\b(what|which)\s+(year|century|decade|date)\b", "date"),
+    (r"\b(how many|how much|how old|how long|how tall|how far|what number|what percentage)\b", "number"),
+    (r"\b(revenue|population|salary|budget|income|profit|price|cost|worth|capacity|height|weight|number)\b", "number"),
+    (r"\b(what|which)\s+(\w+\s+)?(language|programming language)\b", "language"),
+    (r"\b(what|which)\s+(nationality|ethnicity|religion)\b", "group"),
+    (r"\b(what|which)\s+(\w+\s+)?(war|battle|event|competition|tournament|election)\b", "event"),
+    (r"^(where)\b", "place"),
+    (rf"\b(what|which|in what|in which)\s+(\w+\s+)?({_PLACE})\b", "place"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_PERSON})(e?s)?\b", "person"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_ORG})\b", "organisation"),
+    (rf"\b(what|which)\s+(\w+\s+)?({_WORK})\b", "work"),
+    (r"^(who|whom|whose)\b|\b(who|whom|whose)\b", "person"),
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    type: AnswerType
+    choices: tuple[str, ...] = ()  # "X or Y"
+    noun: str = ""  # the two words after the last which/what ("Which team owns…" → "team owns"): answers (or their
+    # passage's title) often carry one of them ("county" → "Avery County")
+
+
+_TAIL = re.compile(r"(?:,|\band)\s+(who|whom|whose|where|when|what|which|how)\b(.*)$", re.I)
+
+
+def analyse(question: str) -> Question:
+    """What the question asks for: a person, place, date, number, organisation, work, language, yes/no, one of
+    the offered choices, or a thing. In "X, and who is its Y?" the last clause is what is asked."""
+    q = question.strip()
+    tail = _TAIL.search(q)
+    if tail and tail.start() > 0:
+        inner = analyse(tail.group(1) + tail.group(2))
+        return Question(q, inner.type, inner.choices, inner.noun)
+    ql = q.lower()
+    first = ql.split(" ", 1)[0] if ql else ""
+    m = re.search(r",?\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?*$", q)
+    if m and (first in ("which", "who", "what") or "," in q):
+        option = m.group(1) if "," in m.group(0) else _trailing_name(m.group(1))  # "…formed first The Exies or …"
+        return Question(q, "choice", (option.strip(" \"'"), m.group(2).strip(" \"'")))
+    asked = _ASKED_INSIDE.search(ql)
+    if first in _AUX and asked:  # "Do X, … released in which year, …?" asks for the year, not yes or no
+        inner = analyse(q[asked.start() :])
+        return Question(q, inner.type, noun=inner.noun)
+    if first in _AUX:
+        return Question(q, "yesno")
+    found = re.findall(r"\b(?:which|what)\s+([^?,]*)", ql)
+    noun = _cue(found[-1]) if found else ""
+    for pattern, kind in _TYPE_RULES:
+        if re.search(pattern, ql):
+            if pattern.startswith("^(who") and first not in ("who", "whom", "whose") and found:
+                break  # "a killer who was associated with what crime family?": that "who" is relative
+            return Question(q, kind, noun=noun)
+    return Question(q, "thing", noun=noun)
+
+
+_FILLER = {"name", "names", "kind", "type", "sort", "part", "one", "ones"}
+
+
+def _cue(after_wh: str) -> str:
+    """The asked noun after which/what, past "is the name of the" and the like ("…the airport in…" → "airport";
+    "county shares a border" → "county shares": at most two words, an answer or its title often has one)."""
+    words = re.findall(r"[a-z]+", after_wh)
+    i = 0
+    while i < len(words) and (words[i] in STOPWORDS or words[i] in _AUX or words[i] in _FILLER):
+        i += 1
+    out = []
+    for w in words[i : i + 2]:
+        if w in STOPWORDS or w in _AUX:
+            break
+        out.append(w)
+    return " ".join(out)
+
+
+_ASKED_INSIDE = re.compile(
+    r"\b(?:in\s+)?(?:which|what)\s+(?:year|century|decade|country|city|state)\b|\bhow (?:many|much)\b"
+)
+_CONNECT = {"the", "of", "and", "de", "la", "von", "van", "&"}
+
+
+def _trailing_name(text: str) -> str:
+    """The capitalised name that ends a clause ("Which band was formed first The Exies" → "The Exies")."""
+    words = text.split()
+    start = len(words)
+    while start > 1 and (words[start - 1][:1].isupper() or words[start - 1][:1].isdigit()
+                         or (words[start - 1].lower() in _CONNECT and start < len(words))):  # fmt: skip
+        start -= 1
+    while start < len(words) and words[start].lower() in _CONNECT - {"the"}:
+        start += 1
+    return " ".join(words[start:]) or text
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def stems(text: str) -> set[str]:
+    """Content words cut to 5 letters: a crude, language-light stem ("operates" ~ "operated")."""
+    return {w[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+
+
+def norm(text: str) -> str:
+    """SQuAD-style normalisation: lower case, no punctuation, no articles, single spaces."""
+    text = re.sub(r"[^\w\s]", " ", text.casefold())
+    return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
+
+
+def relation_stems(question: str) -> set[str]:
+    """The question's content words outside its capitalised names: what is asked about them."""
+    names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", question[1:])
+    return stems(question) - set().union(*(stems(n) for n in names)) if names else stems(question)
+
+
+# a nested description of the thing a question is about: "the city where …", "the author of Brand", "Gisvi's city"
+_NESTED = re.compile(
+    r"\bthe\s+(?:[\w-]+\s+){0,3}?(?:where|that|which|who|whom|whose|in which|of which|at which|from which|by which)\b"
+    r"|\b[A-Z][\w.-]*['’]s\s+[a-z]"
+    r"|\bthe\s+(?:[a-z-]+\s+){0,2}?of\s+(?:the\s+)?[A-Z\"]"
+)
+
+
+def hops(question: str) -> int:
+    """How far beyond the names it states the question's answer lies: 1 when it names its subject through another
+    thing ("the city where X was born", "X's team", "the author of X"), else 0."""
+    return 1 if _NESTED.search(question) else 0
