@@ -55,3 +55,31 @@ def test_unanswerable_demo_questions_abstain(demo, minilm):
         if a.abstained:  # says so, and still shows the closest evidence with its citation
             assert a.text.startswith("The documents don't say") and a.citations and not a.short
     assert sum(abstained) >= 4, abstained
+
+
+class _CountingEmbedder:
+    """The real embedder, recording every batch it is asked to embed."""
+
+    def __init__(self, inner):
+        self.inner, self.batches = inner, []
+        self.model_id, self.dim = inner.model_id, inner.dim
+
+    def embed(self, texts):
+        self.batches.append(list(texts))
+        return self.inner.embed(texts)
+
+
+def test_the_offline_answer_embeds_nothing_after_retrieval(demo, minilm):
+    """The answer step reuses retrieval's question vector and scores whole chains with the relations' stored
+    vectors: no model call between the retrieved trace and the answer."""
+    from vgrag.answer import extractive_answer
+    from vgrag.config import QueryParams
+    from vgrag.retrieve import retrieve
+
+    counting = _CountingEmbedder(minilm)
+    questions = json.loads((DEMO / "questions.json").read_text())
+    trace = retrieve(questions[4], demo, counting, QueryParams())
+    before = len(counting.batches)
+    step = extractive_answer(trace, counting, demo)
+    assert step.paths and not step.abstained and "Aiko Tanaka" in step.short
+    assert len(counting.batches) == before, counting.batches[before:]

@@ -17,6 +17,7 @@ from .embed import Embedder, clear_query_cache
 from .ingest import ingest_imported
 from .answer import extractive_answer
 from .question import norm
+from .reader import clear_tag_cache
 from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
 from .sources import ImportedPassage, read_openie
 from .database import Database
@@ -251,7 +252,8 @@ def run_bench(
     for n, q in enumerate(data.questions):
         row = {"id": q.id, "question": q.question, "n_gold": len(q.gold)}
         for m in methods:
-            clear_query_cache()  # each method embeds the question itself, as if it ran alone
+            clear_query_cache()  # each method embeds the question and tags its passages itself, as if it ran alone
+            clear_tag_cache()
             t0 = time.perf_counter()
             trace = runners[m](q.question, graph, embedder, params)
             lat[m].append((time.perf_counter() - t0) * 1000)

@@ -84,7 +84,7 @@ def answer_trace(trace: QueryTrace, graph: Graph, embedder: Embedder, llm: Query
             fallback = extractive_answer(trace, embedder, graph)
             step = replace(fallback, error=f"LLM answer failed ({step.error}); extractive answer shown", llm=step.llm)
         elif not step.paths:
-            step = replace(step, paths=reasoning_paths(trace, embedder))
+            step = replace(step, paths=reasoning_paths(trace, embedder, graph))
     else:
         step = extractive_answer(trace, embedder, graph)
     total = round(trace.retrieval_ms + (time.perf_counter() - t0) * 1000, 2)
@@ -115,5 +115,5 @@ def stopped_answer(trace: QueryTrace, partial: str, graph: Graph, embedder: Embe
         step = replace(step, error="the LLM answer was stopped before any text arrived; extractive answer shown")
     else:
         step = cited_answer(trace, partial, None, 0.0, f"stopped by the user after {len(partial)} characters")
-        step = replace(step, paths=reasoning_paths(trace, embedder))
+        step = replace(step, paths=reasoning_paths(trace, embedder, graph))
     return replace(trace, answer=step)

@@ -14,7 +14,7 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .nlp import load_spacy
@@ -61,41 +61,50 @@ _NER_CACHE_SIZE = 20_000  # sentences: re-asked questions and stepped-through tr
 _NER_LOCK = threading.Lock()  # app sessions run in threads
 
 
-def _sentences(
-    nlp: object, texts: Sequence[str], keep: Callable[[str], bool]
-) -> list[list[tuple[str, list[tuple[str, str]]]]]:
-    """Per passage, each sentence `keep` accepts with its named entities — spaCy's NER alone (the parser is the
-    costly part), every new sentence in one batch, remembered for the next question."""
-    per = [[x for x in (split_sentences(t) or [t]) if keep(x)] for t in texts]
+def clear_tag_cache() -> None:
+    """Forget the sentences tagged so far (a benchmark times each method's answer as if it ran alone)."""
     with _NER_LOCK:
-        todo = list(dict.fromkeys(x for sents in per for x in sents if x not in _NER_CACHE))
+        _NER_CACHE.clear()
+
+
+def _tag(nlp: object, sentences: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """Each sentence's named entities (text, label): spaCy's NER alone (the parser is the costly part), the new
+    sentences in one batch, remembered for the next question."""
+    with _NER_LOCK:
+        todo = list(dict.fromkeys(x for x in sentences if x not in _NER_CACHE))
         docs = nlp.pipe(todo, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
         for sentence, doc in zip(todo, docs, strict=True):
             _NER_CACHE[sentence] = [(e.text.strip(), e.label_) for e in doc.ents if e.text.strip()]
+        out = [_NER_CACHE[x] for x in sentences]
         while len(_NER_CACHE) > _NER_CACHE_SIZE:
             _NER_CACHE.popitem(last=False)
-        return [[(x, _NER_CACHE.get(x, [])) for x in sents] for sents in per]
+        return out
 
 
-def prefetch_entities(question: str, texts: Sequence[str]) -> None:
-    """Tag, ahead of time, the sentences `candidates` will surely read (those with the question's relation words),
-    so their NER can run in a thread while the caller embeds its reasoning paths; fills the cache, returns nothing."""
-    q = analyse(question)
-    nlp = load_spacy()
-    if nlp is None or q.type in ("yesno", "choice") or not texts:
-        return
-    rel_words = relation_stems(q.text)
-    _sentences(nlp, texts, lambda sentence: bool(stems(sentence) & rel_words))
+@dataclass(frozen=True)
+class _Sentence:
+    rank: int
+    title: str
+    text: str
+    coverage: float
+    level: int | None
 
 
 def candidates(
-    q: Question, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
+    q: Question,
+    passages: Sequence[tuple[str, str]],
+    bridge: dict[str, float],
+    names: Sequence[str] = (),
 ) -> list[Candidate]:
     """Typed candidates in (title, text) passages, best first. Score = how many of the question's relation words
     the sentence has (0.5) + retrieval rank (0.3) + the reasoning chain reaching the candidate (bridge, ≤ 0.2)
     + the asked noun in it or its title (0.2 / 0.1) + stated where the question's hops end (0.2; -0.1 for the
     bridge a nested description names, see `_levels`) + a little for being mentioned in several passages; names
-    the question already contains are never answers."""
+    the question already contains are never answers.
+
+    Only sentences with the question's relation words or a name the chain reaches are read (tagged by the NER, most
+    of the reader's time, in one batch). Reading the most promising first and stopping once no untagged sentence
+    could hold a better answer was tried: the bound is loose, so it saved nothing and batching cost ~1-9 ms."""
     nlp = load_spacy()
     if nlp is None or not passages:
         return []
@@ -103,60 +112,64 @@ def candidates(
     rel_words = relation_stems(q.text)
     cue_words = set(q.noun.split())
     labels = LABELS.get(q.type)
-    found: dict[str, Candidate] = {}
-    mentions: dict[str, int] = {}
     untyped = q.type in UNTYPED_OK
     bridge_names = [name for name, w in bridge.items() if w > 0]
     asked_years = set(_YEAR.findall(q.text))  # like its names, a year the question states is not what it asks
-
-    def answerable(sentence: str) -> bool:  # read_answer returns only these: the question's words or the chain
-        return bool(stems(sentence) & rel_words) or any(f" {b} " in f" {norm(sentence)} " for b in bridge_names)
-
-    tagged_passages = _sentences(nlp, [body for _, body in passages], answerable)
+    known = [(n, norm(n)) for n in names if n[:1].isupper()]
     h = hops(q.text)
     level, reach = _levels(q.text, passages, names)
-    for rank, ((title, _body), sentences) in enumerate(zip(passages, tagged_passages, strict=True)):
-        for sentence, ents in sentences:
-            lvl = level.get((rank, sentence))
+    work: list[_Sentence] = []
+    for rank, (title, body) in enumerate(passages):
+        for sentence in split_sentences(body) or [body]:
+            low = f" {norm(sentence)} "
             have = stems(sentence)
+            if not (have & rel_words or any(f" {b} " in low for b in bridge_names)):
+                continue  # read_answer returns only these: the question's words or the chain lead to them
             # the asked relation's words say the sentence answers; the question's names only say it is about the
             # right thing (retrieval used them) and a first-hop sentence has them all: they do not count
             coverage = 0.5 * len(have & rel_words) / max(len(rel_words), 1)
-            pool = list(ents)
-            if q.type == "date":
-                pool += [(y, "DATE") for y in _YEAR.findall(sentence)]
-            if untyped:  # names the graph knows, and the passage's title, wherever the sentence states them
-                tagged = {norm(t) for t, _ in ents}
-                low = " " + norm(sentence) + " "
-                pool += [
-                    (n, "NAME")
-                    for n in (title, *names)
-                    if n[:1].isupper() and norm(n) not in tagged and f" {norm(n)} " in low
-                ]
-            for text, label in pool:
-                text = re.sub(r"\s*['’]s$", "", text)  # "Kim Jong-il's" names Kim Jong-il
-                key = norm(text)
-                typed = labels is None or label in labels
-                if not key or not (typed or (untyped and label == "NAME")) or key in qn:
-                    continue
-                if q.type == "date" and not _DATE_LIKE.search(text):  # "seven-year", "little over a year"
-                    continue
-                if q.type == "date" and set(_YEAR.findall(text)) & asked_years:  # the question's own date
-                    continue
-                near = [w for name, w in bridge.items() if key == name or key in name or name in key]
-                b = max(near, key=abs, default=0.0)
-                if label == "ORDINAL":  # "first", "third": a rank alone answers nothing asked here
-                    continue
-                # the asked noun in the candidate itself ("… International Airport") or else in its passage's title
-                cue = 0.2 if cue_words & set(key.split()) else 0.1 if cue_words & set(norm(title).split()) else 0.0
-                score = coverage + 0.3 / (1 + rank) + b + cue - (0.1 if label == "NAME" else 0.0)
-                if lvl is not None and lvl == h and reach.get(key, _FAR) > h:
-                    score += 0.2  # stated where the hops from the question's names end, and not met on the way
-                elif h and reach.get(key, _FAR) <= h:
-                    score -= 0.1  # met on the way there: the thing the nested description names (the bridge)
-                mentions[key] = mentions.get(key, 0) + 1
-                if key not in found or score > found[key].score:
-                    found[key] = Candidate(text, label, sentence, rank, score, b)
+            work.append(_Sentence(rank, title, sentence, coverage, level.get((rank, sentence))))
+    found: dict[str, Candidate] = {}
+    mentions: dict[str, int] = {}
+
+    def score(w: _Sentence, ents: list[tuple[str, str]]) -> None:
+        pool = list(ents)
+        if q.type == "date":
+            pool += [(y, "DATE") for y in _YEAR.findall(w.text)]
+        if untyped:  # names the graph knows, and the passage's title, wherever the sentence states them
+            tagged = {norm(t) for t, _ in ents}
+            low = f" {norm(w.text)} "
+            pool += [
+                (n, "NAME")
+                for n, k in ((w.title, norm(w.title)), *known)
+                if n[:1].isupper() and k not in tagged and f" {k} " in low
+            ]
+        title_words = set(norm(w.title).split())
+        for text, label in pool:
+            text = re.sub(r"\s*['’]s$", "", text)  # "Kim Jong-il's" names Kim Jong-il
+            key = norm(text)
+            typed = labels is None or label in labels
+            if not key or not (typed or (untyped and label == "NAME")) or key in qn or label == "ORDINAL":
+                continue  # ("first", "third": a rank alone answers nothing asked here)
+            if q.type == "date" and not _DATE_LIKE.search(text):  # "seven-year", "little over a year"
+                continue
+            if q.type == "date" and set(_YEAR.findall(text)) & asked_years:  # the question's own date
+                continue
+            near = [v for name, v in bridge.items() if key == name or key in name or name in key]
+            b = max(near, key=abs, default=0.0)
+            # the asked noun in the candidate itself ("… International Airport") or else in its passage's title
+            cue = 0.2 if cue_words & set(key.split()) else 0.1 if cue_words & title_words else 0.0
+            value = w.coverage + 0.3 / (1 + w.rank) + b + cue - (0.1 if label == "NAME" else 0.0)
+            if w.level is not None and w.level == h and reach.get(key, _FAR) > h:
+                value += 0.2  # stated where the hops from the question's names end, and not met on the way
+            elif h and reach.get(key, _FAR) <= h:
+                value -= 0.1  # met on the way there: the thing the nested description names (the bridge)
+            mentions[key] = mentions.get(key, 0) + 1
+            if key not in found or value > found[key].score:
+                found[key] = Candidate(text, label, w.text, w.rank, value, b)
+
+    for w, ents in zip(work, _tag(nlp, [w.text for w in work]), strict=True):
+        score(w, ents)
     ranked = [
         Candidate(c.text, c.label, c.sentence, c.passage_index, c.score + 0.05 * math.log(mentions[k]), c.bridge)
         for k, c in found.items()
