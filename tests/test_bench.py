@@ -84,3 +84,20 @@ def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsy
     assert set(r["compare"]["graph-hybrid"]["5"]) == {"diff", "ci95"}
     table = capsys.readouterr().out
     assert "hybrid" in table and "graph-naive: R@1" in table and "+ distractors from extra" in table
+
+
+def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):
+    """--answers: per method contains/EM/F1/abstained and the answer step's time, each question's short answer;
+    answers read the user's top 5 passages (recall is measured on 10), so the answer step is timed as in the app.
+    Measured on data/sample_bench: graph 5 of 6 (all but "geology", which no NER tags), naive 4 of 6."""
+    data = load_bench(SAMPLE_BENCH)
+    r = run_bench(data, minilm, methods=("naive", "graph"), db_uri=str(tmp_path / "b.db"), measure_embed=False,
+                  answers=True)  # fmt: skip
+    assert r["answer_top_k"] == 5 and r["params"]["passage_top_k"] == 10
+    graph = r["methods"]["graph"]
+    assert set(graph["answer"]) == {"contains", "em", "f1", "abstained", "contains_text"}
+    assert graph["answer_ms"]["median"] > 0
+    assert graph["answer"]["contains"] == 83.3 and r["methods"]["naive"]["answer"]["contains"] == 66.7
+    shorts = {q["question"][:24]: q["graph"]["answer"]["short"] for q in r["questions"]}
+    assert shorts["Who wrote the libretto o"] == "Jonas Feld"  # one hop beyond the opera Helga Brandt composed
+    assert shorts["How many passengers a da"] == "about 900"  # a figure the small NER does not tag

@@ -150,6 +150,7 @@ def relation_stems(question: str) -> set[str]:
 # a nested description of the thing a question is about: "the city where …", "the author of Brand", "Gisvi's city"
 _NESTED = re.compile(
     r"\bthe\s+(?:[\w-]+\s+){0,3}?(?:where|that|which|who|whom|whose|in which|of which|at which|from which|by which)\b"
+    r"|\bthe\s+(?:[\w-]+\s+){0,2}?\w+(?:ed|en|wn|lt|ht)\s+by\b"
     r"|\b[A-Z][\w.-]*['’]s\s+[a-z]"
     r"|\bthe\s+(?:[a-z-]+\s+){0,2}?of\s+(?:the\s+)?[A-Z\"]"
 )

@@ -47,6 +47,10 @@ class Candidate:
 
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_FIGURE = re.compile(
+    r"(?:\b(?:about|around|approximately|nearly|over|some|almost|more than|fewer than|less than)\s+)?"
+    r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?:\s*(?:%|percent|million|billion|thousand|hundred)\b)?"
+)
 _DATE_LIKE = re.compile(r"\d|centur|january|february|march|april|may|june|july|august|september|october|"
                         r"november|december|spring|summer|autumn|fall|winter", re.I)  # fmt: skip
 
@@ -136,6 +140,13 @@ def candidates(
         pool = list(ents)
         if q.type == "date":
             pool += [(y, "DATE") for y in _YEAR.findall(w.text)]
+        if q.type == "number":  # the small NER misses plain figures ("carries about 900 passengers"): a figure
+            # counts when the words right after it say what the question counts
+            pool += [
+                (m.group(0).strip(), "CARDINAL")
+                for m in _FIGURE.finditer(w.text)
+                if stems(" ".join(w.text[m.end() :].split()[:3])) & rel_words
+            ]
         if untyped:  # names the graph knows, and the passage's title, wherever the sentence states them
             tagged = {norm(t) for t, _ in ents}
             low = f" {norm(w.text)} "
