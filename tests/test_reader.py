@@ -123,14 +123,15 @@ def test_hops_counts_a_nested_description(question, expected):
     assert hops(question) == expected
 
 
-# Tarkel is in Varnia; a river runs through Varnia. A second, unconnected river passage states the asked relation
-# just as well and is retrieved higher than Varnia's: only the hop from Tarkel tells them apart.
+# Tarkel is in Varnia; a river runs through Varnia. Tarkel's own passage, retrieved first, names another river
+# (a sentence about Tarkel itself: the bridge's level), and an unconnected passage states the asked relation just as
+# well: only the hops from Tarkel tell them apart.
 RIVERS = [
-    ("Tarkel", "Tarkel is a small town in Ostrava Province, Varnia. The town holds a weekly market."),
+    ("Tarkel", "Tarkel is a small town in Ostrava Province, Varnia. The Brava River runs through the country near the town."),
     ("Dorvia", "The Mirel River runs through the country of Dorvia."),
     ("Varnia", "Varnia is a country in eastern Europe. The Selna River runs through the country."),
 ]
-RIVER_NAMES = ["Tarkel", "Ostrava Province", "Varnia", "Dorvia", "Mirel River", "Selna River"]
+RIVER_NAMES = ["Tarkel", "Ostrava Province", "Varnia", "Dorvia", "Mirel River", "Selna River", "Brava River"]
 
 
 def test_the_answer_lies_one_hop_beyond_the_nested_description():
@@ -138,7 +139,8 @@ def test_the_answer_lies_one_hop_beyond_the_nested_description():
     r = read_answer(question, RIVERS, {}, RIVER_NAMES)
     assert r.short == "Selna River" and r.passage_index == 2
     ranked = [c.text for c in candidates(analyse(question), RIVERS, {}, RIVER_NAMES)]
-    assert ranked.index("Selna River") < ranked.index("Mirel River")
+    assert "Mirel River" not in ranked  # no hop from the question's names reaches Dorvia: not read
+    assert ranked.index("Selna River") < ranked.index("Brava River")
     if "Varnia" in ranked:  # the bridge is met on the way and never outranks what lies beyond it
         assert ranked.index("Selna River") < ranked.index("Varnia")
 
