@@ -127,7 +127,10 @@ def test_hops_counts_a_nested_description(question, expected):
 # (a sentence about Tarkel itself: the bridge's level), and an unconnected passage states the asked relation just as
 # well: only the hops from Tarkel tell them apart.
 RIVERS = [
-    ("Tarkel", "Tarkel is a small town in Ostrava Province, Varnia. The Brava River runs through the country near the town."),
+    (
+        "Tarkel",
+        "Tarkel is a small town in Ostrava Province, Varnia. The Brava River runs through the country near the town.",
+    ),
     ("Dorvia", "The Mirel River runs through the country of Dorvia."),
     ("Varnia", "Varnia is a country in eastern Europe. The Selna River runs through the country."),
 ]
