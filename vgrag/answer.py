@@ -205,7 +205,7 @@ def _bridge(trace: QueryTrace, paths: tuple[tuple[str, ...], ...]) -> dict[str, 
     (weighted by the chain's rank: 0.2, 0.1, 0.05); the best chain's middle entities are bridges, usually not the
     answer (-0.1, not excluded: a chain may run one hop too far). Names normalised like candidate answers. The
     weights are half what they were: on both dev sets a chain's end was as often the bridge or a name of the
-    question's own entity as the answer (README, "Offline answers")."""
+    question's own entity as the answer."""
     out: dict[str, float] = {}
     for rank, (weight, path) in enumerate(zip((0.2, 0.1, 0.05), paths, strict=False)):
         rels = [r for r in (trace.relation(i) for i in path) if r is not None]
