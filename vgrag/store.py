@@ -16,7 +16,8 @@ import numpy as np
 from pymilvus import DataType, Function, FunctionType, MilvusClient
 
 from .meta import DocumentLog
-from .mirror import MAX_ROWS, Mirrors, VectorMirror, new_token
+from .copies import GraphCopies
+from .mirror import Mirrors, VectorMirror
 from .models import Entity, Passage, Relation
 from .schema import (
     DOC_ID,
@@ -31,7 +32,6 @@ from .schema import (
     Record,
     add_fields,
     decode_row,
-    encode_row,
     from_row,
     output_fields,
     to_row,
@@ -90,7 +90,12 @@ class Graph:
             documents,
             index,
         )
-        self.mirrors = mirrors  # in-process copies of the vectors (Milvus Lite, see mirror.py); None: a server
+        self.mirrors = mirrors  # in-process copies of the collections (Milvus Lite, see mirror.py); None: a server
+        self.copies = (
+            GraphCopies(mirrors, name, dim, lock, documents.meta, self.coll, self._buckets)
+            if mirrors is not None
+            else None
+        )
 
     def coll(self, kind: Kind) -> str:
         return f"{self.name}_{kind}"
@@ -174,83 +179,25 @@ class Graph:
     def get_passages(self, ids: Sequence[str]) -> list[Passage]:
         return self.get("passages", ids)  # type: ignore[return-value]
 
-    # ---------- vector search
-    def _token_key(self, coll: str) -> str:
-        return f"vectors:{coll}"
-
+    # ---------- the in-process copies (Milvus Lite; see copies.py)
     def _mirror(self, kind: Kind) -> VectorMirror | None:
-        """This collection's vectors in memory: from its file when the token matches, else read from Milvus (and
-        saved); loaded under the write lock, so no write is missed. None when searches go to Milvus (a server,
-        or more rows than `MAX_ROWS`)."""
-        ms, coll = self.mirrors, self.coll(kind)
-        if ms is None:
-            return None
-        if coll not in ms.by_collection:
-            with self.lock:
-                if coll not in ms.by_collection:
-                    stamp = self.documents.meta.get(self._token_key(coll))
-                    token = ms.tokens.setdefault(coll, stamp["token"] if stamp else "none")
-                    m = VectorMirror.load(ms.path(coll), token, self.dim) if coll not in ms.unsaved else None
-                    if m is None:
-                        m = self._mirror_from_milvus(kind)
-                        if m is not None:
-                            self._save_mirror(coll, m)
-                    ms.by_collection[coll] = m
-        return ms.by_collection[coll]
+        return self.copies.get(kind) if self.copies is not None else None
 
     def copies_loaded(self) -> bool:
         """Whether searches and reads can start at once (a server, or every in-process copy in memory)."""
-        ms = self.mirrors
-        return ms is None or all(self.coll(k) in ms.by_collection for k in KINDS)
+        return self.copies is None or self.copies.loaded()
 
     def load_copies(self) -> None:
         """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite)."""
-        for kind in KINDS:
-            self._mirror(kind)
-
-    def _mirror_from_milvus(self, kind: Kind) -> VectorMirror | None:
-        m = VectorMirror(self.dim)
-        for rows in self._buckets(kind, [ID, *output_fields(kind, True)]):
-            self._mirror_rows(kind, m, rows)
-            if len(m) > MAX_ROWS:
-                return None
-        return m
-
-    @staticmethod
-    def _mirror_rows(kind: Kind, m: VectorMirror, rows: Sequence[dict]) -> None:
-        """Milvus rows into the copy: the vector apart, the other fields in their compact form."""
-        encoded = [encode_row(kind, r) for r in rows]
-        m.upsert([r[ID] for r in rows], np.asarray([r[VEC] for r in rows], dtype=np.float32), encoded)
-
-    def _save_mirror(self, coll: str, m: VectorMirror) -> None:
-        assert self.mirrors is not None
-        try:
-            m.save(self.mirrors.path(coll), self.mirrors.tokens[coll])
-            self.mirrors.unsaved.discard(coll)
-        except OSError:  # a read-only or full disk: the copy in memory still serves this process
-            pass
-
-    def _renew_token(self, kind: Kind) -> None:
-        """Called before a write reaches Milvus: the saved copy no longer matches, even if the write is cut."""
-        ms, coll = self.mirrors, self.coll(kind)
-        if ms is None or coll in ms.unsaved:
-            return
-        token = new_token()
-        self.documents.meta.put(self._token_key(coll), "vectors", self.name, {"token": token})
-        ms.tokens[coll] = token
-        ms.unsaved.add(coll)
+        if self.copies is not None:
+            self.copies.load()
 
     def save_mirrors(self) -> None:
         """Save the copies written since their last save (after an ingest), so the next start loads them fast."""
-        if self.mirrors is None:
-            return
-        with self.lock:
-            for kind in KINDS:
-                coll = self.coll(kind)
-                m = self.mirrors.by_collection.get(coll)
-                if coll in self.mirrors.unsaved and m is not None:
-                    self._save_mirror(coll, m)
+        if self.copies is not None:
+            self.copies.save()
 
+    # ---------- vector search
     def search(self, kind: Kind, vectors: np.ndarray, k: int, with_vectors: bool = False) -> list[list[Hit]]:
         """The k nearest records per query vector (cosine), best first, in one round trip."""
         if k <= 0 or len(vectors) == 0:
@@ -305,8 +252,8 @@ class Graph:
         """Store records with their vectors: rows whose ids are absent are inserted (cheaper than upsert in
         Milvus Lite), the ids in `existing` upserted."""
         rows = [to_row(kind, rec, vec) for rec, vec in items]
-        if rows:
-            self._renew_token(kind)
+        if rows and self.copies is not None:
+            self.copies.before_write(kind)
         if kind == "passages":
             self._write_lexical([rec for rec, _ in items])  # type: ignore[misc]
         for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
@@ -314,19 +261,17 @@ class Graph:
             for start in range(0, len(part), BATCH):
                 batch = part[start : start + BATCH]
                 op(self.coll(kind), batch)
-                mirror = self.mirrors.by_collection.get(self.coll(kind)) if self.mirrors else None
-                if mirror is not None:  # after Milvus took the rows: the copy never holds what the store lacks
-                    self._mirror_rows(kind, mirror, batch)
+                if self.copies is not None:  # after Milvus took the rows: the copy never holds what the store lacks
+                    self.copies.wrote(kind, batch)
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
         ids = list(ids)
-        if ids:
-            self._renew_token(kind)
-        mirror = self.mirrors.by_collection.get(self.coll(kind)) if self.mirrors else None
+        if ids and self.copies is not None:
+            self.copies.before_write(kind)
         for start in range(0, len(ids), BATCH):
             self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
-            if mirror is not None:
-                mirror.remove(ids[start : start + BATCH])
+            if self.copies is not None:
+                self.copies.deleted(kind, ids[start : start + BATCH])
             if kind == "passages":
                 self.client.delete(self.coll(LEXICAL), ids=ids[start : start + BATCH])  # type: ignore[arg-type]
 
