@@ -8,7 +8,8 @@ from ui.safe import md_escape
 from ui.state import create_and_select, current_graph, settings, workspace
 from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
-from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, TRIPLE_TYPES, InputError
+from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError
+from vgrag.triple_files import TRIPLE_TYPES
 from vgrag.writer import delete_document
 
 ensure_router()

@@ -9,7 +9,7 @@ from vgrag.config import QueryParams
 from vgrag.ingest import ingest_imported
 from vgrag.models import Triple
 from vgrag.pipeline import run_query
-from vgrag.sources import ImportedPassage
+from vgrag.triple_files import ImportedPassage
 from vgrag.writer import SourceChunk, write_chunks
 
 

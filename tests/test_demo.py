@@ -9,7 +9,7 @@ import pytest
 
 from vgrag.ingest import ingest_imported
 from vgrag.pipeline import run_query
-from vgrag.sources import read_jsonl
+from vgrag.triple_files import read_jsonl
 from vgrag.text import content_hash
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo"

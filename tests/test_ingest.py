@@ -15,7 +15,7 @@ from vgrag.check import check_graph
 from vgrag.extract import Extraction
 from vgrag.ingest import ingest_documents, ingest_imported
 from vgrag.models import Triple
-from vgrag.sources import read_openie
+from vgrag.triple_files import read_openie
 from vgrag.text import content_hash
 from vgrag.writer import delete_document
 

@@ -11,15 +11,8 @@ from pypdf import PdfReader, PdfWriter
 from vgrag.extract import parse_triples_output
 from vgrag.models import Triple
 from vgrag.ingest import plan_chunks
-from vgrag.sources import (
-    InputError,
-    document_sections,
-    document_text,
-    read_csv,
-    read_jsonl,
-    read_openie,
-    read_triples_file,
-)
+from vgrag.sources import InputError, document_sections, document_text
+from vgrag.triple_files import read_csv, read_jsonl, read_openie, read_triples_file
 from vgrag.structure import drop_code, entity_like
 from vgrag.text import chunk_text, split_sentences
 

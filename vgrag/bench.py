@@ -19,7 +19,7 @@ from .answer import extractive_answer
 from .question import norm
 from .reader import clear_tag_cache
 from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
-from .sources import ImportedPassage, read_openie
+from .triple_files import ImportedPassage, read_openie
 from .database import Database
 from .store import Graph
 from .text import content_hash

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from .config import Settings, query_params_from
 from .ingest import Progress
-from .sources import TRIPLE_TYPES, InputError
+from .sources import InputError
+from .triple_files import TRIPLE_TYPES
 from .database import StoreError, quiet_storage_logs
 from .workspace import Workspace
 

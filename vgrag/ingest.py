@@ -11,7 +11,8 @@ from typing import Literal
 from .embed import Embedder
 from .extract import Extraction, Extractor
 from .models import Document, Triple
-from .sources import ImportedPassage, InputError, clean_file_name, document_sections
+from .sources import InputError, clean_file_name, document_sections
+from .triple_files import ImportedPassage
 from .store import Graph
 from .text import chunk_text, content_hash, doc_id
 from .writer import SourceChunk, WriteStats, delete_document, write_chunks

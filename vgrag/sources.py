@@ -1,38 +1,22 @@
-"""Reading inputs: documents (PDF, TXT, MD, HTML, DOCX) to text, and pre-extracted triple files to chunks."""
+"""Reading documents (PDF, TXT, MD, HTML, DOCX) into titled sections; triple files are triple_files.py."""
 
 from __future__ import annotations
 
-import csv
 import html
 import io
-import json
 import re
 import zipfile
 from html.parser import HTMLParser
-from dataclasses import dataclass
 from pathlib import Path
 
-from .extract import clean_triple
-from .models import Triple
 from .structure import Section, markdown_sections, plain_sections
-from .text import display_name
 
 
 class InputError(ValueError):
     """An input file that cannot be used; the message says why, in words for the person who gave it."""
 
 
-@dataclass(frozen=True)
-class ImportedPassage:
-    title: str
-    text: str
-    triples: tuple[Triple, ...]
-    entities: tuple[str, ...]
-    skipped: int = 0  # malformed triples dropped
-
-
 TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
-TRIPLE_TYPES = (".json", ".jsonl", ".csv")
 
 
 MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader has the same limit (.streamlit/config.toml)
@@ -46,7 +30,7 @@ def clean_file_name(name: str) -> str:
     return base or "unnamed file"
 
 
-def _decode(data: bytes, name: str) -> str:
+def decode_text(data: bytes, name: str) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
@@ -270,11 +254,11 @@ def document_sections(name: str, data: bytes) -> list[Section]:
     elif suffix == ".docx":
         sections = _docx_sections(data, name)
     elif suffix in (".html", ".htm"):
-        sections = _html_sections(_decode(data, name))
+        sections = _html_sections(decode_text(data, name))
     elif suffix in (".md", ".markdown"):
-        sections = markdown_sections(_decode(data, name))
+        sections = markdown_sections(decode_text(data, name))
     elif suffix in (".txt", ""):
-        text = _decode(data, name)
+        text = decode_text(data, name)
         lines = text.lstrip().splitlines()
         titled = len(lines) > 2 and not lines[1].strip()  # a short first line followed by a blank line
         sections = plain_sections(text, first_line_title=titled)
@@ -297,104 +281,3 @@ def _without_blobs(sec: Section) -> Section:
 def document_text(name: str, data: bytes) -> str:
     """The plain text of an uploaded document (its sections' text), or InputError with a reason."""
     return "\n\n".join(s.text for s in document_sections(name, data))
-
-
-def _passage(title: str, text: str, raw_triples: list, entities: list) -> ImportedPassage:
-    triples, skipped = [], 0
-    for t in raw_triples:
-        c = clean_triple(t) if isinstance(t, (list, tuple)) else None
-        if c is None:
-            skipped += 1
-        else:
-            triples.append(c)
-    ents = tuple(display_name(str(e)) for e in entities if isinstance(e, str) and e.strip())
-    return ImportedPassage(title, text, tuple(dict.fromkeys(triples)), ents, skipped)
-
-
-def read_openie(data: bytes, name: str = "openie.json") -> list[ImportedPassage]:
-    """HippoRAG OpenIE output: {"docs": [{title, text | passage, extracted_entities, extracted_triples}]}."""
-    try:
-        obj = json.loads(_decode(data, name))
-    except json.JSONDecodeError as e:
-        raise InputError(f"{name}: not valid JSON ({e}).") from e
-    docs = obj.get("docs") if isinstance(obj, dict) else None
-    if not isinstance(docs, list):
-        raise InputError(f"{name}: expected HippoRAG OpenIE JSON with a top-level 'docs' list.")
-    out = []
-    for i, d in enumerate(docs):
-        if not isinstance(d, dict):
-            raise InputError(f"{name}: docs[{i}] is not an object.")
-        title = str(d.get("title", "")).strip()
-        text = d.get("text")
-        if text is None:  # older files only carry "passage" = title + "\n" + text
-            passage = str(d.get("passage", ""))
-            text = passage.split("\n", 1)[1] if title and passage.startswith(title + "\n") else passage
-        if not str(text).strip():
-            raise InputError(f"{name}: docs[{i}] has no text.")
-        out.append(_passage(title, str(text), d.get("extracted_triples") or [], d.get("extracted_entities") or []))
-    return out
-
-
-def _group_rows(rows: list[dict], name: str) -> list[ImportedPassage]:
-    order: dict[tuple[str, str], tuple[list, list]] = {}
-    for n, r in enumerate(rows, 1):
-        text = str(r.get("passage") or r.get("text") or "").strip()
-        if not text:
-            raise InputError(f"{name}: row {n} has no 'passage' text.")
-        key = (str(r.get("title") or "").strip(), text)
-        triples, ents = order.setdefault(key, ([], []))
-        if isinstance(r.get("triples"), list):
-            triples.extend(r["triples"])
-        elif any(r.get(k) for k in ("subject", "predicate", "object")):
-            triples.append([r.get("subject") or "", r.get("predicate") or "", r.get("object") or ""])
-        if isinstance(r.get("entities"), list):
-            ents.extend(r["entities"])
-    return [_passage(t, x, tr, en) for (t, x), (tr, en) in order.items()]
-
-
-def read_jsonl(data: bytes, name: str = "triples.jsonl") -> list[ImportedPassage]:
-    """JSON lines of {passage, title?, subject, predicate, object} or {passage, title?, triples: [[s,p,o]…]}."""
-    rows = []
-    for n, line in enumerate(_decode(data, name).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{name}: line {n} is not valid JSON ({e.msg}).") from e
-        if not isinstance(r, dict):
-            raise InputError(f"{name}: line {n} is not a JSON object.")
-        rows.append(r)
-    if not rows:
-        raise InputError(f"{name}: no rows.")
-    return _group_rows(rows, name)
-
-
-def read_csv(data: bytes, name: str = "triples.csv") -> list[ImportedPassage]:
-    """CSV with a header: passage, subject, predicate, object (title optional)."""
-    reader = csv.DictReader(io.StringIO(_decode(data, name)))
-    cols = {c.strip().lower() for c in reader.fieldnames or []}
-    missing = {"passage", "subject", "predicate", "object"} - cols
-    if missing:
-        raise InputError(f"{name}: CSV header lacks column(s) {', '.join(sorted(missing))}.")
-    rows = [{(k or "").strip().lower(): v for k, v in r.items()} for r in reader]
-    if not rows:
-        raise InputError(f"{name}: no rows.")
-    return _group_rows(rows, name)
-
-
-def read_triples_file(name: str, data: bytes) -> list[ImportedPassage]:
-    """Any supported pre-extracted triple file, chosen by extension."""
-    suffix = Path(name).suffix.lower()
-    if not data:
-        raise InputError(f"{name}: the file is empty.")
-    if len(data) > 4 * MAX_FILE_MB * 1024 * 1024:
-        raise InputError(f"{name}: {len(data) / 2**20:,.0f} MB is over the {4 * MAX_FILE_MB} MB limit for a triple "
-                         "file; split it and import the parts.")  # fmt: skip
-    if suffix == ".json":
-        return read_openie(data, name)
-    if suffix == ".jsonl":
-        return read_jsonl(data, name)
-    if suffix == ".csv":
-        return read_csv(data, name)
-    raise InputError(f"{name}: unsupported triple file; use HippoRAG OpenIE .json, .jsonl or .csv.")

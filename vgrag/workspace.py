@@ -22,7 +22,7 @@ from .embed import Embedder, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .pipeline import Method, run_query
-from .sources import read_triples_file
+from .triple_files import read_triples_file
 from .store import Graph
 from .text import content_hash
 from .trace import QueryTrace
