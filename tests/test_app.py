@@ -99,6 +99,8 @@ def test_ask_steps_through_to_the_answer(app_env):
         assert not at.exception
     assert any("Answer" in h.value for h in at.subheader)
     trace = at.session_state["trace"]
+    assert trace.answer.short == "Priya Raman"  # the reader says how the nested question steered it:
+    assert any("one hop beyond Beacon" in c.value for c in at.caption), [c.value for c in at.caption]
     table = at.dataframe[0].value  # the answer step's passages, numbered by rank
     titles = dict(zip(table["rank"], table["title"], strict=True))
     labels = [e.label for e in at.expander if e.label.startswith("\\[")]  # "[n] title", escaped Markdown

@@ -141,6 +141,8 @@ def test_the_answer_lies_one_hop_beyond_the_nested_description():
     question = "What river runs through the country where Tarkel is located?"
     r = read_answer(question, RIVERS, {}, RIVER_NAMES)
     assert r.short == "Selna River" and r.passage_index == 2
+    assert "one hop beyond Tarkel" in r.how  # said on the Ask page, under the best guess
+    assert read_answer("Which river runs through Varnia?", RIVERS, {}, RIVER_NAMES).how == ""  # a direct question
     ranked = [c.text for c in candidates(analyse(question), RIVERS, {}, RIVER_NAMES)]
     assert "Mirel River" not in ranked  # no hop from the question's names reaches Dorvia: not read
     assert ranked.index("Selna River") < ranked.index("Brava River")

@@ -20,7 +20,8 @@ def answer_panel(trace: QueryTrace) -> None:
         box.markdown(f"**Best guess ({md_escape(a.asked)}):** {md_escape(a.short)}")
         box.caption(
             "The offline reader's pick: the candidate of the asked type that the question's words and the "
-            "reasoning chain support best. Check it against the cited evidence:"
+            "reasoning chain support best. " + md_escape(a.how + " " if a.how else "") + "Check it against the "
+            "cited evidence:"
         )
         box.markdown(md_escape(a.text[len(a.short) + 3 :]))
     else:

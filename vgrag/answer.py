@@ -197,6 +197,7 @@ def extractive_answer(
         short=read.short,
         abstained=read.abstained,
         asked=read.asked,
+        how=read.how,
     )
 
 

@@ -300,6 +300,16 @@ class Reading:
     abstained: bool
     asked: str
     why: str = ""
+    how: str = ""  # how the question's shape steered the reading (a nested question: one hop beyond its names)
+
+
+def _how(q: Question) -> str:
+    """A nested question, in words for the Ask page: where the reader looked for its answer."""
+    names = list(dict.fromkeys(m for m in _CAPITALISED.findall(q.text[1:]) if len(norm(m)) > 2))
+    if not hops(q.text) or not names:
+        return ""
+    return (f"The question names what it asks about through something else, so the answer was looked for one hop "
+            f"beyond {', '.join(names)}, and what lies in between was marked down as the bridge.")  # fmt: skip
 
 
 def read_answer(
@@ -320,6 +330,6 @@ def read_answer(
     else:
         for c in candidates(q, passages, bridge, names):
             if support(q, c.sentence) > 0 or c.bridge > 0:  # the question's words, or the chain, lead to it
-                return Reading(c.text, c.sentence, c.passage_index, False, q.type)
+                return Reading(c.text, c.sentence, c.passage_index, False, q.type, how=_how(q))
     what = {"yesno": "yes or no", "choice": "which of the options"}.get(q.type, f"the {q.type} asked for")
     return Reading("", "", 0, True, q.type, f"nothing in the retrieved passages supports {what}")

@@ -181,6 +181,7 @@ class AnswerStep:
     short: str = ""  # the answer itself (offline reader), "" when abstaining or for LLM answers
     abstained: bool = False  # the offline reader found nothing of the asked type that the evidence supports
     asked: str = ""  # what the question asks for: person, place, date, number, organisation, work, yesno, …
+    how: str = ""  # the offline reader's note on how the question's shape steered it (nested: one hop beyond)
 
 
 @dataclass(frozen=True)
