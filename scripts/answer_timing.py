@@ -1,0 +1,74 @@
+"""The offline answer as a user's first query gets it, on a benchmark graph kept by `bench --db`.
+
+Usage: python scripts/answer_timing.py DB_FILE GRAPH BENCH_FOLDER [--code CHECKOUT] [--out per_question.json]
+
+Per question: graph retrieval at the app's defaults (top 5 passages) with the query-vector cache cleared, then the
+extractive answer with the reader's NER cache cleared. Prints contains / EM / F1 and the median and p90 of both
+steps. `--code` imports vgrag from another checkout (e.g. a `git worktree` of an earlier commit), so the same
+procedure measures "before" and "after"; `--out` keeps each question's contains for a paired comparison.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+code = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv else str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, code)
+
+from vgrag.answer import extractive_answer  # noqa: E402
+from vgrag.bench import answer_scores, load_bench  # noqa: E402
+from vgrag.config import QueryParams  # noqa: E402
+from vgrag.database import Database, quiet_storage_logs  # noqa: E402
+from vgrag.embed import clear_query_cache, make_embedder  # noqa: E402
+from vgrag.retrieve import retrieve  # noqa: E402
+import vgrag.reader as reader  # noqa: E402
+
+
+def p90(xs: list[float]) -> float:
+    return sorted(xs)[min(len(xs) - 1, int(0.9 * len(xs)))]
+
+
+def main() -> None:
+    args, skip = [], False
+    for a in sys.argv[1:]:
+        if skip:
+            skip = False
+        elif a in ("--code", "--out"):
+            skip = True
+        else:
+            args.append(a)
+    db_file, name, folder = args[:3]
+    out = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else None
+    quiet_storage_logs()
+    embedder = make_embedder("minilm")
+    graph = Database(db_file).open_graph(name, embedder.model_id, embedder.dim, create=False)
+    data = load_bench(folder)
+    extractive_answer(retrieve(data.questions[0].question, graph, embedder, QueryParams()), embedder, graph)  # spaCy
+    ret, ans, per = [], [], []
+    for q in data.questions:
+        clear_query_cache()
+        reader._NER_CACHE.clear()  # the cache every version of the reader keeps
+        t0 = time.perf_counter()
+        trace = retrieve(q.question, graph, embedder, QueryParams())
+        ret.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        step = extractive_answer(trace, embedder, graph)
+        ans.append((time.perf_counter() - t0) * 1000)
+        per.append(answer_scores(step.short, q.answers))
+    n = len(per)
+    print(
+        f"{name} ({n} q, vgrag from {code}): "
+        + " · ".join(f"{k} {100 * sum(s[k] for s in per) / n:.1f}" for k in ("contains", "em", "f1"))
+        + f" | retrieval median {statistics.median(ret):.1f} ms (p90 {p90(ret):.1f})"
+        + f" | answer median {statistics.median(ans):.1f} ms (p90 {p90(ans):.1f})"
+    )
+    if out:
+        Path(out).write_text(json.dumps([s["contains"] for s in per]))
+
+
+if __name__ == "__main__":
+    main()
