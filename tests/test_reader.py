@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vgrag.bench import answer_scores
-from vgrag.question import analyse, hops, norm
+from vgrag.question import analyse, hops, norm, stems
 from vgrag.reader import candidates, read_answer
 
 
@@ -164,3 +164,12 @@ def test_a_figure_counts_when_it_counts_what_is_asked():
     assert read_answer(question, passengers, {}).short == "about 900"
     crates = [("Cerro Alegre funicular", "The funicular climbs a hill. It carries about 900 crates of fruit a day.")]
     assert read_answer(question, crates, {}).abstained
+
+
+def test_stems_meet_across_inflections():
+    """Cut to five letters alone, "studies"/"study" and "disks"/"disk" never met: the sentence stating the relation
+    then had none of the question's words."""
+    assert stems("studied studies") == stems("study") == {"study"}
+    assert stems("disks") == stems("disk") and stems("carries") == stems("carry")
+    assert stems("operates") == stems("operated") and stems("boss") == stems("bosses")
+    assert stems("the is of") == set() and stems("gas") == {"gas"}  # stop words gone; short words kept whole

@@ -12,8 +12,7 @@ import numpy as np
 
 from .embed import Embedder, embed_queries
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
-from .nlp import STOPWORDS
-from .question import norm
+from .question import norm, stems
 from .reader import read_answer
 from .store import Graph
 from .text import split_sentences
@@ -51,20 +50,12 @@ def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView
     return found
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _stems(text: str) -> set[str]:
-    """Content words cut to 5 letters: a crude, language-light stem ("operates" ~ "operated")."""
-    return {w[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
-
-
 def path_score(question_stems: set[str], similarity: float, path: Sequence[RelationView]) -> float:
     """Half similarity, half coverage of the question's content words; a relation adding no covered word costs."""
     covered: set[str] = set()
     idle = 0
     for r in path:
-        new = (_stems(r.text) & question_stems) - covered
+        new = (stems(r.text) & question_stems) - covered
         idle += not new
         covered |= new
     coverage = len(covered) / max(len(question_stems), 1)
@@ -85,7 +76,7 @@ def reasoning_paths(
     paths = _candidate_paths(trace, max_len)
     if not paths:
         return ()
-    q = _stems(trace.question)
+    q = stems(trace.question)
     scores = [path_score(q, sum(r.similarity for r in p) / len(p), p) for p in paths]
     if embedder is not None and graph is not None:
         keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:RESCORE_PATHS]
@@ -143,8 +134,8 @@ def extractive_answer(
             if pid is not None and pid in texts:
                 steps.append((r, pid, split_sentences(texts[pid][1]) or [texts[pid][1]]))
         for r, pid, sents in steps:  # the sentence that states the relation: most of its words (first on ties)
-            words = _stems(r.text)
-            best = max(sents, key=lambda x: len(_stems(x) & words))
+            words = stems(r.text)
+            best = max(sents, key=lambda x: len(stems(x) & words))
             if all(best != x[0] for x in picked):
                 picked.append((best, pid, texts[pid][0], texts[pid][1]))
     if not picked:

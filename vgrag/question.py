@@ -131,8 +131,21 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def stems(text: str) -> set[str]:
-    """Content words cut to 5 letters: a crude, language-light stem ("operates" ~ "operated")."""
-    return {w[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+    """Content words without their English inflection, cut to 5 letters: a crude, light stem ("operates" ~
+    "operated", "studies" ~ "study")."""
+    return {_stem(w)[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+
+
+def _stem(w: str) -> str:
+    """An English inflection off ("studies", "studied" -> "study"; "disks" -> "disk"): cut to 5 letters alone,
+    "study"/"studi" and "disk"/"disks" never met."""
+    if len(w) <= 4:
+        return w
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"),
+                         ("ing", ""), ("ed", ""), ("s", "")):  # fmt: skip
+        if w.endswith(suffix) and not (suffix == "s" and w.endswith("ss")) and len(w) - len(suffix) + len(repl) >= 3:
+            return w[: len(w) - len(suffix)] + repl
+    return w
 
 
 def norm(text: str) -> str:
