@@ -50,7 +50,7 @@ def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView
     return found
 
 
-def path_score(question_stems: set[str], similarity: float, path: Sequence[RelationView]) -> float:
+def path_score(question_stems: frozenset[str], similarity: float, path: Sequence[RelationView]) -> float:
     """Half similarity, half coverage of the question's content words; a relation adding no covered word costs."""
     covered: set[str] = set()
     idle = 0

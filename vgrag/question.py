@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from .nlp import STOPWORDS
@@ -130,12 +131,14 @@ def _trailing_name(text: str) -> str:
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def stems(text: str) -> set[str]:
+@lru_cache(maxsize=16384)  # the same relation texts and sentences are stemmed for every chain and candidate
+def stems(text: str) -> frozenset[str]:
     """Content words without their English inflection, cut to 5 letters: a crude, light stem ("operates" ~
     "operated", "studies" ~ "study")."""
-    return {_stem(w)[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1}
+    return frozenset(_stem(w)[:5] for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and len(w) > 1)
 
 
+@lru_cache(maxsize=65536)
 def _stem(w: str) -> str:
     """An English inflection off ("studies", "studied" -> "study"; "disks" -> "disk"): cut to 5 letters alone,
     "study"/"studi" and "disk"/"disks" never met."""
@@ -154,7 +157,7 @@ def norm(text: str) -> str:
     return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
 
 
-def relation_stems(question: str) -> set[str]:
+def relation_stems(question: str) -> frozenset[str]:
     """The question's content words outside its capitalised names: what is asked about them."""
     names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", question[1:])
     return stems(question) - set().union(*(stems(n) for n in names)) if names else stems(question)
