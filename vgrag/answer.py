@@ -158,7 +158,8 @@ def extractive_answer(
     pool_texts = [(p.id, p.title, p.text) for p in pool] + [(pid, t, x) for _, pid, t, x in picked if pid in extra]
     pool_texts = list(dict.fromkeys(pool_texts))
     names = sorted({n for r in trace.relations for n in (r.subject, r.object)})
-    read = read_answer(trace.question, [(t, x) for _, t, x in pool_texts], _bridge(trace, paths), names)
+    tags = graph.tags if graph is not None else None  # tagged at ingest: no NER waits for the question
+    read = read_answer(trace.question, [(t, x) for _, t, x in pool_texts], _bridge(trace, paths), names, tags)
     if read.sentence:
         pid, title, ptext = pool_texts[read.passage_index]
         item = (read.sentence, pid, title, ptext)

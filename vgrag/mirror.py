@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .tags import SentenceTags
+
 # Above this many rows a copy costs more memory than it is worth on a laptop (1M × 384 floats = 1.5 GB):
 # searches go to Milvus itself, and the README points such corpora at a Milvus server.
 MAX_ROWS = 1_000_000
@@ -151,10 +153,12 @@ class VectorMirror:
 
 
 class Mirrors:
-    """The copies of one Lite database's collections (shared by every `Graph` opened on it) and their files."""
+    """The copies of one Lite database's collections (shared by every `Graph` opened on it) and their files, and its
+    sentences' tags."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self.tags = SentenceTags(directory / "sentence-tags.jsonl")  # the stored sentences' entities (tags.py)
         self.by_collection: dict[str, VectorMirror | None] = {}
         self.tokens: dict[str, str] = {}  # collection -> its token, once known in this process
         self.unsaved: set[str] = set()  # collections written since their file was saved (token already renewed)

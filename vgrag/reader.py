@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .nlp import load_spacy
 from .question import Question, analyse, hops, norm, relation_stems, stems
+from .tags import SentenceTags
 from .text import split_sentences
 
 # spaCy entity labels per answer type; "thing" takes any named entity
@@ -71,18 +72,48 @@ def clear_tag_cache() -> None:
         _NER_CACHE.clear()
 
 
-def _tag(nlp: object, sentences: Sequence[str]) -> list[list[tuple[str, str]]]:
-    """Each sentence's named entities (text, label): spaCy's NER alone (the parser is the costly part), the new
-    sentences in one batch, remembered for the next question."""
+def _tag(nlp: object, sentences: Sequence[str], store: SentenceTags | None = None) -> list[list[tuple[str, str]]]:
+    """Each sentence's named entities (text, label): from the tags ingest stored, else spaCy's NER alone (the
+    parser is the costly part) on the new sentences in one batch; remembered for the next question."""
     with _NER_LOCK:
-        todo = list(dict.fromkeys(x for x in sentences if x not in _NER_CACHE))
+        todo = [x for x in dict.fromkeys(sentences) if x not in _NER_CACHE]
+        if store is not None and todo:
+            for sentence, ents in store.get(todo).items():
+                _NER_CACHE[sentence] = list(ents)
+            todo = [x for x in todo if x not in _NER_CACHE]
         docs = nlp.pipe(todo, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
+        fresh = []
         for sentence, doc in zip(todo, docs, strict=True):
             _NER_CACHE[sentence] = [(e.text.strip(), e.label_) for e in doc.ents if e.text.strip()]
+            fresh.append((sentence, tuple(_NER_CACHE[sentence])))
+        if store is not None and fresh:
+            store.add(fresh)
         out = [_NER_CACHE[x] for x in sentences]
         while len(_NER_CACHE) > _NER_CACHE_SIZE:
             _NER_CACHE.popitem(last=False)
         return out
+
+
+TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
+
+
+def tag_passages(texts: Sequence[str], store: SentenceTags) -> int:
+    """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER); returns
+    how many sentences were new. Without spaCy's model, nothing (the reader then has no candidates either)."""
+    nlp = load_spacy()
+    if nlp is None:
+        return 0
+    sentences = list(dict.fromkeys(x for t in texts for x in (split_sentences(t) or [t])))
+    known = store.get(sentences)
+    todo = [x for x in sentences if x not in known]
+    for start in range(0, len(todo), TAG_BATCH):
+        batch = todo[start : start + TAG_BATCH]
+        with _NER_LOCK:
+            docs = nlp.pipe(batch, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
+            tagged = [(x, tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip())) for x, d in
+                      zip(batch, docs, strict=True)]  # fmt: skip
+        store.add(tagged)
+    return len(todo)
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,7 @@ def candidates(
     passages: Sequence[tuple[str, str]],
     bridge: dict[str, float],
     names: Sequence[str] = (),
+    tags: SentenceTags | None = None,
 ) -> list[Candidate]:
     """Typed candidates in (title, text) passages, best first. Score = how many of the question's relation words
     the sentence has (0.5) + retrieval rank (0.3) + the reasoning chain reaching the candidate (bridge, ≤ 0.2)
@@ -183,7 +215,7 @@ def candidates(
             if key not in found or value > found[key].score:
                 found[key] = Candidate(text, label, w.text, w.rank, value, b)
 
-    for w, ents in zip(work, _tag(nlp, [w.text for w in work]), strict=True):
+    for w, ents in zip(work, _tag(nlp, [w.text for w in work], tags), strict=True):
         score(w, ents)
     ranked = [
         Candidate(c.text, c.label, c.sentence, c.passage_index, c.score + 0.05 * math.log(mentions[k]), c.bridge)
@@ -313,7 +345,11 @@ def _how(q: Question) -> str:
 
 
 def read_answer(
-    question: str, passages: Sequence[tuple[str, str]], bridge: dict[str, float], names: Sequence[str] = ()
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    bridge: dict[str, float],
+    names: Sequence[str] = (),
+    tags: SentenceTags | None = None,
 ) -> Reading:
     """Answer from (title, text) passages, best first: the supported candidate of the asked type, a yes/no, one of
     the offered choices — or abstain when nothing of that type is supported by the question's own words or the
@@ -328,7 +364,7 @@ def read_answer(
         if r:
             return Reading(r[0], r[1], r[2], False, q.type)
     else:
-        for c in candidates(q, passages, bridge, names):
+        for c in candidates(q, passages, bridge, names, tags):
             if support(q, c.sentence) > 0 or c.bridge > 0:  # the question's words, or the chain, lead to it
                 return Reading(c.text, c.sentence, c.passage_index, False, q.type, how=_how(q))
     what = {"yesno": "yes or no", "choice": "which of the options"}.get(q.type, f"the {q.type} asked for")

@@ -18,6 +18,7 @@ from pymilvus import DataType, Function, FunctionType, MilvusClient
 from .meta import DocumentLog
 from .copies import GraphCopies
 from .mirror import Mirrors, VectorMirror
+from .tags import SentenceTags
 from .models import Entity, Passage, Relation
 from .schema import (
     DOC_ID,
@@ -178,6 +179,12 @@ class Graph:
 
     def get_passages(self, ids: Sequence[str]) -> list[Passage]:
         return self.get("passages", ids)  # type: ignore[return-value]
+
+    @property
+    def tags(self) -> SentenceTags | None:
+        """The stored sentences' named entities, tagged at ingest (Milvus Lite; see tags.py). None: a server, where
+        the reader tags at query time."""
+        return self.mirrors.tags if self.mirrors is not None else None
 
     # ---------- the in-process copies (Milvus Lite; see copies.py)
     def _mirror(self, kind: Kind) -> VectorMirror | None:

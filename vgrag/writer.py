@@ -16,6 +16,7 @@ import numpy as np
 
 from .embed import Embedder
 from .models import Entity, Passage, Relation, Triple
+from .reader import tag_passages
 from .store import Graph
 from .text import display_name, entity_id, passage_id, relation_id
 
@@ -46,6 +47,8 @@ class WriteStats:
     texts_embedded: int = 0
     embed_s: float = 0.0
     store_s: float = 0.0
+    sentences_tagged: int = 0  # the reader's NER, run at ingest (tags.py)
+    tag_s: float = 0.0
 
 
 EMBED_SLICE = 128  # texts embedded per call, so progress can be reported while a large batch embeds
@@ -57,12 +60,18 @@ def write_chunks(
     chunks: Sequence[SourceChunk],
     on_embed: Callable[[int, int], None] | None = None,
 ) -> WriteStats:
-    """Store chunks, their entities and relations, merging id lists with existing rows.
+    """Store chunks, their entities and relations, merging id lists with existing rows; then tag their sentences'
+    named entities for the offline reader (Milvus Lite: kept beside the database, see tags.py).
 
     The read–merge–write runs under the database's write lock, so two writers in one process never lose each
     other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
     with graph.lock:
-        return _write_chunks(graph, embedder, chunks, on_embed)
+        stats = _write_chunks(graph, embedder, chunks, on_embed)
+    if graph.tags is not None:  # outside the write lock: questions need not wait for the NER of an ingest
+        t0 = time.perf_counter()
+        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags)
+        stats.tag_s += time.perf_counter() - t0
+    return stats
 
 
 def _embed(embedder: Embedder, texts: list[str], on_embed: Callable[[int, int], None] | None) -> np.ndarray | None:
