@@ -6,7 +6,8 @@ from __future__ import annotations
 from milvus_lite import server_manager_instance
 
 from vgrag.database import Database
-from vgrag.reader import clear_tag_cache, read_answer
+from vgrag.reader import read_answer
+from vgrag.tags import clear_tag_cache
 from vgrag.tags import SentenceTags, sentence_key
 from vgrag.text import split_sentences
 from vgrag.writer import SourceChunk, write_chunks

@@ -17,7 +17,7 @@ from .embed import Embedder, clear_query_cache
 from .ingest import ingest_imported
 from .answer import extractive_answer
 from .question import norm
-from .reader import clear_tag_cache
+from .tags import clear_tag_cache
 from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
 from .triple_files import ImportedPassage, read_openie
 from .database import Database

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .nlp import load_spacy
 from .question import Question, analyse, hops, norm, relation_stems, stems
-from .tags import SentenceTags
+from .tags import SentenceTags, tag_sentences
 from .text import split_sentences
 
 # spaCy entity labels per answer type; "thing" takes any named entity
@@ -54,66 +52,6 @@ _FIGURE = re.compile(
 )
 _DATE_LIKE = re.compile(r"\d|centur|january|february|march|april|may|june|july|august|september|october|"
                         r"november|december|spring|summer|autumn|fall|winter", re.I)  # fmt: skip
-
-
-# sentences come from text.split_sentences; the NER has its own embedding layer, so the shared tok2vec (which
-# only feeds the tagger and parser) is skipped too: the same entities, ~30 % faster (2.9 -> 2.1 ms a sentence)
-NER_ONLY = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"]
-
-
-_NER_CACHE: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
-_NER_CACHE_SIZE = 20_000  # sentences: re-asked questions and stepped-through traces reuse their passages
-_NER_LOCK = threading.Lock()  # app sessions run in threads
-
-
-def clear_tag_cache() -> None:
-    """Forget the sentences tagged so far (a benchmark times each method's answer as if it ran alone)."""
-    with _NER_LOCK:
-        _NER_CACHE.clear()
-
-
-def _tag(nlp: object, sentences: Sequence[str], store: SentenceTags | None = None) -> list[list[tuple[str, str]]]:
-    """Each sentence's named entities (text, label): from the tags ingest stored, else spaCy's NER alone (the
-    parser is the costly part) on the new sentences in one batch; remembered for the next question."""
-    with _NER_LOCK:
-        todo = [x for x in dict.fromkeys(sentences) if x not in _NER_CACHE]
-        if store is not None and todo:
-            for sentence, ents in store.get(todo).items():
-                _NER_CACHE[sentence] = list(ents)
-            todo = [x for x in todo if x not in _NER_CACHE]
-        docs = nlp.pipe(todo, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
-        fresh = []
-        for sentence, doc in zip(todo, docs, strict=True):
-            _NER_CACHE[sentence] = [(e.text.strip(), e.label_) for e in doc.ents if e.text.strip()]
-            fresh.append((sentence, tuple(_NER_CACHE[sentence])))
-        if store is not None and fresh:
-            store.add(fresh)
-        out = [_NER_CACHE[x] for x in sentences]
-        while len(_NER_CACHE) > _NER_CACHE_SIZE:
-            _NER_CACHE.popitem(last=False)
-        return out
-
-
-TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
-
-
-def tag_passages(texts: Sequence[str], store: SentenceTags) -> int:
-    """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER); returns
-    how many sentences were new. Without spaCy's model, nothing (the reader then has no candidates either)."""
-    nlp = load_spacy()
-    if nlp is None:
-        return 0
-    sentences = list(dict.fromkeys(x for t in texts for x in (split_sentences(t) or [t])))
-    known = store.get(sentences)
-    todo = [x for x in sentences if x not in known]
-    for start in range(0, len(todo), TAG_BATCH):
-        batch = todo[start : start + TAG_BATCH]
-        with _NER_LOCK:
-            docs = nlp.pipe(batch, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
-            tagged = [(x, tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip())) for x, d in
-                      zip(batch, docs, strict=True)]  # fmt: skip
-        store.add(tagged)
-    return len(todo)
 
 
 @dataclass(frozen=True)
@@ -215,7 +153,7 @@ def candidates(
             if key not in found or value > found[key].score:
                 found[key] = Candidate(text, label, w.text, w.rank, value, b)
 
-    for w, ents in zip(work, _tag(nlp, [w.text for w in work], tags), strict=True):
+    for w, ents in zip(work, tag_sentences(nlp, [w.text for w in work], tags), strict=True):
         score(w, ents)
     ranked = [
         Candidate(c.text, c.label, c.sentence, c.passage_index, c.score + 0.05 * math.log(mentions[k]), c.bridge)

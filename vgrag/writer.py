@@ -16,7 +16,7 @@ import numpy as np
 
 from .embed import Embedder
 from .models import Entity, Passage, Relation, Triple
-from .reader import tag_passages
+from .tags import tag_passages
 from .store import Graph
 from .text import display_name, entity_id, passage_id, relation_id
 
