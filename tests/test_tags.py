@@ -53,7 +53,11 @@ def test_ingest_tags_every_sentence_and_a_restart_reads_them(tmp_path, embedder)
     db.close()
     server_manager_instance.release_server(path)
     db = Database(path)  # a restart: the tags come from the file beside the database
-    tags = db.open_graph("g", embedder.model_id, embedder.dim).tags
+    g = db.open_graph("g", embedder.model_id, embedder.dim)
+    tags = g.tags
+    assert not tags.loaded and not g.copies_loaded()  # the app's start-up spinner covers reading them
+    g.load_copies()
+    assert tags.loaded and g.copies_loaded() and len(tags) == 3
     assert dict(tags.get(sentences)[sentences[0]])["Lucia Paredes"] == "PERSON"
     db.close()
 

@@ -191,13 +191,17 @@ class Graph:
         return self.copies.get(kind) if self.copies is not None else None
 
     def copies_loaded(self) -> bool:
-        """Whether searches and reads can start at once (a server, or every in-process copy in memory)."""
-        return self.copies is None or self.copies.loaded()
+        """Whether searches, reads and answers can start at once (a server, or every in-process copy and the
+        sentence tags in memory)."""
+        return (self.copies is None or self.copies.loaded()) and (self.tags is None or self.tags.loaded)
 
     def load_copies(self) -> None:
-        """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite)."""
+        """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite), and the
+        sentence tags from theirs."""
         if self.copies is not None:
             self.copies.load()
+        if self.tags is not None:
+            self.tags.load()
 
     def save_mirrors(self) -> None:
         """Save the copies written since their last save (after an ingest), so the next start loads them fast."""
