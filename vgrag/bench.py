@@ -253,8 +253,7 @@ def run_bench(
     for n, q in enumerate(data.questions):
         row = {"id": q.id, "question": q.question, "n_gold": len(q.gold)}
         for m in methods:
-            clear_query_cache()  # each method embeds the question and tags its passages itself, as if it ran alone
-            clear_tag_cache()
+            clear_query_cache()  # each method embeds the question itself, as if it ran alone
             t0 = time.perf_counter()
             trace = runners[m](q.question, graph, embedder, params)
             lat[m].append((time.perf_counter() - t0) * 1000)
@@ -265,7 +264,7 @@ def run_bench(
             if answers:
                 if answer_k != params.passage_top_k:  # hybrid's fused top 5 is not its top 10's first 5
                     trace = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k))
-                clear_tag_cache()
+                clear_tag_cache()  # and reads its passages' tags from the store, not from another method's run
                 t1 = time.perf_counter()
                 step = extractive_answer(trace, embedder, graph)
                 answer_ms[m].append((time.perf_counter() - t1) * 1000)

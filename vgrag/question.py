@@ -157,10 +157,19 @@ def norm(text: str) -> str:
     return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*")
+
+
+def question_names(question: str) -> list[str]:
+    """The capitalised names a question states, in order (its first word, capitalised as any sentence's, is not one
+    by itself)."""
+    return _CAPITALISED.findall(question[1:])
+
+
+@lru_cache(maxsize=4096)  # asked once per candidate the reader weighs
 def relation_stems(question: str) -> frozenset[str]:
     """The question's content words outside its capitalised names: what is asked about them."""
-    names = re.findall(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", question[1:])
-    return stems(question) - set().union(*(stems(n) for n in names)) if names else stems(question)
+    return stems(question).difference(*(stems(n) for n in question_names(question)))
 
 
 # a nested description of the thing a question is about: "the city where …", "the author of Brand", "Gisvi's city"

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .nlp import load_spacy
-from .question import Question, analyse, hops, norm, relation_stems, stems
+from .question import Question, analyse, hops, norm, question_names, relation_stems, stems
 from .tags import SentenceTags, tag_sentences
 from .text import split_sentences
 
@@ -59,6 +59,7 @@ class _Sentence:
     rank: int
     title: str
     text: str
+    low: str  # normalised, padded with spaces for whole-word look-ups
     coverage: float
     level: int | None
 
@@ -93,18 +94,18 @@ def candidates(
     asked_years = set(_YEAR.findall(q.text))  # like its names, a year the question states is not what it asks
     known = [(n, norm(n)) for n in names if n[:1].isupper()]
     h = hops(q.text)
-    level, reach = _levels(q.text, passages, names)
+    split = [(rank, title, x, f" {norm(x)} ") for rank, (title, body) in enumerate(passages)
+             for x in (split_sentences(body) or [body])]  # fmt: skip
+    level, reach = _levels(q.text, split, names)
     work: list[_Sentence] = []
-    for rank, (title, body) in enumerate(passages):
-        for sentence in split_sentences(body) or [body]:
-            low = f" {norm(sentence)} "
-            have = stems(sentence)
-            if not (have & rel_words or any(f" {b} " in low for b in bridge_names)):
-                continue  # read_answer returns only these: the question's words or the chain lead to them
-            # the asked relation's words say the sentence answers; the question's names only say it is about the
-            # right thing (retrieval used them) and a first-hop sentence has them all: they do not count
-            coverage = 0.5 * len(have & rel_words) / max(len(rel_words), 1)
-            work.append(_Sentence(rank, title, sentence, coverage, level.get((rank, sentence))))
+    for rank, title, sentence, low in split:
+        have = stems(sentence)
+        if not (have & rel_words or any(f" {b} " in low for b in bridge_names)):
+            continue  # read_answer returns only these: the question's words or the chain lead to them
+        # the asked relation's words say the sentence answers; the question's names only say it is about the
+        # right thing (retrieval used them) and a first-hop sentence has them all: they do not count
+        coverage = 0.5 * len(have & rel_words) / max(len(rel_words), 1)
+        work.append(_Sentence(rank, title, sentence, low, coverage, level.get((rank, sentence))))
     if any(w.level is not None for w in work):  # read only what the question's names lead to, when they lead on
         work = [w for w in work if w.level is not None]
     found: dict[str, Candidate] = {}
@@ -123,11 +124,10 @@ def candidates(
             ]
         if untyped:  # names the graph knows, and the passage's title, wherever the sentence states them
             tagged = {norm(t) for t, _ in ents}
-            low = f" {norm(w.text)} "
             pool += [
                 (n, "NAME")
                 for n, k in ((w.title, norm(w.title)), *known)
-                if n[:1].isupper() and k not in tagged and f" {k} " in low
+                if n[:1].isupper() and k not in tagged and f" {k} " in w.low
             ]
         title_words = set(norm(w.title).split())
         for text, label in pool:
@@ -166,25 +166,20 @@ _FAR = 99  # the reach of a name no hop from the question's names arrives at
 
 
 def _levels(
-    question: str, passages: Sequence[tuple[str, str]], names: Sequence[str]
+    question: str, split: Sequence[tuple[int, str, str, str]], names: Sequence[str]
 ) -> tuple[dict[tuple[int, str], int], dict[str, int]]:
     """How many hops each sentence is from the question's own names. A sentence "mentions" its passage's title (a
     passage is about its title) and the known names (graph names, titles) it states; not the NER's entities, which
-    exist only for the sentences the reader tags (with them, contains fell 13.3 -> 10.0 % on MuSiQue).
-    Level 0: it mentions a name the question states; level n + 1: it mentions a name first mentioned at level n.
-    Returns ((passage index, sentence) -> level, normalised name -> the level of its first mention + 1, 0 for the
-    question's own names)."""
+    exist only for the sentences the reader tags (with them, contains fell 13.3 -> 10.0 % on MuSiQue). Level 0: it
+    mentions a name the question states; level n + 1: it mentions a name first mentioned at level n. `split` holds
+    each sentence once, as (passage index, passage title, sentence, normalised sentence). Returns ((passage index,
+    sentence) -> level, normalised name -> the level of its first mention + 1, 0 for the question's own names)."""
     qn = f" {norm(question)} "
-    known = {norm(n) for n in (*names, *(t for t, _ in passages)) if n[:1].isupper()}
+    known = {norm(n) for n in (*names, *(title for _, title, _, _ in split)) if n[:1].isupper()}
     known = {n for n in known if len(n) > 2}
     reach = {n: 0 for n in known if f" {n} " in qn}
-    reach.update({norm(m): 0 for m in _CAPITALISED.findall(question[1:]) if len(norm(m)) > 2})
-    sentences = []
-    for i, (title, body) in enumerate(passages):
-        for sentence in split_sentences(body) or [body]:
-            low = f" {norm(sentence)} "
-            stated = {n for n in known if f" {n} " in low}
-            sentences.append(((i, sentence), {norm(title)} | stated))
+    reach.update({norm(m): 0 for m in question_names(question) if len(norm(m)) > 2})
+    sentences = [((i, x), {norm(title)} | {n for n in known if f" {n} " in low}) for i, title, x, low in split]
     level: dict[tuple[int, str], int] = {}
     for depth in range(3):
         for key, mentioned in sentences:
@@ -195,17 +190,14 @@ def _levels(
     return level, reach
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*")
-
-
 def yes_or_no(q: Question, passages: Sequence[tuple[str, str]]) -> tuple[str, str, int] | None:
     """A yes/no question ("Are X and Y both Z?", "Is X a Y?"): "yes" when every thing the question names has a
     passage whose text also carries the question's remaining content words, else "no". Returns (answer, evidence
     sentence, passage index) or None without passages."""
     if not passages:
         return None
-    names = [m.group(0) for m in re.finditer(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*", q.text[1:])]
-    rest = stems(q.text) - set().union(*(stems(n) for n in names)) if names else stems(q.text)
+    names = question_names(q.text)
+    rest = relation_stems(q.text)
     if not rest:
         return None
     best = ("no", "", 0)
@@ -275,7 +267,7 @@ class Reading:
 
 def _how(q: Question) -> str:
     """A nested question, in words for the Ask page: where the reader looked for its answer."""
-    names = list(dict.fromkeys(m for m in _CAPITALISED.findall(q.text[1:]) if len(norm(m)) > 2))
+    names = list(dict.fromkeys(m for m in question_names(q.text) if len(norm(m)) > 2))
     if not hops(q.text) or not names:
         return ""
     return (f"The question names what it asks about through something else, so the answer was looked for one hop "

@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import fields
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from pymilvus import DataType

@@ -14,7 +14,6 @@ import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-
 from pathlib import Path
 
 from .explain import TOP_SELECTED
