@@ -10,7 +10,8 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.state import select_graph, workspace
-from vgrag.bench import load_bench, run_bench
+from vgrag.bench import run_bench
+from vgrag.bench_data import load_bench
 
 ensure_router()
 

@@ -5,7 +5,8 @@ import json
 import pytest
 from conftest import BENCH, SAMPLE_BENCH
 
-from vgrag.bench import load_bench, parse_questions, recall_at, run_bench
+from vgrag.bench import recall_at, run_bench
+from vgrag.bench_data import load_bench, parse_questions
 
 
 def test_recall_rule_matches_hand_computation():

@@ -9,7 +9,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from .config import QueryParams
@@ -19,6 +19,7 @@ from .answer import extractive_answer
 from .question import norm
 from .tags import clear_tag_cache
 from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
+from .bench_data import BenchData
 from .triple_files import ImportedPassage, read_openie
 from .database import Database
 from .store import Graph
@@ -26,36 +27,6 @@ from .text import content_hash
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
-
-
-@dataclass(frozen=True)
-class BenchQuestion:
-    id: str
-    question: str
-    gold: frozenset[str]  # passage keys (MuSiQue) or titles (HotpotQA/2Wiki)
-    by_title: bool
-    answers: tuple[str, ...] = ()  # the gold answer and its aliases
-
-
-@dataclass(frozen=True)
-class BenchData:
-    name: str
-    corpus: tuple[tuple[str, str], ...]  # (title, text)
-    questions: tuple[BenchQuestion, ...]
-    openie: Path | None
-
-
-def _find(folder: Path, patterns: Sequence[str]) -> Path | None:
-    for pat in patterns:
-        hits = sorted(folder.glob(pat))
-        if hits:
-            return hits[0]
-    return None
-
-
-def _answers(q: dict) -> tuple[str, ...]:
-    golds = [q.get("answer")] + list(q.get("answer_aliases") or [])
-    return tuple(dict.fromkeys(str(a) for a in golds if a not in (None, "")))
 
 
 def answer_scores(produced: str, golds: Sequence[str]) -> dict[str, float]:
@@ -73,49 +44,6 @@ def answer_scores(produced: str, golds: Sequence[str]) -> dict[str, float]:
             prec, rec = common / len(pt), common / len(gt)
             f1 = max(f1, 2 * prec * rec / (prec + rec))
     return {"em": em, "f1": f1, "contains": contains}
-
-
-def parse_questions(rows: list[dict]) -> tuple[BenchQuestion, ...]:
-    """Questions with their gold passages: MuSiQue `paragraphs[is_supporting]` or `supporting_facts` titles."""
-    out = []
-    for n, q in enumerate(rows):
-        qid = str(q.get("id", q.get("_id", n)))
-        if "paragraphs" in q:
-            gold = frozenset(f"{p['title']}\n{p['paragraph_text']}" for p in q["paragraphs"] if p.get("is_supporting"))
-            out.append(BenchQuestion(qid, q["question"], gold, False, _answers(q)))
-        elif "supporting_facts" in q:
-            titles = frozenset(f[0] for f in q["supporting_facts"])
-            out.append(BenchQuestion(qid, q["question"], titles, True, _answers(q)))
-        else:
-            raise ValueError(f"question {qid} has neither 'paragraphs' nor 'supporting_facts'")
-    return tuple(out)
-
-
-def load_bench(folder: str | Path, questions_file: str | Path | None = None) -> BenchData:
-    """Find corpus, questions and OpenIE files in a HippoRAG-format folder."""
-    folder = Path(folder)
-    corpus_f = _find(folder, ["corpus.json", "*_corpus.json", "*corpus*.json"])
-    q_f = (
-        Path(questions_file)
-        if questions_file
-        else _find(folder, ["questions.json", "test_sample.json", "*questions*.json"])
-    )
-    openie_f = _find(folder, ["openie*.json"])
-    if corpus_f is None or q_f is None:
-        raise FileNotFoundError(f"{folder}: needs a corpus JSON and a questions JSON (HippoRAG format)")
-    corpus = tuple((d.get("title", ""), d["text"]) for d in json.loads(corpus_f.read_text()))
-    qs = parse_questions(json.loads(q_f.read_text()))
-    return BenchData(folder.name, corpus, qs, openie_f)
-
-
-def load_corpus(folder: str | Path) -> BenchData:
-    """A folder used only for its passages (distractors): a corpus JSON, an OpenIE file when present, no questions."""
-    folder = Path(folder)
-    corpus_f = _find(folder, ["corpus.json", "*_corpus.json", "*corpus*.json"])
-    if corpus_f is None:
-        raise FileNotFoundError(f"{folder}: needs a corpus JSON (HippoRAG format)")
-    corpus = tuple((d.get("title", ""), d["text"]) for d in json.loads(corpus_f.read_text()))
-    return BenchData(folder.name, corpus, (), _find(folder, ["openie*.json"]))
 
 
 def recall_at(retrieved: Sequence[str], gold: frozenset[str], k: int) -> float:
