@@ -8,7 +8,7 @@ import pytest
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
-from vgrag.extract import parse_triples_output
+from vgrag.parse import parse_triples_output
 from vgrag.models import Triple
 from vgrag.ingest import plan_chunks
 from vgrag.sources import InputError, document_sections, document_text

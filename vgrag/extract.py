@@ -1,6 +1,6 @@
-"""Triple extraction, offline and by LLM: the Extractor protocol and its typed result, triple cleaning and
-model-output parsing as pure functions, the offline spaCy extractor, the LLM extractor (one bounded few-shot call per
-chunk) and the factory shared by the CLI and the app.
+"""Triple extraction, offline and by LLM: the Extractor protocol and its typed result, the offline spaCy extractor,
+the LLM extractor (one bounded few-shot call per chunk; its replies are read by parse.py) and the factory shared by
+the CLI and the app.
 
 Offline patterns per verb: subject–verb–object, subject–verb–preposition–object, passive agents, copulas
 ("X is the capital of Y"), appositions ("X, a French painter,"), and conjoined subjects/objects. Noun phrases are
@@ -9,7 +9,6 @@ widened to the named entity or compound they belong to; pronouns are resolved to
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +19,7 @@ from .config import LLMSettings
 from .llm import LLMError, OpenAILLM, make_llm
 from .models import Triple
 from .nlp import load_spacy
-from .text import display_name, normalize_name
+from .parse import clean_triple, parse_triples_output
 
 ExtractorKind = Literal["offline", "llm"]
 
@@ -42,85 +41,6 @@ class Extractor(Protocol):
     name: str
 
     def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]: ...
-
-
-def clean_triple(t: Sequence[object]) -> Triple | None:
-    """A usable triple or None: three non-empty string parts, subject different from object."""
-    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
-        return None
-    s, p, o = (display_name(str(x)) for x in t)
-    if not s or not p or not o or normalize_name(s) == normalize_name(o):
-        return None
-    return Triple(s, p, o)
-
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-
-
-def _json_candidates(raw: str) -> list[str]:
-    """Places in a model's reply where JSON may be: fenced blocks, the outermost {...} or [...], the whole text."""
-    out = [m.group(1) for m in _FENCE.finditer(raw)]
-    for open_, close in (("{", "}"), ("[", "]")):
-        i, j = raw.find(open_), raw.rfind(close)
-        if 0 <= i < j:
-            out.append(raw[i : j + 1])
-    out.append(raw)
-    return out
-
-
-def parse_json_loose(raw: str) -> object | None:
-    """The first JSON value found in a reply, tolerating code fences, prose and trailing commas."""
-    for cand in _json_candidates(raw):
-        for text in (cand, re.sub(r",\s*([}\]])", r"\1", cand)):
-            try:
-                return json.loads(text)
-            except (json.JSONDecodeError, ValueError):
-                continue
-    return None
-
-
-_PIPE_LINE = re.compile(r"^\s*(?:[-*\d.)]+\s*)?\(?\s*([^|()]+?)\s*\|\s*([^|]+?)\s*\|\s*([^|()]+?)\s*\)?\s*$")
-_TUPLE_LINE = re.compile(
-    r"^\s*(?:[-*\d.)]+\s*)?\(\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*\)"
-)
-
-
-def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...], str | None]:
-    """Triples and entities from a model's reply; the error says what was wrong, triples keep what was usable."""
-    data = parse_json_loose(raw)
-    rows: list = []
-    entities: list[str] = []
-    if isinstance(data, dict):
-        rows = data.get("triples") or data.get("extracted_triples") or data.get("relations") or []
-        entities = [e for e in (data.get("entities") or data.get("named_entities") or []) if isinstance(e, str)]
-    elif isinstance(data, list):
-        rows = data
-    if not rows:  # pipes or tuples, one triple a line
-        for line in raw.splitlines():
-            m = _PIPE_LINE.match(line) or _TUPLE_LINE.match(line)
-            if m:
-                rows.append([m.group(1), m.group(2), m.group(3)])
-    triples: list[Triple] = []
-    bad = 0
-    for r in rows if isinstance(rows, list) else []:
-        if isinstance(r, dict):
-            r = [r.get("subject", ""), r.get("predicate", r.get("relation", "")), r.get("object", "")]
-        t = clean_triple(r) if isinstance(r, (list, tuple)) else None
-        if t is None:
-            bad += 1
-        else:
-            triples.append(t)
-    triples = list(dict.fromkeys(triples))
-    error = None
-    if not triples and not raw.strip():
-        error = "empty response"
-    elif not triples and data is None and not rows:
-        error = "no JSON or triple lines found in the response"
-    elif not triples:
-        error = f"no usable triples ({bad} malformed)" if bad else "the response listed no triples"
-    elif bad:
-        error = f"{bad} malformed triple(s) skipped"
-    return tuple(triples), tuple(dict.fromkeys(entities)), error
 
 
 # ---------- offline: spaCy named entities + dependency rules

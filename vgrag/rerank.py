@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .config import QueryParams
-from .extract import parse_json_loose
+from .parse import parse_json_loose
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .models import Relation
 from .trace import RerankStep, ScoredId

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .extract import clean_triple
+from .parse import clean_triple
 from .models import Triple
 from .sources import MAX_FILE_MB, InputError, decode_text
 from .text import display_name
