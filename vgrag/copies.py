@@ -11,7 +11,8 @@ import numpy as np
 
 from .meta import MetaStore
 from .mirror import MAX_ROWS, Mirrors, VectorMirror, new_token
-from .schema import ID, KINDS, VEC, Kind, encode_row, output_fields
+from .schema import ID, KINDS, TITLE, VEC, Kind, decode_row, encode_row, output_fields
+from .titles import TitleIndex
 
 Scan = Callable[[Kind, list[str]], Iterable[list[dict]]]  # every row of a collection, in batches, with these fields
 
@@ -55,12 +56,32 @@ class GraphCopies:
                     ms.by_collection[coll] = m
         return ms.by_collection[coll]
 
+    def titles(self) -> TitleIndex | None:
+        """The passages' title index, built from the passages' copy on first use and kept in step with its writes;
+        None when there is no copy (more than `MAX_ROWS` passages)."""
+        coll = self.coll("passages")
+        index = self.mirrors.titles.get(coll)
+        if index is None:
+            m = self.get("passages")
+            if m is None:
+                return None
+            with self.lock:
+                index = self.mirrors.titles.get(coll)
+                if index is None:
+                    rows = (decode_row("passages", b) for b in m.rows(list(m.ids)))
+                    index = self.mirrors.titles[coll] = TitleIndex((p.id, p.title) for p in rows)  # type: ignore[union-attr]
+        return index
+
     def loaded(self) -> bool:
-        return all(self.coll(k) in self.mirrors.by_collection for k in KINDS)
+        ms, coll = self.mirrors, self.coll("passages")
+        return all(self.coll(k) in ms.by_collection for k in KINDS) and (
+            coll in ms.titles or ms.by_collection[coll] is None
+        )
 
     def load(self) -> None:
         for kind in KINDS:
             self.get(kind)
+        self.titles()
 
     def _from_milvus(self, kind: Kind) -> VectorMirror | None:
         m = VectorMirror(self.dim)
@@ -92,11 +113,17 @@ class GraphCopies:
         m = self.mirrors.by_collection.get(self.coll(kind))
         if m is not None:
             add_rows(kind, m, rows)
+        titles = self.mirrors.titles.get(self.coll(kind)) if kind == "passages" else None
+        if titles is not None:
+            titles.add((r[ID], r[TITLE]) for r in rows)
 
     def deleted(self, kind: Kind, ids: Sequence[str]) -> None:
         m = self.mirrors.by_collection.get(self.coll(kind))
         if m is not None:
             m.remove(ids)
+        titles = self.mirrors.titles.get(self.coll(kind)) if kind == "passages" else None
+        if titles is not None:
+            titles.remove(ids)
 
     def save(self) -> None:
         """Save the copies written since their last save (after an ingest), so the next start loads them fast."""

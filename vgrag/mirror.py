@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .tags import SentenceTags
+from .titles import TitleIndex
 
 # Above this many rows a copy costs more memory than it is worth on a laptop (1M × 384 floats = 1.5 GB):
 # searches go to Milvus itself, and the README points such corpora at a Milvus server.
@@ -162,12 +163,14 @@ class Mirrors:
         self.by_collection: dict[str, VectorMirror | None] = {}
         self.tokens: dict[str, str] = {}  # collection -> its token, once known in this process
         self.unsaved: set[str] = set()  # collections written since their file was saved (token already renewed)
+        self.titles: dict[str, TitleIndex] = {}  # passages collection -> its titles (derived from its copy)
 
     def path(self, collection: str) -> Path:
         return self.directory / f"{collection}.npz"
 
     def forget(self, collection: str) -> None:
         self.by_collection.pop(collection, None)
+        self.titles.pop(collection, None)
         self.tokens.pop(collection, None)
         self.unsaved.discard(collection)
         self.path(collection).unlink(missing_ok=True)

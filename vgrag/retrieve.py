@@ -149,6 +149,24 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
     return EvictionStep(before, len(cand.rels), cap, evicted, _ms(t0))
 
 
+def _named_passages(
+    graph: Graph, pool: dict[str, tuple[Passage, np.ndarray]], top: Sequence[ScoredId], rels: dict[str, Relation]
+) -> dict[str, tuple[str, float]]:
+    """Passages titled by a name that an evidence passage (one carrying a top relation) mentions, each with the
+    evidence passage that names it and that passage's best top-relation score."""
+    evidence: dict[str, float] = {}
+    for s in top:
+        for pid in rels[s.id].passage_ids if s.id in rels else ():
+            evidence[pid] = max(evidence.get(pid, 0.0), s.score)
+    ids = [pid for pid in evidence if pid in pool]
+    named: dict[str, tuple[str, float]] = {}
+    for src, found in zip(ids, graph.passages_named_in([pool[pid][0].text for pid in ids]), strict=True):
+        for pid in found - {src}:
+            if evidence[src] > named.get(pid, ("", -1.0))[1]:
+                named[pid] = (src, evidence[src])
+    return named
+
+
 def rank_passages(
     graph: Graph,
     embedder: Embedder,
@@ -158,12 +176,15 @@ def rank_passages(
     rels: dict[str, Relation],
     params: QueryParams,
 ) -> PassageStep:
-    """Passages from the selected relations and two dense searches, ranked by similarity plus graph evidence.
+    """Passages from the selected relations, from the names the evidence passages mention, and from two dense
+    searches, ranked by similarity plus graph evidence.
 
     The second dense search embeds the question together with the top selected relations (the facts the
     graph found, e.g. the bridge entity of a two-hop question), which reaches passages the question alone
-    does not resemble. Each candidate scores max(sim to question, sim to question+evidence) plus
-    `params.relation_weight` times the best rerank score among its selected relations.
+    does not resemble. The passages of those top relations are the evidence passages: a passage whose title one
+    of them mentions is linked to it (titles.py), as its next hop. Each candidate scores max(sim to question,
+    sim to question+evidence) plus `params.relation_weight` times its graph evidence: the best rerank score
+    among its selected relations, or of the top relation whose passage names it.
     """
     t0 = time.perf_counter()
     k = params.passage_top_k
@@ -185,31 +206,36 @@ def rank_passages(
     wanted = list(dict.fromkeys(pid for pid in from_graph + [p for ids in lexical for p in ids] if pid not in pool))
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", wanted))  # type: ignore[misc]
     rel_score = {s.id: s.score for s in selected}
+    named = _named_passages(graph, pool, selected[: params.evidence_relations], rels)
+    pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", [x for x in named if x not in pool]))  # type: ignore[misc]
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
     lexical_ids = {p for ids in lexical for p in ids}
     scored = []
     for pid, (psg, v) in pool.items():
         sim = max(float(v @ q) for q in queries)
         via = tuple(x for x in psg.relation_ids if x in rel_score)
-        best = max((rel_score[x] for x in via), default=0.0)
+        by, named_score = named.get(pid, ("", 0.0))
+        best = max([rel_score[x] for x in via] + [named_score])
         source: PassageSource = (
-            "graph" if pid in graph_ids else "dense" if pid in dense_ids
+            "graph" if pid in graph_ids else "named" if by else "dense" if pid in dense_ids
             else "lexical" if pid in lexical_ids and pid not in {h.record.id for h in expanded} else "expanded"
         )  # fmt: skip
-        scored.append((sim + params.relation_weight * best, psg, via, source))
+        scored.append((sim + params.relation_weight * best, psg, via, source, by))
     scored.sort(key=lambda x: (-x[0], x[1].id))
     if lexical and params.lexical == "fused":  # graph ranking and the word rankings fused by reciprocal rank
-        fused = dict(rrf([[p.id for _, p, _, _ in scored]] + lexical))
-        scored = [(fused[p.id], p, via, src) for _, p, via, src in scored]
+        fused = dict(rrf([[x[1].id for x in scored]] + lexical))
+        scored = [(fused[p.id], p, via, src, by) for _, p, via, src, by in scored]
         scored.sort(key=lambda x: (-x[0], x[1].id))
     out = tuple(
-        RankedPassage(id=p.id, title=p.title, text=p.text, score=round(sc, 4), source=src, relation_ids=via)
-        for sc, p, via, src in scored[:k]
+        RankedPassage(
+            id=p.id, title=p.title, text=p.text, score=round(sc, 4), source=src, relation_ids=via, named_by=by
+        )
+        for sc, p, via, src, by in scored[:k]
     )
     return PassageStep(
         passages=out,
         dense_ids=tuple(h.record.id for h in dense),
-        cut=tuple(p.id for _, p, _, _ in scored[k:]),
+        cut=tuple(x[1].id for x in scored[k:]),
         ms=_ms(t0),
     )
 

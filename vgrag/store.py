@@ -19,6 +19,7 @@ from .meta import DocumentLog
 from .copies import GraphCopies
 from .mirror import Mirrors, VectorMirror
 from .tags import SentenceTags
+from .titles import TitleIndex
 from .models import Entity, Passage, Relation
 from .schema import (
     DOC_ID,
@@ -28,6 +29,7 @@ from .schema import (
     KINDS,
     MAX_TEXT,
     TEXT,
+    TITLE,
     VEC,
     Kind,
     Record,
@@ -97,6 +99,7 @@ class Graph:
             if mirrors is not None
             else None
         )
+        self._titles: TitleIndex | None = None  # a server's passage titles, read once (copies.py keeps Lite's)
 
     def coll(self, kind: Kind) -> str:
         return f"{self.name}_{kind}"
@@ -186,6 +189,25 @@ class Graph:
         the reader tags at query time."""
         return self.mirrors.tags if self.mirrors is not None else None
 
+    def title_index(self) -> TitleIndex:
+        """The passages' titles by the names they give (titles.py). Lite: derived from the passages' copy. A server:
+        read once per `Graph` and kept in step with its writes; passages another program adds later are found by
+        name once the graph is opened again (their vectors and triples serve at once)."""
+        index = self.copies.titles() if self.copies is not None else None
+        if index is not None:
+            return index
+        with self.lock:
+            if self._titles is None:
+                self._titles = TitleIndex(
+                    (r[ID], r[TITLE]) for rows in self._buckets("passages", [ID, TITLE]) for r in rows
+                )
+            return self._titles
+
+    def passages_named_in(self, texts: Sequence[str]) -> list[set[str]]:
+        """Per text, the ids of the passages whose title it mentions (a passage's own title included)."""
+        index = self.title_index()
+        return [index.named_in(t) for t in texts]
+
     # ---------- the in-process copies (Milvus Lite; see copies.py)
     def _mirror(self, kind: Kind) -> VectorMirror | None:
         return self.copies.get(kind) if self.copies is not None else None
@@ -274,6 +296,8 @@ class Graph:
                 op(self.coll(kind), batch)
                 if self.copies is not None:  # after Milvus took the rows: the copy never holds what the store lacks
                     self.copies.wrote(kind, batch)
+                if kind == "passages" and self._titles is not None:
+                    self._titles.add((r[ID], r[TITLE]) for r in batch)
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
         ids = list(ids)
@@ -283,6 +307,8 @@ class Graph:
             self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
             if self.copies is not None:
                 self.copies.deleted(kind, ids[start : start + BATCH])
+            if kind == "passages" and self._titles is not None:
+                self._titles.remove(ids[start : start + BATCH])
             if kind == "passages":
                 self.client.delete(self.coll(LEXICAL), ids=ids[start : start + BATCH])  # type: ignore[arg-type]
 

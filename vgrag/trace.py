@@ -12,7 +12,7 @@ from typing import Literal
 
 from .config import QueryParams
 
-PassageSource = Literal["graph", "dense", "expanded", "lexical"]
+PassageSource = Literal["graph", "named", "dense", "expanded", "lexical"]
 RerankMethod = Literal["graph", "similarity", "llm"]
 AnswerMethod = Literal["extractive", "llm"]
 TraceMethod = Literal["graph", "naive", "hybrid"]
@@ -149,8 +149,10 @@ class RankedPassage:
     title: str
     text: str
     score: float
-    source: PassageSource  # found through the graph, by the question's dense search, or the evidence search
+    source: PassageSource  # found through the graph's relations, by a name an evidence passage mentions (titles.py),
+    # by the question's dense search, or the evidence search
     relation_ids: tuple[str, ...] = ()
+    named_by: str = ""  # the evidence passage that mentions this passage's title
 
 
 @dataclass(frozen=True)

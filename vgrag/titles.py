@@ -1,0 +1,78 @@
+"""Passages by the names their titles give: the passage-level links of the graph.
+
+A passage's title names what the passage is about ("Helen Hunt", "M. Ward", "Marie Curie › Early life"). When an
+evidence passage mentions that name ("The cast also features Helen Hunt…"), the passage titled by it is where the
+next hop's facts are, the way an encyclopedia links its articles. Triples often miss such a link: offline
+extraction writes "cast features Helen Hunt", which never reaches the film. So the passage step follows names
+as well as relations (retrieve.rank_passages); the index below finds, in one pass over a text, every passage
+whose title it mentions.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from .nlp import STOPWORDS
+
+_WORD = re.compile(r"\w+")
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # "Charmed (TV series)" is mentioned as "Charmed"
+_PAGE = re.compile(r"\s*·\s*p\.\s*\d+\s*$")  # structure.Section.title's page suffix
+MAX_WORDS = 12  # longest title looked for in a text; longer ones are headings, not names
+
+
+def words(text: str) -> list[str]:
+    """Case-folded word tokens, markup entities decoded ("&quot;" is a quote), punctuation dropped."""
+    return _WORD.findall(html.unescape(unicodedata.normalize("NFKC", text)).casefold())
+
+
+def title_key(title: str) -> str:
+    """What a text says when it names this passage: the topic heading (before " › "), without a page suffix or a
+    trailing "(qualifier)", as words; "" for a title that names nothing (empty, or one stopword)."""
+    topic = _PAGE.sub("", title).split(" › ")[0]
+    key = " ".join(words(_QUALIFIER.sub("", topic)))
+    return "" if key in STOPWORDS or len(key.split()) > MAX_WORDS else key
+
+
+class TitleIndex:
+    """Passage ids by title key, kept in step with writes and deletes; `named_in` reads a text once."""
+
+    def __init__(self, rows: Iterable[tuple[str, str]] = ()) -> None:
+        self._ids: dict[str, set[str]] = {}
+        self._key: dict[str, str] = {}
+        self._longest = 0
+        self.add(rows)
+
+    def __len__(self) -> int:
+        return len(self._key)
+
+    def add(self, rows: Iterable[tuple[str, str]]) -> None:
+        """(passage id, title) pairs; a passage written again moves to its new title."""
+        for pid, title in rows:
+            self.remove([pid])
+            key = title_key(title)
+            if key:
+                self._ids.setdefault(key, set()).add(pid)
+                self._key[pid] = key
+                self._longest = max(self._longest, key.count(" ") + 1)
+
+    def remove(self, ids: Iterable[str]) -> None:
+        for pid in ids:
+            key = self._key.pop(pid, None)
+            if key is not None:
+                self._ids[key].discard(pid)
+                if not self._ids[key]:
+                    del self._ids[key]
+
+    def named_in(self, text: str) -> set[str]:
+        """Ids of the passages whose title the text mentions as a whole run of words."""
+        ws = words(text)
+        out: set[str] = set()
+        for i in range(len(ws)):
+            for j in range(i + 1, min(i + self._longest, len(ws)) + 1):
+                found = self._ids.get(" ".join(ws[i:j]))
+                if found:
+                    out |= found
+        return out
