@@ -75,3 +75,11 @@ def running_app(env: dict) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def replace_mirrors(g, mirrors):
+    """The same graph's collections through a new Graph; mirrors=None searches and reads Milvus directly, as on a
+    server."""
+    from vgrag.store import Graph
+
+    return Graph(g.client, g.name, g.dim, g.lock, g.documents, g.index, mirrors)

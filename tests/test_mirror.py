@@ -7,6 +7,7 @@ import random
 import numpy as np
 from milvus_lite import server_manager_instance
 
+from helpers import replace_mirrors
 from vgrag.database import Database
 from vgrag.mirror import VectorMirror
 from vgrag.models import Triple
@@ -113,13 +114,6 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
     assert not list(folder.glob("m_*.npz"))  # dropping a graph deletes its copies
     db.close()
     server_manager_instance.release_server(path)
-
-
-def replace_mirrors(g, mirrors):
-    """The same graph object, searching Milvus directly (mirrors=None)."""
-    from vgrag.store import Graph
-
-    return Graph(g.client, g.name, g.dim, g.lock, g.documents, g.index, mirrors)
 
 
 def test_entity_and_relation_vectors_come_from_the_copy(graph, embedder):

@@ -92,12 +92,13 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
         ]
         return pd.DataFrame(rows), r.ms
     if step is Step.ANSWER and trace.passages:
+        titles = {p.id: p.title for p in trace.passages.passages}
         rows = [
             {
                 "rank": n + 1,
                 "title": p.title,
                 "score": p.score,
-                "found by": p.source,
+                "found by": f"named in “{titles[p.named_by]}”" if p.named_by in titles else p.source,
                 "via relations": len(p.relation_ids),
             }
             for n, p in enumerate(trace.passages.passages)

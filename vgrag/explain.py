@@ -84,11 +84,13 @@ def explain(trace: QueryTrace, step: Step) -> str:
     if step is Step.ANSWER and trace.passages:
         n_graph = sum(1 for x in trace.passages.passages if x.source == "graph")
         n_words = sum(1 for x in trace.passages.passages if x.source == "lexical")
+        n_named = sum(1 for x in trace.passages.passages if x.source == "named")
         cites = len(trace.answer.citations) if trace.answer else 0
         words = f", {n_words} found only by the BM25 word search" if n_words else ""
+        named = f", {n_named} titled by a name that an evidence passage mentions" if n_named else ""
         return (
             f"The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
-            f"relations{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the red chain is "
-            "the best reasoning path."
+            f"relations{named}{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the red "
+            "chain is the best reasoning path."
         )
     return "This step has no data in this trace."
