@@ -42,7 +42,7 @@ class TitleIndex:
     def __init__(self, rows: Iterable[tuple[str, str]] = ()) -> None:
         self._ids: dict[str, set[str]] = {}
         self._key: dict[str, str] = {}
-        self._longest = 0
+        self._prefixes: dict[str, int] = {}  # every key's word prefixes (the key itself included), with counts
         self.add(rows)
 
     def __len__(self) -> int:
@@ -56,7 +56,8 @@ class TitleIndex:
             if key:
                 self._ids.setdefault(key, set()).add(pid)
                 self._key[pid] = key
-                self._longest = max(self._longest, key.count(" ") + 1)
+                for prefix in _prefixes(key):
+                    self._prefixes[prefix] = self._prefixes.get(prefix, 0) + 1
 
     def remove(self, ids: Iterable[str]) -> None:
         for pid in ids:
@@ -65,14 +66,26 @@ class TitleIndex:
                 self._ids[key].discard(pid)
                 if not self._ids[key]:
                     del self._ids[key]
+                for prefix in _prefixes(key):
+                    self._prefixes[prefix] -= 1
+                    if not self._prefixes[prefix]:
+                        del self._prefixes[prefix]
 
     def named_in(self, text: str) -> set[str]:
         """Ids of the passages whose title the text mentions as a whole run of words."""
         ws = words(text)
         out: set[str] = set()
-        for i in range(len(ws)):
-            for j in range(i + 1, min(i + self._longest, len(ws)) + 1):
-                found = self._ids.get(" ".join(ws[i:j]))
-                if found:
-                    out |= found
+        for i, first in enumerate(ws):
+            gram = first
+            for j in range(i + 1, len(ws) + 1):  # grow the run while some title starts with it
+                if gram not in self._prefixes:
+                    break
+                out |= self._ids.get(gram, set())
+                if j < len(ws):
+                    gram += " " + ws[j]
         return out
+
+
+def _prefixes(key: str) -> list[str]:
+    parts = key.split(" ")
+    return [" ".join(parts[:n]) for n in range(1, len(parts) + 1)]
