@@ -64,7 +64,7 @@ def test_rrf_and_the_paired_bootstrap_interval():
     assert paired_bootstrap(same, ["naive", "graph"])["graph-naive"]["2"] == {"diff": 0.0, "ci95": [0.0, 0.0]}
 
 
-def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsys):
+def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsys, monkeypatch):
     """`bench` with a distractor folder (no triples: offline extraction) reports naive, hybrid and graph with
     intervals; the distractors' passages are in the graph and the gold passages are still found."""
     from vgrag.cli import main
@@ -85,6 +85,22 @@ def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsy
     assert set(r["compare"]["graph-hybrid"]["5"]) == {"diff", "ci95"}
     table = capsys.readouterr().out
     assert "hybrid" in table and "graph-naive: R@1" in table and "+ distractors from extra" in table
+
+    # again on a kept graph: the distractors, stored complete, are not extracted a second time; same results
+    from vgrag import extract
+
+    def no_second_extraction(*_a, **_k):
+        raise AssertionError("extracted again")
+
+    db = ["--db", str(tmp_path / "kept.db")]
+    args = ["bench", "--data", str(SAMPLE_BENCH), "--distractors", str(extra), "--no-embed-baseline", *db]
+    assert main([*args, "--out", str(out)]) == 0
+    first = json.loads(out.read_text())
+    monkeypatch.setattr(extract.OfflineExtractor, "extract_many", no_second_extraction)
+    assert main([*args, "--out", str(out)]) == 0
+    again = json.loads(out.read_text())
+    assert again["passages"] == first["passages"] == 42
+    assert again["methods"]["graph"]["recall"] == first["methods"]["graph"]["recall"]
 
 
 def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):

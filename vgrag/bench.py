@@ -23,7 +23,7 @@ from .bench_data import BenchData
 from .triple_files import ImportedPassage, read_openie
 from .database import Database
 from .store import Graph
-from .text import content_hash
+from .text import content_hash, doc_id
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
@@ -60,8 +60,12 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def _passages(data: BenchData, extract: str, skip: set[tuple[str, str]]) -> tuple[str, str, list[ImportedPassage]]:
-    """(source name, digest, passages) of a corpus: its OpenIE triples, or the offline extractor's."""
+def _passages(
+    data: BenchData, extract: str, skip: set[tuple[str, str]], graph: Graph
+) -> tuple[str, str, list[ImportedPassage]]:
+    """(source name, digest, passages) of a corpus: its OpenIE triples, or the offline extractor's (not run again
+    when the graph already holds this corpus complete: a re-run with `--db` then stores nothing, as ingest would
+    skip it)."""
     if extract == "openie":
         if data.openie is None:
             raise FileNotFoundError(f"no openie*.json in {data.name}; use extract='offline'")
@@ -71,9 +75,13 @@ def _passages(data: BenchData, extract: str, skip: set[tuple[str, str]]) -> tupl
     from .extract import OfflineExtractor
 
     corpus = [(t, x) for t, x in data.corpus if (t, x) not in skip]
+    name, digest = f"{data.name}-offline", content_hash(json.dumps(corpus) + "offline")
+    stored = graph.documents.get(doc_id(name))
+    if stored is not None and stored.complete and stored.content_hash == digest:
+        return name, digest, [ImportedPassage(t, x, (), ()) for t, x in corpus]
     results = OfflineExtractor().extract_many([x for _, x in corpus], [t for t, _ in corpus])
     passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(corpus, results, strict=True)]
-    return f"{data.name}-offline", content_hash(json.dumps(corpus) + "offline"), passages
+    return name, digest, passages
 
 
 def build_graph(
@@ -90,7 +98,7 @@ def build_graph(
     seen: set[tuple[str, str]] = set()
     info: dict = {"triples": 0, "texts_embedded": 0, "passages_by_source": {}}
     for n, (d, how) in enumerate([(data, extract)] + [(x, "openie" if x.openie else "offline") for x in distractors]):
-        name, digest, passages = _passages(d, how, seen)
+        name, digest, passages = _passages(d, how, seen, graph)
         seen |= {(p.title, p.text) for p in passages}
         report = ingest_imported(graph, embedder, name, digest, passages)
         info["triples"] += report.triples
