@@ -6,7 +6,7 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, stems
-from vgrag.reader import candidates, read_answer
+from vgrag.reader import candidates, read_answer, with_asked_noun
 
 
 @pytest.mark.parametrize(
@@ -173,3 +173,17 @@ def test_stems_meet_across_inflections():
     assert stems("disks") == stems("disk") and stems("carries") == stems("carry")
     assert stems("operates") == stems("operated") and stems("boss") == stems("bosses")
     assert stems("the is of") == set() and stems("gas") == {"gas"}  # stop words gone; short words kept whole
+
+
+def test_a_name_followed_by_the_asked_noun_is_named_with_it():
+    """The NER tags "Marlowe" in "the Marlowe crime family"; "what crime family" asks for the whole name."""
+    assert with_asked_noun("Marlowe", "He ran with the Marlowe crime family of Dunmore.", "crime family") == (
+        "Marlowe crime family"
+    )
+    assert with_asked_noun("Marlowe", "Marlowe families met.", "family") == "Marlowe families"  # inflected
+    assert with_asked_noun("Marlowe", "Marlowe ran a family firm.", "family") == "Marlowe"  # not right after it
+    assert with_asked_noun("Marlowe family", "The Marlowe family of Dunmore.", "family") == "Marlowe family"
+    assert with_asked_noun("Marlowe", "He met Marlowe.", "") == "Marlowe"
+    passages = [("Ivo Brandt", "Ivo Brandt was a contract killer. He was associated with the Marlowe crime family.")]
+    r = read_answer("Ivo Brandt was associated with members of what crime family?", passages, {})
+    assert r.short == "Marlowe crime family"

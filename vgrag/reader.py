@@ -131,7 +131,7 @@ def candidates(
             ]
         title_words = set(norm(w.title).split())
         for text, label in pool:
-            text = re.sub(r"\s*['’]s$", "", text)  # "Kim Jong-il's" names Kim Jong-il
+            text = with_asked_noun(re.sub(r"\s*['’]s$", "", text), w.text, q.noun)  # "Kim Jong-il's": Kim Jong-il
             key = norm(text)
             typed = labels is None or label in labels
             if not key or not (typed or (untyped and label == "NAME")) or key in qn or label == "ORDINAL":
@@ -163,6 +163,19 @@ def candidates(
 
 
 _FAR = 99  # the reach of a name no hop from the question's names arrives at
+
+
+def with_asked_noun(text: str, sentence: str, noun: str) -> str:
+    """A name that the sentence follows with the asked noun is named with it: "what crime family" and "… the
+    DeCavalcante crime family of Newark" give "DeCavalcante crime family", not the tagged "DeCavalcante"."""
+    n, at = len(noun.split()), sentence.find(text)
+    if not n or at < 0 or not text:
+        return text
+    after = sentence[at + len(text) :].split()[:n]
+    tail = " ".join(after).rstrip(".,;:!?)»”\"'")
+    if len(after) == n and stems(noun) and stems(tail) == stems(noun) and tail.lower() not in text.lower():
+        return f"{text} {tail}"
+    return text
 
 
 def _levels(
