@@ -6,7 +6,7 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, stems
-from vgrag.reader import candidates, read_answer, with_asked_noun
+from vgrag.reader import candidates, owns_asked, read_answer, with_asked_noun
 
 
 @pytest.mark.parametrize(
@@ -187,3 +187,13 @@ def test_a_name_followed_by_the_asked_noun_is_named_with_it():
     passages = [("Ivo Brandt", "Ivo Brandt was a contract killer. He was associated with the Marlowe crime family.")]
     r = read_answer("Ivo Brandt was associated with members of what crime family?", passages, {})
     assert r.short == "Marlowe crime family"
+
+
+def test_the_owner_of_the_asked_relation_is_not_its_value():
+    """ "Mira Tal was Oren Tal's first wife": for "Who is the wife of …?" Oren Tal owns the asked relation."""
+    assert owns_asked("Oren Tal", "Mira Tal was Oren Tal's first wife.", stems("wife"))
+    assert owns_asked("Oren Tal", "Mira Tal was Oren Tal’s wife.", stems("wife"))
+    assert not owns_asked("Oren Tal", "Mira Tal was Oren Tal's first boat.", stems("wife"))
+    assert not owns_asked("Mira Tal", "Mira Tal was Oren Tal's first wife.", stems("wife"))
+    passages = [("Mira Tal", "Dan Tal's mother, Mira Tal, was Ari Tal's first wife.")]  # a tie without the rule
+    assert read_answer("Who is the wife of Dan Tal?", passages, {}).short == "Mira Tal"

@@ -145,6 +145,8 @@ def candidates(
             # the asked noun in the candidate itself ("… International Airport") or else in its passage's title
             cue = 0.2 if cue_words & set(key.split()) else 0.1 if cue_words & title_words else 0.0
             value = w.coverage + 0.3 / (1 + w.rank) + b + cue - (0.1 if label == "NAME" else 0.0)
+            if owns_asked(text, w.text, rel_words):
+                value -= 0.1  # "X's first wife": X is what the asked relation is of, like a bridge, not its value
             if w.level is not None and w.level == h and reach.get(key, _FAR) > h:
                 value += 0.2  # stated where the hops from the question's names end, and not met on the way
             elif h and reach.get(key, _FAR) <= h:
@@ -163,6 +165,15 @@ def candidates(
 
 
 _FAR = 99  # the reach of a name no hop from the question's names arrives at
+
+
+def owns_asked(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bool:
+    """Whether the sentence writes the name as the owner of a relation the question asks ("Kim Il-sung's first
+    wife" for "Who is the wife of …?"): the name is then that relation's subject, not its value."""
+    if not text or not rel_words:
+        return False
+    owned = re.finditer(re.escape(text) + r"['’]s\s+((?:[\w-]+\s+)?[\w-]+)", sentence)
+    return any(stems(m.group(1)) & rel_words for m in owned)
 
 
 def with_asked_noun(text: str, sentence: str, noun: str) -> str:
