@@ -226,3 +226,34 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
     assert llm.streams_started == 1 and llm.streams_cut == 1  # the stream really stopped, it did not run on
     off_host = [u for u in requests if urlparse(u).hostname not in ("127.0.0.1", "localhost")]
     assert not off_host, off_host
+
+
+def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
+    """Focus nodes in clusters far apart cannot all fit at a readable scale. Fitting them all and clamping the scale
+    centred the view on the empty space between clusters (seen on the HotpotQA graph); the view now fits the
+    leading focus nodes that do fit, so the first one is on screen, at ≥ 12 px labels."""
+    from playwright.sync_api import sync_playwright
+
+    from vgrag.viz import MIN_SCALE, VizEdge, VizGraph, VizNode, render_html
+
+    def cluster(name: str, x0: float, role: str) -> list[VizNode]:
+        return [VizNode(f"{name}{i}", f"{name} {i}", role, "", x0 + 60 * i, 40.0 * (i % 2)) for i in range(4)]
+
+    nodes = cluster("left", -6000.0, "query") + cluster("right", 6000.0, "selected")
+    edges = tuple(VizEdge(f"e{i}", nodes[i].id, nodes[i + 1].id, "", "selected", "") for i in range(3))
+    page_file = tmp_path / "g.html"
+    page_file.write_text(render_html(VizGraph(tuple(nodes), edges, 0, tuple(n.id for n in nodes))), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 900, "height": 700})
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
+        assert page.evaluate("network.getScale()") >= MIN_SCALE - 1e-6
+        box = page.evaluate(
+            "(() => { const c = network.canvasToDOM(network.getPositions(['left0'])['left0']);"
+            " const r = document.getElementById('mynetwork').getBoundingClientRect();"
+            " return [c.x, c.y, r.width, r.height]; })()"
+        )
+        x, y, width, height = box
+        assert 0 <= x <= width and 0 <= y <= height, box
+        browser.close()

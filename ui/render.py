@@ -98,7 +98,9 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
                 "rank": n + 1,
                 "title": p.title,
                 "score": p.score,
-                "found by": f"named in “{titles[p.named_by]}”" if p.named_by in titles else p.source,
+                "found by": f"named in “{titles[p.named_by]}”"
+                if p.source == "named" and p.named_by in titles
+                else p.source,
                 "via relations": len(p.relation_ids),
             }
             for n, p in enumerate(trace.passages.passages)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .explain import explain
 from .trace import QueryTrace
-from .viz import FADED, MIN_SCALE, ROLE_COLORS, STEPS, VIS_JS, legend, short_label, trace_graph, vis_asset
+from .viz import FADED, FIT_JS, MIN_SCALE, ROLE_COLORS, STEPS, VIS_JS, legend, short_label, trace_graph, vis_asset
 
 
 def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
@@ -50,6 +50,7 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
         steps=steps,
         vis_js=vis_asset(VIS_JS),
         min_scale=MIN_SCALE,
+        fit_js=FIT_JS,
     )
 
 

@@ -153,14 +153,26 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     return html
 
 
+# Fit a vis network to the focus nodes (most important first); when they do not all fit at a readable scale, to
+# the longest leading part that does (halving), then to the first node at the minimum scale. Fitting them all and
+# clamping the scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the
+# HotpotQA graph). Shared by the app's drawing and the replay file.
+FIT_JS = (
+    "function vgragFit(net,focus,min){var n=focus.length;"
+    "net.fit(n?{nodes:focus,animation:false}:{animation:false});"
+    "while(n>1&&net.getScale()<min){n=Math.ceil(n/2);net.fit({nodes:focus.slice(0,n),animation:false});}"
+    "if(net.getScale()<min){var p=n?net.getPositions([focus[0]])[focus[0]]:undefined;"
+    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}}"
+)
+
+
 def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
     """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen."""
-    focus = [n.id for n in g.nodes if n.id in set(g.focus)] if g.focus else []
+    focus = list(g.focus)
     data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
     return (
-        "<script>(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){setTimeout(go,50);"
-        "return;}var f=function(){network.fit(o.focus.length?{nodes:o.focus,animation:false}:{animation:false});"
-        "if(network.getScale()<o.min){network.moveTo({scale:o.min,animation:false});}"
+        "<script>" + FIT_JS + "(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){"
+        "setTimeout(go,50);return;}var f=function(){vgragFit(network,o.focus,o.min);"
         "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
         "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
     )
