@@ -197,3 +197,11 @@ def test_the_owner_of_the_asked_relation_is_not_its_value():
     assert not owns_asked("Mira Tal", "Mira Tal was Oren Tal's first wife.", stems("wife"))
     passages = [("Mira Tal", "Dan Tal's mother, Mira Tal, was Ari Tal's first wife.")]  # a tie without the rule
     assert read_answer("Who is the wife of Dan Tal?", passages, {}).short == "Mira Tal"
+
+
+def test_a_date_does_not_answer_what_thing():
+    """ "What body of water …?" asks for a thing: the date in the same sentence answers "when", not this."""
+    passages = [("Siege of Varn", "The Siege of Varn (21 March 1761) took place at Varn, on the Selde River.")]
+    r = read_answer("What body of water is near the place where the Siege of Varn took place?", passages, {})
+    assert r.short == "the Selde River"
+    assert read_answer("What period did the Siege of Varn take place in?", passages, {}).short == "21 March 1761"

@@ -94,6 +94,7 @@ def candidates(
     asked_years = set(_YEAR.findall(q.text))  # like its names, a year the question states is not what it asks
     known = [(n, norm(n)) for n in names if n[:1].isupper()]
     h = hops(q.text)
+    off_time = q.type == "thing" and bool(cue_words) and not cue_words & _TEMPORAL
     split = [(rank, title, x, f" {norm(x)} ") for rank, (title, body) in enumerate(passages)
              for x in (split_sentences(body) or [body])]  # fmt: skip
     level, reach = _levels(q.text, split, names)
@@ -138,6 +139,8 @@ def candidates(
                 continue  # ("first", "third": a rank alone answers nothing asked here)
             if q.type == "date" and not _DATE_LIKE.search(text):  # "seven-year", "little over a year"
                 continue
+            if off_time and label in ("DATE", "TIME"):  # "what body of water", "what treaty": a date answers "when"
+                continue
             if q.type == "date" and set(_YEAR.findall(text)) & asked_years:  # the question's own date
                 continue
             near = [v for name, v in bridge.items() if key == name or key in name or name in key]
@@ -164,6 +167,11 @@ def candidates(
     return sorted(ranked, key=lambda c: (-c.score, c.passage_index, c.text))
 
 
+# nouns that ask for a date or a time ("what period", "what time"): other "what <noun>" questions never ask one
+_TEMPORAL = frozenset(
+    "time times date dates day days year years month months century centuries decade decades era period age season "
+    "hour night morning evening week weeks".split()
+)
 _FAR = 99  # the reach of a name no hop from the question's names arrives at
 
 
