@@ -30,7 +30,7 @@ class ChunkResult:
     error: str | None = None
 
 
-Stage = Literal["read", "extract", "store", "embed", "done"]
+Stage = Literal["read", "extract", "store", "embed", "tag", "done"]
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,15 @@ def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -
     return report
 
 
+def _tag_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
+    """A write_chunks callback for the reader's NER at ingest (tags.py): sentences tagged of those new."""
+
+    def report(k: int, n: int) -> None:
+        on_progress(Progress("tag", done, total, f"{name}: finding names in sentences {k:,}/{n:,}"))
+
+    return report
+
+
 def ingest_documents(
     graph: Graph,
     embedder: Embedder,
@@ -248,7 +257,15 @@ def ingest_documents(
                     )
                 )
             on_progress(Progress("store", done, total, f"storing {len(batch)} chunks of {name}"))
-            tally.add(write_chunks(graph, embedder, batch, _embed_reporter(on_progress, name, done, total)))
+            tally.add(
+                write_chunks(
+                    graph,
+                    embedder,
+                    batch,
+                    _embed_reporter(on_progress, name, done, total),
+                    _tag_reporter(on_progress, name, done, total),
+                )
+            )
             tally.chunks += len(batch)
         _finish_document(graph, did, name, digest, len(chunks))
         if not doc_triples:
@@ -286,7 +303,8 @@ def ingest_imported(
         chunks = [SourceChunk(did, p.title, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)]
         tally.triples += sum(len(p.triples) for p in part)
         reporter = _embed_reporter(on_progress, source_name, start, len(passages))
-        tally.add(write_chunks(graph, embedder, chunks, reporter))
+        tagger = _tag_reporter(on_progress, source_name, start, len(passages))
+        tally.add(write_chunks(graph, embedder, chunks, reporter, tagger))
         tally.chunks += len(chunks)
         on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
     _finish_document(graph, did, source_name, data_hash, len(passages))

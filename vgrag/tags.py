@@ -14,7 +14,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from .nlp import load_spacy
@@ -131,9 +131,10 @@ def tag_sentences(
 TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
 
 
-def tag_passages(texts: Sequence[str], store: SentenceTags) -> int:
+def tag_passages(texts: Sequence[str], store: SentenceTags, on_tag: Callable[[int, int], None] | None = None) -> int:
     """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER); returns
-    how many sentences were new. Without spaCy's model, nothing (the reader then has no candidates either)."""
+    how many sentences were new, reporting (done, total) new sentences after each batch to `on_tag`. Without
+    spaCy's model, nothing (the reader then has no candidates either)."""
     nlp = load_spacy()
     if nlp is None:
         return 0
@@ -147,4 +148,6 @@ def tag_passages(texts: Sequence[str], store: SentenceTags) -> int:
             tagged = [(x, tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip())) for x, d in
                       zip(batch, docs, strict=True)]  # fmt: skip
         store.add(tagged)
+        if on_tag is not None:
+            on_tag(start + len(batch), len(todo))
     return len(todo)

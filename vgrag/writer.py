@@ -59,9 +59,11 @@ def write_chunks(
     embedder: Embedder,
     chunks: Sequence[SourceChunk],
     on_embed: Callable[[int, int], None] | None = None,
+    on_tag: Callable[[int, int], None] | None = None,
 ) -> WriteStats:
     """Store chunks, their entities and relations, merging id lists with existing rows; then tag their sentences'
-    named entities for the offline reader (Milvus Lite: kept beside the database, see tags.py).
+    named entities for the offline reader (Milvus Lite: kept beside the database, see tags.py). `on_embed` and
+    `on_tag` hear (done, total) as the embedding and the tagging go.
 
     The read–merge–write runs under the database's write lock, so two writers in one process never lose each
     other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
@@ -69,7 +71,7 @@ def write_chunks(
         stats = _write_chunks(graph, embedder, chunks, on_embed)
     if graph.tags is not None:  # outside the write lock: questions need not wait for the NER of an ingest
         t0 = time.perf_counter()
-        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags)
+        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags, on_tag)
         stats.tag_s += time.perf_counter() - t0
     return stats
 
