@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 
@@ -37,9 +38,11 @@ def title_key(title: str) -> str:
 
 
 class TitleIndex:
-    """Passage ids by title key, kept in step with writes and deletes; `named_in` reads a text once."""
+    """Passage ids by title key, kept in step with writes and deletes; `named_in` reads a text once. Thread-safe:
+    an ingest writes while questions read."""
 
     def __init__(self, rows: Iterable[tuple[str, str]] = ()) -> None:
+        self._lock = threading.Lock()
         self._ids: dict[str, set[str]] = {}
         self._key: dict[str, str] = {}
         self._prefixes: dict[str, int] = {}  # every key's word prefixes (the key itself included), with counts
@@ -50,31 +53,42 @@ class TitleIndex:
 
     def add(self, rows: Iterable[tuple[str, str]]) -> None:
         """(passage id, title) pairs; a passage written again moves to its new title."""
-        for pid, title in rows:
-            self.remove([pid])
-            key = title_key(title)
-            if key:
-                self._ids.setdefault(key, set()).add(pid)
-                self._key[pid] = key
-                for prefix in _prefixes(key):
-                    self._prefixes[prefix] = self._prefixes.get(prefix, 0) + 1
+        keyed = [(pid, title_key(title)) for pid, title in rows]
+        with self._lock:
+            for pid, key in keyed:
+                self._remove(pid)
+                if key:
+                    self._ids.setdefault(key, set()).add(pid)
+                    self._key[pid] = key
+                    for prefix in _prefixes(key):
+                        self._prefixes[prefix] = self._prefixes.get(prefix, 0) + 1
 
     def remove(self, ids: Iterable[str]) -> None:
-        for pid in ids:
-            key = self._key.pop(pid, None)
-            if key is not None:
-                self._ids[key].discard(pid)
-                if not self._ids[key]:
-                    del self._ids[key]
-                for prefix in _prefixes(key):
-                    self._prefixes[prefix] -= 1
-                    if not self._prefixes[prefix]:
-                        del self._prefixes[prefix]
+        with self._lock:
+            for pid in ids:
+                self._remove(pid)
+
+    def _remove(self, pid: str) -> None:
+        key = self._key.pop(pid, None)
+        if key is None:
+            return
+        self._ids[key].discard(pid)
+        if not self._ids[key]:
+            del self._ids[key]
+        for prefix in _prefixes(key):
+            self._prefixes[prefix] -= 1
+            if not self._prefixes[prefix]:
+                del self._prefixes[prefix]
 
     def named_in(self, text: str) -> set[str]:
         """Ids of the passages whose title the text mentions as a whole run of words."""
         ws = words(text)
         out: set[str] = set()
+        with self._lock:
+            self._scan(ws, out)
+        return out
+
+    def _scan(self, ws: list[str], out: set[str]) -> None:
         for i, first in enumerate(ws):
             gram = first
             for j in range(i + 1, len(ws) + 1):  # grow the run while some title starts with it
@@ -83,7 +97,6 @@ class TitleIndex:
                 out |= self._ids.get(gram, set())
                 if j < len(ws):
                     gram += " " + ws[j]
-        return out
 
 
 def _prefixes(key: str) -> list[str]:
