@@ -16,7 +16,7 @@ from .question import norm, stems
 from .reader import read_answer
 from .store import Graph
 from .text import split_sentences
-from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RelationView
+from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RankedPassage, RelationView
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
@@ -114,75 +114,41 @@ def _with_subject(sentence: str, title: str) -> str:
     return f"{title}: {sentence}" if title and _PRONOUN.match(sentence) else sentence
 
 
+Picked = tuple[str, str, str, str]  # (sentence, passage id, passage title, passage text)
+
+
 def extractive_answer(
     trace: QueryTrace, embedder: Embedder, graph: Graph | None = None, n_sentences: int = 2
 ) -> AnswerStep:
-    """Offline answer: along the best reasoning path, each relation's best supporting sentence, cited;
-    without a path, the sentences of the top passages closest to the question."""
+    """Offline answer: the reader's short answer (or an abstention) followed by the evidence: along the best
+    reasoning path, each relation's best supporting sentence, cited; without a path, the sentences of the top
+    passages closest to the question."""
     t0 = time.perf_counter()
     ranked = {p.id: p for p in (trace.passages.passages if trace.passages else ())}
     paths = reasoning_paths(trace, embedder, graph)
-    picked: list[tuple[str, str, str, str]] = []  # (sentence, passage id, title, passage text)
-    if paths and graph is not None:
-        chain = [r for r in (trace.relation(i) for i in paths[0]) if r is not None]
-        need = [pid for r in chain for pid in r.passage_ids[:1] if pid not in ranked]
-        texts = {p.id: (p.title, p.text) for p in graph.get_passages(need)}
-        texts.update({pid: (p.title, p.text) for pid, p in ranked.items()})
-        steps = []  # (relation, passage id, that passage's sentences)
-        for r in chain:
-            pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
-            if pid is not None and pid in texts:
-                steps.append((r, pid, split_sentences(texts[pid][1]) or [texts[pid][1]]))
-        for r, pid, sents in steps:  # the sentence that states the relation: most of its words (first on ties)
-            words = stems(r.text)
-            best = max(sents, key=lambda x: len(stems(x) & words))
-            if all(best != x[0] for x in picked):
-                picked.append((best, pid, texts[pid][0], texts[pid][1]))
+    picked = _chain_sentences(trace, paths[0], graph, ranked) if paths and graph is not None else []
     if not picked:
-        passages = list(ranked.values())[:3]
-        if not passages:
-            return AnswerStep(
-                "No passage in the graph matches this question.",
-                (),
-                paths,
-                "extractive",
-                round((time.perf_counter() - t0) * 1000, 2),
-            )
-        sents = [(s, p) for p in passages for s in split_sentences(p.text)]
-        vecs = np.concatenate([embed_queries(embedder, [trace.question]), embedder.embed([s for s, _ in sents])])
-        best = np.argsort(-(vecs[1:] @ vecs[0]))[:n_sentences]
-        picked = [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
+        if not ranked:
+            ms = round((time.perf_counter() - t0) * 1000, 2)
+            return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive", ms)
+        picked = _closest_sentences(trace.question, embedder, list(ranked.values())[:3], n_sentences)
     # the reader: the short answer of the asked type the evidence supports best, or an honest abstention
-    pool = list(ranked.values())
-    extra = {pid for _, pid, _, _ in picked if pid not in ranked}
-    pool_texts = [(p.id, p.title, p.text) for p in pool] + [(pid, t, x) for _, pid, t, x in picked if pid in extra]
-    pool_texts = list(dict.fromkeys(pool_texts))
+    pool = list(dict.fromkeys([(p.id, p.title, p.text) for p in ranked.values()]
+                              + [(pid, t, x) for _, pid, t, x in picked if pid not in ranked]))  # fmt: skip
     names = sorted({n for r in trace.relations for n in (r.subject, r.object)})
     tags = graph.tags if graph is not None else None  # tagged at ingest: no NER waits for the question
-    read = read_answer(trace.question, [(t, x) for _, t, x in pool_texts], _bridge(trace, paths), names, tags)
+    read = read_answer(trace.question, [(t, x) for _, t, x in pool], _bridge(trace, paths), names, tags)
     if read.sentence:
-        pid, title, ptext = pool_texts[read.passage_index]
-        item = (read.sentence, pid, title, ptext)
-        picked = [item] + [x for x in picked if x[0] != read.sentence]
-    # citations carry the passage's number in the retrieved list (as the page, the JSON and the replay show it);
-    # a chain passage outside the top k continues the numbering
-    number: dict[str, int] = {pid: n for n, pid in enumerate(ranked, 1)}
-    for _, pid, _, _ in picked:
-        number.setdefault(pid, len(number) + 1)
-    evidence = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)
+        pid, title, ptext = pool[read.passage_index]
+        picked = [(read.sentence, pid, title, ptext)] + [x for x in picked if x[0] != read.sentence]
+    evidence, cites = _cite(ranked, picked)
     if read.abstained:
         text = f"The documents don't say ({read.why}). Closest evidence: {evidence}"
     else:
         text = f"{read.short} — {evidence}"
-    seen: set[str] = set()
-    cites = []
-    for _, pid, title, ptext in picked:
-        if pid not in seen:
-            seen.add(pid)
-            cites.append(Citation(number[pid], pid, title, ptext))
     return AnswerStep(
         text=text,
-        citations=tuple(cites),
+        citations=cites,
         paths=paths,
         method="extractive",
         ms=round((time.perf_counter() - t0) * 1000, 2),
@@ -191,6 +157,49 @@ def extractive_answer(
         asked=read.asked,
         how=read.how,
     )
+
+
+def _chain_sentences(
+    trace: QueryTrace, path: tuple[str, ...], graph: Graph, ranked: dict[str, RankedPassage]
+) -> list[Picked]:
+    """For each relation of the chain, the sentence of its passage (a retrieved one when it has one) that states
+    it: the one with most of the relation's words, the first on ties; each sentence once."""
+    chain = [r for r in (trace.relation(i) for i in path) if r is not None]
+    need = [pid for r in chain for pid in r.passage_ids[:1] if pid not in ranked]
+    texts = {p.id: (p.title, p.text) for p in graph.get_passages(need)}
+    texts.update({pid: (p.title, p.text) for pid, p in ranked.items()})
+    picked: list[Picked] = []
+    for r in chain:
+        pid = next((p for p in r.passage_ids if p in ranked), r.passage_ids[0] if r.passage_ids else None)
+        if pid is None or pid not in texts:
+            continue
+        title, text = texts[pid]
+        words = stems(r.text)
+        best = max(split_sentences(text) or [text], key=lambda x: len(stems(x) & words))
+        if all(best != x[0] for x in picked):
+            picked.append((best, pid, title, text))
+    return picked
+
+
+def _closest_sentences(question: str, embedder: Embedder, passages: list[RankedPassage], n: int) -> list[Picked]:
+    """The n sentences of these passages most similar to the question, in reading order."""
+    sents = [(s, p) for p in passages for s in split_sentences(p.text)]
+    vecs = np.concatenate([embed_queries(embedder, [question]), embedder.embed([s for s, _ in sents])])
+    best = np.argsort(-(vecs[1:] @ vecs[0]))[:n]
+    return [(sents[i][0], sents[i][1].id, sents[i][1].title, sents[i][1].text) for i in sorted(best)]
+
+
+def _cite(ranked: dict[str, RankedPassage], picked: list[Picked]) -> tuple[str, tuple[Citation, ...]]:
+    """The evidence text with [n] marks, and its citations. A passage's number is its place in the retrieved list
+    (as the page, the JSON and the replay show it); a chain passage outside the top k continues the numbering."""
+    number: dict[str, int] = {pid: n for n, pid in enumerate(ranked, 1)}
+    for _, pid, _, _ in picked:
+        number.setdefault(pid, len(number) + 1)
+    evidence = " ".join(f"{_with_subject(s, title)} [{number[pid]}]" for s, pid, title, _ in picked)
+    cites: dict[str, Citation] = {}
+    for _, pid, title, ptext in picked:
+        cites.setdefault(pid, Citation(number[pid], pid, title, ptext))
+    return evidence, tuple(cites.values())
 
 
 def _bridge(trace: QueryTrace, paths: tuple[tuple[str, ...], ...]) -> dict[str, float]:
