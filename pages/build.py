@@ -1,23 +1,13 @@
 """Build: upload documents or paste text, extract triples live, import pre-extracted triples, manage sources."""
 
-import pandas as pd
 import streamlit as st
 
+from ui.build_tabs import documents_tab, sources_tab, triples_tab
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import create_and_select, current_graph, settings, workspace
-from vgrag.ingest import Progress, plan_chunks
-from vgrag.llm import estimate_tokens
-from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError
-from vgrag.triple_files import TRIPLE_TYPES
-from vgrag.writer import delete_document
 
 ensure_router()
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
 
 st.title("Build a graph")
 ws = workspace()
@@ -37,131 +27,8 @@ with st.expander("Start a new graph"):
 
 tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
 with tab_docs:
-    files = st.file_uploader(
-        f"PDF, TXT, MD, HTML or DOCX files (up to {MAX_FILE_MB} MB each)",
-        type=[t.lstrip(".") for t in TEXT_TYPES],
-        accept_multiple_files=True,
-        key="doc_files",
-    )
-    pasted = st.text_area("…or paste text", key="pasted", height=120)
-    c1, c2, c3 = st.columns(3)
-    chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
-    overlap = c2.number_input("Overlap (sentences)", 0, 5, 1, key="overlap")
-    options = ["offline (spaCy rules)"] + ([f"LLM ({s.llm.model_extract})"] if s.llm.enabled else [])
-    choice = c3.selectbox("Extractor", options, key="extractor")
-    glean = False
-    if choice.startswith("LLM"):
-        glean = st.checkbox("Gleaning: a second call per chunk asking for missed facts", key="glean")
-        texts = []
-        for f in files or []:
-            try:
-                texts += [c.text for c in plan_chunks(f.name, f.getvalue(), int(chunk_chars), int(overlap))]
-            except InputError:
-                continue
-        if pasted.strip():
-            texts += [c.text for c in plan_chunks("pasted text.txt", pasted.encode(), int(chunk_chars), int(overlap))]
-        if texts:
-            est = estimate_tokens(texts) * (2 if glean else 1)
-            st.caption(
-                f"Estimate before you start: {len(texts)} chunks, about {est:,} prompt tokens "
-                f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing)."
-            )
-    if st.button("Build", type="primary", key="build"):
-        inputs = [(f.name, f.getvalue()) for f in files or []]
-        if pasted.strip():
-            inputs.append(("pasted text.txt", pasted.encode("utf-8")))
-        if not inputs:
-            st.warning("Upload a file or paste some text first.")
-        else:
-            kind = "llm" if choice.startswith("LLM") else "offline"
-            bar = st.progress(0.0, text="Starting…")
-            table, errors = st.empty(), st.container()
-            rows: list[dict] = []
-
-            def on_progress(p: Progress) -> None:
-                bar.progress(p.done / p.total if p.total else 1.0, text=p.message or p.stage)
-                if p.chunk is not None:
-                    if p.chunk.error:
-                        where = f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}"
-                        errors.warning(md_escape(f"{where}: {p.chunk.error}"))
-                    rows.extend(
-                        {
-                            "subject": t.subject,
-                            "predicate": t.predicate,
-                            "object": t.object,
-                            "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
-                        }
-                        for t in p.chunk.triples
-                    )
-                    # newest first, every chunk as it arrives (the full, filterable table follows the build)
-                    table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
-
-            report = ws.add_documents(
-                inputs, graph.name, kind, glean, int(chunk_chars), int(overlap), on_progress=on_progress
-            )
-            table.empty()
-            st.session_state["built_triples"] = rows
-            for f in report.failures:
-                if f.chunk_index is None:
-                    st.error(md_escape(f.reason))
-            st.success(
-                f"Stored {report.chunks} chunks with {report.triples} triples "
-                f"({report.passages_new} new passages, {report.entities_new} new entities, "
-                f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}."
-            )
-            st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
-            if report.prompt_tokens or report.completion_tokens:
-                st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
-
-    built = st.session_state.get("built_triples")
-    if built:
-        st.subheader(f"Triples extracted in the last build ({len(built):,})")
-        flt = st.text_input("Filter (subject, predicate, object or source contains…)", key="triple_filter")
-        df = pd.DataFrame(built)
-        if flt.strip():
-            needle = flt.strip().casefold()
-            df = df[df.apply(lambda r: any(needle in str(v).casefold() for v in r.values), axis=1)]
-        st.dataframe(df, hide_index=True, width="stretch", height=min(38 + 35 * len(df), 420))
-
+    documents_tab(ws, graph, s)
 with tab_triples:
-    tf = st.file_uploader(
-        "HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
-        type=[t.lstrip(".") for t in TRIPLE_TYPES],
-        key="triple_file",
-    )
-    if st.button("Import", key="import") and tf is not None:
-        bar = st.progress(0.0, text="Importing…")
-        try:
-            r = ws.import_triples(
-                (tf.name, tf.getvalue()),
-                graph.name,
-                on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
-            )
-        except InputError as e:
-            st.error(md_escape(str(e)))
-        else:
-            st.success(
-                f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
-                f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
-                f"{r.counts['relations']} relations."
-            )
-            if r.failures:
-                st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
-
+    triples_tab(ws, graph)
 with tab_sources:
-    docs = graph.documents.all()
-    if not docs:
-        st.info("No source documents yet.")
-    for d in docs:
-        c1, c2 = st.columns([5, 1])
-        c1.markdown(
-            f"**{md_escape(d.name)}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)")
-        )
-        if c2.button("Delete", key=f"del_{d.id}"):
-            with ws.db.write_lock:
-                rep = delete_document(graph, d.id)
-            st.success(
-                f"Deleted {d.name}: {rep.passages} passages, {rep.relations} relations and "
-                f"{rep.entities} entities only it supported."
-            )
-            st.rerun()
+    sources_tab(ws, graph)
