@@ -104,6 +104,12 @@ def clear_tag_cache() -> None:
         _NER_CACHE.clear()
 
 
+def _ner(nlp: object, sentences: Sequence[str]) -> list[Tags]:
+    """spaCy's NER alone on these sentences, in one batch: (entity text, label) per entity."""
+    docs = nlp.pipe(sentences, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
+    return [tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip()) for d in docs]
+
+
 def tag_sentences(
     nlp: object, sentences: Sequence[str], store: SentenceTags | None = None
 ) -> list[list[tuple[str, str]]]:
@@ -115,11 +121,9 @@ def tag_sentences(
             for sentence, ents in store.get(todo).items():
                 _NER_CACHE[sentence] = list(ents)
             todo = [x for x in todo if x not in _NER_CACHE]
-        docs = nlp.pipe(todo, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
-        fresh = []
-        for sentence, doc in zip(todo, docs, strict=True):
-            _NER_CACHE[sentence] = [(e.text.strip(), e.label_) for e in doc.ents if e.text.strip()]
-            fresh.append((sentence, tuple(_NER_CACHE[sentence])))
+        fresh = list(zip(todo, _ner(nlp, todo), strict=True))
+        for sentence, ents in fresh:
+            _NER_CACHE[sentence] = list(ents)
         if store is not None and fresh:
             store.add(fresh)
         out = [_NER_CACHE[x] for x in sentences]
@@ -144,9 +148,7 @@ def tag_passages(texts: Sequence[str], store: SentenceTags, on_tag: Callable[[in
     for start in range(0, len(todo), TAG_BATCH):
         batch = todo[start : start + TAG_BATCH]
         with _NER_LOCK:
-            docs = nlp.pipe(batch, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
-            tagged = [(x, tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip())) for x, d in
-                      zip(batch, docs, strict=True)]  # fmt: skip
+            tagged = list(zip(batch, _ner(nlp, batch), strict=True))
         store.add(tagged)
         if on_tag is not None:
             on_tag(start + len(batch), len(todo))
