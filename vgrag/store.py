@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pymilvus import DataType, Function, FunctionType, MilvusClient
+from pymilvus import MilvusClient
 
 from .meta import DocumentLog
 from .copies import GraphCopies
+from .lexical import LEXICAL, LexicalIndex
 from .mirror import Mirrors, VectorMirror
 from .tags import SentenceTags
 from .titles import TitleIndex
@@ -24,11 +25,8 @@ from .models import Entity, Passage, Relation
 from .schema import (
     DOC_ID,
     ID,
-    ID_LEN,
     ID_PREFIX,
     KINDS,
-    MAX_TEXT,
-    TEXT,
     TITLE,
     VEC,
     Kind,
@@ -41,8 +39,6 @@ from .schema import (
 )
 
 BATCH = 2000
-LEXICAL = "lexical"  # passages' words for Milvus's own BM25 full-text search (a sparse vector per passage)
-SPARSE = "sparse"
 
 
 @dataclass(frozen=True)
@@ -99,6 +95,7 @@ class Graph:
             if mirrors is not None
             else None
         )
+        self.lexical = LexicalIndex(client, self.coll(LEXICAL), self._create)  # type: ignore[arg-type]
         self._titles: TitleIndex | None = None  # a server's passage titles, read once (copies.py keeps Lite's)
 
     def coll(self, kind: Kind) -> str:
@@ -118,19 +115,7 @@ class Graph:
             ip = self.client.prepare_index_params()
             ip.add_index(VEC, **self.index.index_params())
             self._create(self.coll(kind), schema, ip)
-        lex = self.coll(LEXICAL)  # type: ignore[arg-type]
-        if not self.client.has_collection(lex):
-            schema = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
-            schema.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=ID_LEN)
-            schema.add_field(TEXT, DataType.VARCHAR, max_length=MAX_TEXT, enable_analyzer=True)
-            schema.add_field(SPARSE, DataType.SPARSE_FLOAT_VECTOR)
-            schema.add_function(Function(name="bm25", function_type=FunctionType.BM25,
-                                         input_field_names=[TEXT], output_field_names=[SPARSE]))  # fmt: skip
-            ip = self.client.prepare_index_params()
-            ip.add_index(SPARSE, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
-            self._create(lex, schema, ip)
-            return True
-        return False
+        return self.lexical.create()
 
     def _create(self, coll: str, schema: object, index_params: object) -> None:
         """Create, index and load a collection. `sync=False`: pymilvus otherwise sleeps 0.5 s before it first asks
@@ -141,14 +126,8 @@ class Graph:
 
     def backfill_lexical(self) -> None:
         """Index the words of every stored passage (a graph built before the lexical index existed)."""
-        self._write_lexical(list(self.iter_passages()))
-        self.client.flush(self.coll(LEXICAL))  # type: ignore[arg-type]
-
-    def _write_lexical(self, passages: Sequence[Passage]) -> None:
-        rows = [{ID: p.id, TEXT: p.full_text.encode("utf-8")[: MAX_TEXT // 4].decode("utf-8", "ignore")}
-                for p in passages]  # fmt: skip
-        for start in range(0, len(rows), BATCH):
-            self.client.upsert(self.coll(LEXICAL), rows[start : start + BATCH])  # type: ignore[arg-type]
+        self.lexical.write(list(self.iter_passages()))
+        self.client.flush(self.lexical.collection)
 
     # ---------- reads by primary key
     def _rows(self, kind: Kind, ids: Sequence[str], with_vectors: bool) -> list[dict]:
@@ -260,19 +239,8 @@ class Graph:
         return out
 
     def lexical_search(self, queries: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
-        """Passage ids by BM25 (Milvus full-text search), best first, per query; score = BM25 (Milvus Lite 3.2.2
-        reports it negated, so the absolute value is used and the order is the engine's)."""
-        if k <= 0 or not queries:
-            return [[] for _ in queries]
-        res = self.client.search(
-            self.coll(LEXICAL),  # type: ignore[arg-type]
-            data=[q if q.strip() else "?" for q in queries],
-            anns_field=SPARSE,
-            limit=k,
-            search_params={"metric_type": "BM25"},
-            output_fields=[ID],
-        )
-        return [[(h["id"], abs(float(h["distance"]))) for h in hits] for hits in res]
+        """Passage ids by BM25 (Milvus full-text search, lexical.py), best first, per query."""
+        return self.lexical.search(queries, k)
 
     def search_entity_records(self, vectors: np.ndarray, k: int) -> list[list[tuple[Entity, float]]]:
         return [[(h.record, h.score) for h in hits] for hits in self.search("entities", vectors, k)]  # type: ignore[misc]
@@ -288,7 +256,7 @@ class Graph:
         if rows and self.copies is not None:
             self.copies.before_write(kind)
         if kind == "passages":
-            self._write_lexical([rec for rec, _ in items])  # type: ignore[misc]
+            self.lexical.write([rec for rec, _ in items])  # type: ignore[misc]
         for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
                          (self.client.upsert, [r for r in rows if r[ID] in existing])):  # fmt: skip
             for start in range(0, len(part), BATCH):
@@ -310,7 +278,7 @@ class Graph:
             if kind == "passages" and self._titles is not None:
                 self._titles.remove(ids[start : start + BATCH])
             if kind == "passages":
-                self.client.delete(self.coll(LEXICAL), ids=ids[start : start + BATCH])  # type: ignore[arg-type]
+                self.lexical.delete(ids[start : start + BATCH])
 
     def flush(self) -> None:
         for coll in self.collections:
