@@ -7,7 +7,8 @@ import pytest
 from vgrag.config import QueryParams
 from vgrag.models import Triple
 from vgrag.pipeline import run_query
-from vgrag.retrieve import retrieve, retrieve_naive
+from vgrag.baselines import retrieve_naive
+from vgrag.retrieve import retrieve
 from vgrag.text import entity_id, relation_id
 from vgrag.trace import trace_from_dict
 from vgrag.writer import SourceChunk, write_chunks
@@ -114,7 +115,7 @@ def test_words_find_a_rare_name_that_dense_search_ranks_below_lookalikes(graph, 
     30 look-alike passages above it."""
     from dataclasses import replace
 
-    from vgrag.retrieve import retrieve_hybrid
+    from vgrag.baselines import retrieve_hybrid
 
     filler = [
         SourceChunk(

@@ -16,7 +16,7 @@ from .question import norm, stems
 from .reader import read_answer
 from .store import Graph
 from .text import split_sentences
-from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RankedPassage, RelationView
+from .trace import AnswerStep, Citation, LLMCall, QueryTrace, RankedPassage, RelationView, ms_since
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
@@ -129,7 +129,7 @@ def extractive_answer(
     picked = _chain_sentences(trace, paths[0], graph, ranked) if paths and graph is not None else []
     if not picked:
         if not ranked:
-            ms = round((time.perf_counter() - t0) * 1000, 2)
+            ms = ms_since(t0)
             return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive", ms)
         picked = _closest_sentences(trace.question, embedder, list(ranked.values())[:3], n_sentences)
     # the reader: the short answer of the asked type the evidence supports best, or an honest abstention
@@ -151,7 +151,7 @@ def extractive_answer(
         citations=cites,
         paths=paths,
         method="extractive",
-        ms=round((time.perf_counter() - t0) * 1000, 2),
+        ms=ms_since(t0),
         short=read.short,
         abstained=read.abstained,
         asked=read.asked,
@@ -267,7 +267,7 @@ def answer_llm(
             r = llm.complete("answer", messages, use_cache=False, deadline=deadline)
     except LLMError as e:
         call = call_record(llm, "answer", messages, failure=e)
-        ms = round((time.perf_counter() - t0) * 1000, 2)
+        ms = ms_since(t0)
         if e.partial:  # a stream that broke midway: keep what arrived
             return cited_answer(trace, e.partial, call, ms, str(e))
         return AnswerStep("", (), (), "llm", ms, call, str(e))
@@ -277,4 +277,4 @@ def answer_llm(
         note = f"stopped at the query deadline ({deadline.seconds:g} s); the text so far is shown"
     elif r.truncated:
         note = call.error
-    return cited_answer(trace, r.text, call, round((time.perf_counter() - t0) * 1000, 2), note)
+    return cited_answer(trace, r.text, call, ms_since(t0), note)

@@ -18,7 +18,8 @@ from .ingest import ingest_imported
 from .answer import extractive_answer
 from .question import norm
 from .tags import clear_tag_cache
-from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
+from .baselines import retrieve_hybrid, retrieve_naive
+from .retrieve import retrieve
 from .bench_data import BenchData
 from .triple_files import ImportedPassage, read_openie
 from .database import Database

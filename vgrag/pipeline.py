@@ -17,7 +17,8 @@ from .config import QueryParams
 from .embed import Embedder
 from .llm import Deadline, OpenAILLM
 from .rerank import RerankInput, rerank_graph, rerank_llm
-from .retrieve import retrieve, retrieve_hybrid, retrieve_naive
+from .baselines import retrieve_hybrid, retrieve_naive
+from .retrieve import retrieve
 from .store import Graph
 from .trace import AnswerStep, QueryTrace, RerankStep
 

@@ -13,7 +13,7 @@ from .config import QueryParams
 from .parse import parse_json_loose
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from .models import Relation
-from .trace import RerankStep, ScoredId
+from .trace import RerankStep, ScoredId, ms_since
 
 MAX_LLM_CANDIDATES = 60  # relations shown to the model, pre-ordered by the offline graph rerank
 
@@ -30,9 +30,7 @@ class RerankInput:
 def _step(method: str, scores: dict[str, float], keep: int, t0: float, error: str | None = None) -> RerankStep:
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     cands = tuple(ScoredId(rid, round(s, 5), method) for rid, s in ranked)
-    return RerankStep(
-        method, cands, tuple(rid for rid, _ in ranked[:keep]), round((time.perf_counter() - t0) * 1000, 2), error=error
-    )
+    return RerankStep(method, cands, tuple(rid for rid, _ in ranked[:keep]), ms_since(t0), error=error)
 
 
 def rerank_similarity(inp: RerankInput) -> RerankStep:
@@ -166,4 +164,4 @@ def rerank_llm(llm: OpenAILLM, inp: RerankInput, deadline: Deadline = NO_DEADLIN
     cands = tuple(ScoredId(rid, round(s, 4), "llm") for rid, s in scores.items()) + tuple(
         ScoredId(c.id, 0.0, "not selected") for c in rest
     )
-    return RerankStep("llm", cands, tuple(chosen), round((time.perf_counter() - t0) * 1000, 2), llm=call)
+    return RerankStep("llm", cands, tuple(chosen), ms_since(t0), llm=call)

@@ -18,10 +18,12 @@ from .config import QueryParams
 from .embed import Embedder, embed_queries
 from .models import Entity, Passage, Relation
 from .nlp import mentions, ngrams
+from .baselines import rrf
 from .rerank import RerankInput, rerank_graph, rerank_similarity
 from .store import Graph
 from .text import entity_id, normalize_name
 from .trace import (
+    ms_since,
     EntityView,
     EvictionStep,
     HopStep,
@@ -39,10 +41,6 @@ from .trace import (
 
 log = logging.getLogger(__name__)
 LLMRerank = Callable[[RerankInput], RerankStep]
-
-
-def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 2)
 
 
 @dataclass
@@ -79,7 +77,7 @@ def match_query_entities(
     for text, method in spans:
         if normalize_name(text) not in covered:
             out.append(QueryEntity(text, method, None))
-    return QueryEntitiesStep(tuple(out), _ms(t0))
+    return QueryEntitiesStep(tuple(out), ms_since(t0))
 
 
 def build_seeds(
@@ -128,7 +126,7 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
             {x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known
         )
         known.update(new_ents)
-        steps.append(HopStep(depth, tuple(new_ents), tuple(new_rels), _ms(t0)))
+        steps.append(HopStep(depth, tuple(new_ents), tuple(new_rels), ms_since(t0)))
         frontier = set(new_ents)
         if not frontier:
             break
@@ -140,13 +138,13 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
     t0 = time.perf_counter()
     before = len(cand.rels)
     if before <= cap:
-        return EvictionStep(before, before, cap, (), _ms(t0))
+        return EvictionStep(before, before, cap, (), ms_since(t0))
     ranked = sorted(cand.rels, key=lambda r: (r not in keep, -cand.sims[r], r))
     evicted = tuple(ranked[cap:])
     for rid in evicted:
         del cand.rels[rid]
         del cand.sims[rid]
-    return EvictionStep(before, len(cand.rels), cap, evicted, _ms(t0))
+    return EvictionStep(before, len(cand.rels), cap, evicted, ms_since(t0))
 
 
 def _named_passages(
@@ -236,7 +234,7 @@ def rank_passages(
         passages=out,
         dense_ids=tuple(h.record.id for h in dense),
         cut=tuple(x[1].id for x in scored[k:]),
-        ms=_ms(t0),
+        ms=ms_since(t0),
     )
 
 
@@ -258,12 +256,12 @@ def retrieve(
     unmatched = list(dict.fromkeys(q.text for q in qstep.entities if not q.entity_id))
     t_embed = time.perf_counter()
     vecs = embed_queries(embedder, [question] + unmatched)
-    embed_ms = _ms(t_embed)
+    embed_ms = ms_since(t_embed)
     qvec = vecs[0]
     ent_hits = graph.search_entity_records(vecs[1:], params.entity_top_k) if unmatched else []
     rel_hits = graph.search_relation_records(qvec, params.relation_top_k)
     span_hits = dict(zip(unmatched, ent_hits, strict=True))
-    seeds = build_seeds(qstep, span_hits, rel_hits, params, round(_ms(t0) - embed_ms, 2))
+    seeds = build_seeds(qstep, span_hits, rel_hits, params, round(ms_since(t0) - embed_ms, 2))
 
     cand = _Candidates()
     for e in exact:
@@ -304,7 +302,7 @@ def retrieve(
         for r in cand.rels.values()
     )
     entities = tuple(EntityView(i, n) for i, n in sorted(cand.names.items()))
-    ms = _ms(t_all)
+    ms = ms_since(t_all)
     return QueryTrace(
         question=question,
         method="graph",
@@ -320,51 +318,3 @@ def retrieve(
         total_ms=ms,
         retrieval_ms=ms,
     )
-
-
-def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
-    """Dense passage retrieval alone, as the baseline, in the same trace shape."""
-    t_all = time.perf_counter()
-    qvec = embed_queries(embedder, [question])[0]
-    t0 = time.perf_counter()
-    hits = graph.search("passages", qvec[None, :], params.passage_top_k)[0]
-    ps = tuple(
-        RankedPassage(id=h.record.id, title=h.record.title, text=h.record.text, score=round(h.score, 4), source="dense")  # type: ignore[union-attr]
-        for h in hits
-    )
-    step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=_ms(t0))
-    ms = _ms(t_all)
-    return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms)
-
-
-RRF_K = 60  # reciprocal rank fusion's usual constant (Cormack, Clarke & Büttcher 2009); not tuned here
-
-
-def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion of id rankings: sum of 1/(k + rank), best first (ties by first appearance)."""
-    score: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, i in enumerate(ranking, 1):
-            score[i] = score.get(i, 0.0) + 1.0 / (k + rank)
-    return sorted(score.items(), key=lambda x: -x[1])
-
-
-def retrieve_hybrid(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
-    """The baseline a user would pick without a graph: dense + BM25 passage search fused by reciprocal rank."""
-    t_all = time.perf_counter()
-    qvec = embed_queries(embedder, [question])[0]
-    t0 = time.perf_counter()
-    depth = 2 * params.passage_top_k
-    dense = graph.search("passages", qvec[None, :], depth)[0]
-    lexical = graph.lexical_search([question], depth)[0]
-    fused = rrf([[h.record.id for h in dense], [pid for pid, _ in lexical]])[: params.passage_top_k]
-    records: dict[str, Passage] = {h.record.id: h.record for h in dense}  # type: ignore[misc]
-    records.update((p.id, p) for p in graph.get_passages([pid for pid, _ in fused if pid not in records]))
-    ps = tuple(
-        RankedPassage(id=pid, title=records[pid].title, text=records[pid].text, score=round(sc, 5), source="dense")
-        for pid, sc in fused
-        if pid in records
-    )
-    step = PassageStep(passages=ps, dense_ids=tuple(h.record.id for h in dense), cut=(), ms=_ms(t0))
-    ms = _ms(t_all)
-    return QueryTrace(question, "hybrid", params, passages=step, total_ms=ms, retrieval_ms=ms)

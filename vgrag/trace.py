@@ -5,12 +5,19 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import time
 import types
 import typing
 from dataclasses import dataclass
 from typing import Literal
 
 from .config import QueryParams
+
+
+def ms_since(t0: float) -> float:
+    """Milliseconds since a `time.perf_counter()` reading, as every step of a trace records its time."""
+    return round((time.perf_counter() - t0) * 1000, 2)
+
 
 PassageSource = Literal["graph", "named", "dense", "expanded", "lexical"]
 RerankMethod = Literal["graph", "similarity", "llm"]
