@@ -6,7 +6,7 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, stems
-from vgrag.reader import candidates, owns_asked, read_answer, with_asked_noun
+from vgrag.reader import candidates, owns_asked, read_answer, with_asked_noun, titled
 
 
 @pytest.mark.parametrize(
@@ -205,3 +205,14 @@ def test_a_date_does_not_answer_what_thing():
     r = read_answer("What body of water is near the place where the Siege of Varn took place?", passages, {})
     assert r.short == "the Selde River"
     assert read_answer("What period did the Siege of Varn take place in?", passages, {}).short == "21 March 1761"
+
+
+def test_a_name_titled_with_the_asked_role_answers_who():
+    """ "… when President Jon Avel signed …" for "Who was president when …?": the role written as the name's title
+    says which of the sentence's people the question asks for (a tie with the governor without the rule)."""
+    assert titled("Jon Avel", "Varnia became a state when President Jon Avel signed the act.", stems("president"))
+    assert not titled("Jon Avel", "Varnia became a state when president Jon Avel signed.", stems("president"))
+    assert not titled("Jon Avel", "Ostrava County, Jon Avel said.", stems("county"))  # an address, not a title
+    assert not titled("Jon Avel", "Jon Avel signed.", stems("president"))
+    passages = [("Varnia", "Governor Ema Dorn asked for it, and Varnia became a state when President Jon Avel signed.")]
+    assert read_answer("Who was president when Varnia became a state?", passages, {}).short == "Jon Avel"

@@ -147,6 +147,8 @@ def candidates(
             b = max(near, key=abs, default=0.0)
             # the asked noun in the candidate itself ("… International Airport") or else in its passage's title
             cue = 0.2 if cue_words & set(key.split()) else 0.1 if cue_words & title_words else 0.0
+            if not cue and titled(text, w.text, rel_words):
+                cue = 0.2
             value = w.coverage + 0.3 / (1 + w.rank) + b + cue - (0.1 if label == "NAME" else 0.0)
             if owns_asked(text, w.text, rel_words):
                 value -= 0.1  # "X's first wife": X is what the asked relation is of, like a bridge, not its value
@@ -182,6 +184,16 @@ def owns_asked(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -
         return False
     owned = re.finditer(re.escape(text) + r"['’]s\s+((?:[\w-]+\s+)?[\w-]+)", sentence)
     return any(stems(m.group(1)) & rel_words for m in owned)
+
+
+def titled(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bool:
+    """Whether the sentence gives the name the asked role as its title ("… when President James K. Polk signed"
+    for "Who was president when …"): the word right before the name is one of the question's relation words."""
+    at = sentence.find(text)
+    if at <= 0 or not rel_words:
+        return False
+    before = sentence[:at].split()[-1:]
+    return bool(before) and before[0].isalpha() and before[0][:1].isupper() and bool(stems(before[0]) & rel_words)
 
 
 def with_asked_noun(text: str, sentence: str, noun: str) -> str:
