@@ -53,7 +53,10 @@ def content_hash(data: bytes | str) -> str:
 
 
 _SENT_END = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F\u0400-\u04FF\u4e00-\u9fff])")
-_ABBREV = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Inc|Ltd|Co|vs|etc|e\.g|i\.e|U\.S|No|Vol|Fig|Gen|Gov|Sen|Rep)\.$")
+_ABBREV = re.compile(  # titles before names, then other abbreviations a sentence rarely ends with
+    r"\b(?:Mr|Mrs|Ms|Messrs|Mme|Dr|Prof|Hon|Rev|Fr|Msgr|Gen|Col|Capt|Lt|Maj|Sgt|Adm|Gov|Pres|Sen|Rep|"
+    r"St|Mt|Ft|Jr|Sr|Inc|Ltd|Co|Corp|Bros|vs|etc|e\.g|i\.e|U\.S|No|Vol|Fig|approx|ca)\.$"
+)
 
 
 def split_sentences(text: str) -> list[str]:
