@@ -6,7 +6,7 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, stems
-from vgrag.reader import candidates, owns_asked, read_answer, with_asked_noun, titled
+from vgrag.reader import candidates, owns_asked, read_answer, titled, whole_word, with_asked_noun, with_region
 
 
 @pytest.mark.parametrize(
@@ -216,3 +216,24 @@ def test_a_name_titled_with_the_asked_role_answers_who():
     assert not titled("Jon Avel", "Jon Avel signed.", stems("president"))
     passages = [("Varnia", "Governor Ema Dorn asked for it, and Varnia became a state when President Jon Avel signed.")]
     assert read_answer("Who was president when Varnia became a state?", passages, {}).short == "Jon Avel"
+
+
+def test_a_hyphenated_word_is_never_cut():
+    """The NER tags "two" in "a two-time Pro Bowl selection"; the answer is the whole word."""
+    assert whole_word("two", "He was a two-time Pro Bowl selection.") == "two-time"
+    assert whole_word("Ada", "Ada-Lou-Marie sang.") == "Ada-Lou-Marie"
+    assert whole_word("two", "He won two titles.") == "two"
+    passages = [("Deltha Ford", "Deltha Ford played for the Varn Owls. He was a two-time Pro Bowl selection.")]
+    assert read_answer("How many times was Deltha Ford selected for the Pro Bowl?", passages, {}).short == "two-time"
+
+
+def test_a_place_is_named_with_the_place_that_contains_it():
+    assert with_region("Columbus", "It is based in Columbus, Ohio.", {"Columbus", "Ohio"}) == "Columbus, Ohio"
+    assert with_region("Columbus", "Based in Columbus, Ohio, it grew.", {"Columbus", "Ohio"}) == "Columbus, Ohio"
+    lists = ["Members: Austria, Germany, Greece.", "Members: Austria, Germany and Greece.", "In Ada, Austria, Germany."]
+    for sentence in lists:  # one of a list is not inside the next
+        assert with_region("Austria", sentence, {"Austria", "Germany", "Greece", "Ada"}) == "Austria"
+    assert with_region("Columbus", "In Columbus, Ohioans vote.", {"Columbus", "Ohio"}) == "Columbus"  # not a word
+    passages = [("Two Dollar Radio", "Two Dollar Radio is a small publishing house based in Columbus, Ohio.")]
+    r = read_answer("Where is the publishing house Two Dollar Radio based?", passages, {})
+    assert r.short == "Columbus, Ohio"

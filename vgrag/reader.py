@@ -131,8 +131,10 @@ def candidates(
                 if n[:1].isupper() and k not in tagged and f" {k} " in w.low
             ]
         title_words = set(norm(w.title).split())
+        regions = {t for t, lab in ents if lab in _PLACES}
         for text, label in pool:
             text = with_asked_noun(re.sub(r"\s*['’]s$", "", text), w.text, q.noun)  # "Kim Jong-il's": Kim Jong-il
+            text = whole_word(text, w.text)
             key = norm(text)
             typed = labels is None or label in labels
             if not key or not (typed or (untyped and label == "NAME")) or key in qn or label == "ORDINAL":
@@ -158,7 +160,8 @@ def candidates(
                 value -= 0.1  # met on the way there: the thing the nested description names (the bridge)
             mentions[key] = mentions.get(key, 0) + 1
             if key not in found or value > found[key].score:
-                found[key] = Candidate(text, label, w.text, w.rank, value, b)
+                shown = with_region(text, w.text, regions) if label in _PLACES else text  # said, not weighed
+                found[key] = Candidate(shown, label, w.text, w.rank, value, b)
 
     for w, ents in zip(work, tag_sentences(nlp, [w.text for w in work], tags), strict=True):
         score(w, ents)
@@ -194,6 +197,35 @@ def titled(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bo
         return False
     before = sentence[:at].split()[-1:]
     return bool(before) and before[0].isalpha() and before[0][:1].isupper() and bool(stems(before[0]) & rel_words)
+
+
+_PLACES = frozenset({"GPE", "LOC"})
+
+
+def whole_word(text: str, sentence: str) -> str:
+    """A name the NER cut inside a hyphenated word is the whole word: "two" in "a two-time Pro Bowl selection" is
+    "two-time"."""
+    at = sentence.find(text)
+    if at < 0 or not text:
+        return text
+    rest = re.match(r"-[^\W_]+(?:-[^\W_]+)*", sentence[at + len(text) :])
+    return text + rest.group(0) if rest else text
+
+
+def with_region(text: str, sentence: str, regions: set[str]) -> str:
+    """A place the sentence writes with the place that contains it ("based in Columbus, Ohio") is named with it; not
+    one of a list ("… Austria, Germany, Greece …", "… Austria, Germany and …")."""
+    at = sentence.find(text)
+    if at < 0 or not text or sentence[:at].rstrip().endswith(","):
+        return text
+    after = sentence[at + len(text) :]
+    for region in sorted(regions, key=len, reverse=True):
+        end = len(f", {region}")
+        if region == text or not after.startswith(f", {region}") or (end < len(after) and after[end].isalnum()):
+            continue
+        if not re.match(r",\s*[A-Z]|\s+(?:and|or)\b", after[end:]):
+            return f"{text}, {region}"
+    return text
 
 
 def with_asked_noun(text: str, sentence: str, noun: str) -> str:
