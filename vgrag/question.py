@@ -55,8 +55,8 @@ class Question:
     text: str
     type: AnswerType
     choices: tuple[str, ...] = ()  # "X or Y"
-    noun: str = ""  # the two words after the last which/what ("Which team owns…" → "team owns"): answers (or their
-    # passage's title) often carry one of them ("county" → "Avery County")
+    noun: str = ""  # the two words after the last which/what/how many ("Which team owns…" → "team owns"): answers
+    # (or their passage's title) often carry one ("county" → "Avery County"; "records" → "150 million records")
 
 
 _TAIL = re.compile(r"(?:,|\band)\s+(who|whom|whose|where|when|what|which|how)\b(.*)$", re.I)
@@ -82,7 +82,7 @@ def analyse(question: str) -> Question:
         return Question(q, inner.type, noun=inner.noun)
     if first in _AUX:
         return Question(q, "yesno")
-    found = re.findall(r"\b(?:which|what)\s+([^?,]*)", ql)
+    found = re.findall(r"\b(?:which|what|how many)\s+([^?,]*)", ql)  # "how many records": what is counted
     noun = _cue(found[-1]) if found else ""
     for pattern, kind in _TYPE_RULES:
         if re.search(pattern, ql):

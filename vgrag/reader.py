@@ -133,8 +133,8 @@ def candidates(
         title_words = set(norm(w.title).split())
         regions = {t for t, lab in ents if lab in _PLACES}
         for text, label in pool:
-            text = with_asked_noun(re.sub(r"\s*['’]s$", "", text), w.text, q.noun)  # "Kim Jong-il's": Kim Jong-il
-            text = whole_word(text, w.text)
+            text = whole_word(re.sub(r"\s*['’]s$", "", text), w.text)  # "Kim Jong-il's": Kim Jong-il
+            text = with_asked_noun(text, w.text, q.noun)
             key = norm(text)
             typed = labels is None or label in labels
             if not key or not (typed or (untyped and label == "NAME")) or key in qn or label == "ORDINAL":
