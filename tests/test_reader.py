@@ -28,6 +28,7 @@ from vgrag.reader import candidates, owns_asked, read_answer, titled, whole_word
         ("Which carrier caused delayed alerts, and who is its chief executive?", "person"),
         ("What did Lucia Paredes study?", "thing"),
         ("Both breeds were developed during which century?", "date"),
+        ("What time does the state where Greenfield High is stop selling beer?", "date"),  # a time, not the state
         ("What actresses were involved in the scandal?", "person"),
         ("Which singer recorded Blue Hour?", "person"),
         ("Do Lafzon Ki Kahani, a remake of Always, released in which year, is a South Korean film?", "date"),
@@ -247,3 +248,9 @@ def test_a_count_is_the_figure_of_the_counted_thing():
     passages = [("Moon Road", text)]
     r = read_answer("Moon Road is a 1968 song by an English pop singer that has sold how many records?", passages, {})
     assert "150 million" in r.short
+
+
+def test_a_time_answers_what_time():
+    passages = [("Varnia", "In Varnia, beer may be sold during the hours 7 a.m. to 3 a.m. in the state of Ostra.")]
+    r = read_answer("What time does Varnia stop selling beer?", passages, {})
+    assert "3 a.m." in r.short and "Ostra" not in r.short

@@ -35,7 +35,7 @@ _PERSON = r"actor|actress|singer|player|author|writer|director|politician|presid
 _PERSON += r"character|musician|composer|artist|founder|leader|king|queen|poet|painter|producer|coach|wife|husband"
 _TYPE_RULES: tuple[tuple[str, AnswerType], ...] = (
     (r"^(when|what year|which year|in what year|in which year|what date|on what date)\b", "date"),
-    (r"\b(what|which)\s+(year|century|decade|date)\b", "date"),
+    (r"\b(what|which)\s+(year|century|decade|date|time)\b", "date"),
     (r"\b(how many|how much|how old|how long|how tall|how far|what number|what percentage)\b", "number"),
     (r"\b(revenue|population|salary|budget|income|profit|price|cost|worth|capacity|height|weight|number)\b", "number"),
     (r"\b(what|which)\s+(\w+\s+)?(language|programming language)\b", "language"),

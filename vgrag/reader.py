@@ -24,7 +24,7 @@ from .text import split_sentences
 LABELS: dict[str, frozenset[str]] = {
     "person": frozenset({"PERSON"}),
     "place": frozenset({"GPE", "LOC", "FAC"}),
-    "date": frozenset({"DATE"}),
+    "date": frozenset({"DATE", "TIME"}),
     "number": frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"}),
     "organisation": frozenset({"ORG", "NORP"}),
     "work": frozenset({"WORK_OF_ART", "PRODUCT", "EVENT", "LAW", "ORG", "PERSON"}),
