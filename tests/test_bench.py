@@ -117,4 +117,4 @@ def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):
     assert graph["answer"]["contains"] == 83.3 and r["methods"]["naive"]["answer"]["contains"] == 66.7
     shorts = {q["question"][:24]: q["graph"]["answer"]["short"] for q in r["questions"]}
     assert shorts["Who wrote the libretto o"] == "Jonas Feld"  # one hop beyond the opera Helga Brandt composed
-    assert shorts["How many passengers a da"] == "about 900"  # a figure the small NER does not tag
+    assert shorts["How many passengers a da"] == "about 900 passengers"  # a figure the small NER does not tag
