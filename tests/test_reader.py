@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vgrag.bench import answer_scores
-from vgrag.question import analyse, hops, norm, stems
+from vgrag.question import analyse, hops, norm, question_names, stems
 from vgrag.reader import candidates, owns_asked, read_answer, titled, whole_word, with_asked_noun, with_region
 
 
@@ -254,3 +254,26 @@ def test_a_time_answers_what_time():
     passages = [("Varnia", "In Varnia, beer may be sold during the hours 7 a.m. to 3 a.m. in the state of Ostra.")]
     r = read_answer("What time does Varnia stop selling beer?", passages, {})
     assert "3 a.m." in r.short and "Ostra" not in r.short
+
+
+@pytest.mark.parametrize(
+    "question,names",
+    [
+        ("Grace Ulm's first novel was published where?", ["Grace Ulm"]),  # the first word starts the name
+        ("Where was Ada Lovelace born?", ["Ada Lovelace"]),
+        ("Which Brazilian fighter was born in Rio?", ["Brazilian", "Rio"]),  # "Which" is no part of a name
+        ("Besides Africa, where did Germany have interests?", ["Africa", "Germany"]),
+        ("Who is the wife of Kim Jong-chul's father?", ["Kim Jong-chul"]),  # without the possessive
+        ("Homer's Odyssey is an episode of which show?", ["Homer's Odyssey"]),  # inside a name it stays
+    ],
+)
+def test_the_names_a_question_states(question, names):
+    assert question_names(question) == names
+
+
+def test_the_answer_is_looked_for_beyond_the_whole_name():
+    """The Ask page says where the reader looked: the whole name, even when it opens the question."""
+    passages = [("Grace Ulm", "Grace Ulm's first novel was published by Two Dollar Radio."),
+                ("Two Dollar Radio", "Two Dollar Radio is a publishing house based in Columbus, Ohio.")]  # fmt: skip
+    r = read_answer("Grace Ulm's first novel was published by a house based where?", passages, {}, ["Two Dollar Radio"])
+    assert "one hop beyond Grace Ulm," in r.how

@@ -161,9 +161,18 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z0-9][\w'’\-]*)*")
 
 
 def question_names(question: str) -> list[str]:
-    """The capitalised names a question states, in order (its first word, capitalised as any sentence's, is not one
-    by itself)."""
-    return _CAPITALISED.findall(question[1:])
+    """The capitalised names a question states, in order, without a possessive "'s". Its first word, capitalised as
+    any sentence's, is not one by itself ("Where", "Besides"); it starts a name the next word continues ("Grace
+    Krilanovich's first novel …") unless it is a question or function word ("Which Brazilian …")."""
+    names = [re.sub(r"['’]s$", "", m.group(0)) for m in _CAPITALISED.finditer(question.strip())]
+    if names and question.strip().startswith(names[0]):
+        first, _, rest = names[0].partition(" ")
+        if not rest or first.lower() in STOPWORDS or first.lower() in _AUX or first.lower() in _LEADING:
+            names[0] = rest
+    return [n for n in names if n]
+
+
+_LEADING = {"besides", "if", "although", "though", "since", "because", "during", "after", "before", "while"}
 
 
 @lru_cache(maxsize=4096)  # asked once per candidate the reader weighs
