@@ -82,3 +82,43 @@ def test_neighbourhood_is_laid_out_once_and_drawn_without_physics(graph, embedde
     assert len({(n.x, n.y) for n in g.nodes}) == len(g.nodes)  # no two nodes on one spot
     html = render_html(g)
     assert '"physics": {"enabled": false}' in html and '"fixed": true' in html  # zoomed as soon as drawn
+
+
+def test_a_hub_and_its_neighbours_are_laid_out_with_room_for_their_labels():
+    """A spring layout packed a hub's 40 neighbours so close their labels overlapped (seen on the HotpotQA graph):
+    no two nodes are closer than SPACING now, and the layout is the same on every call."""
+    import numpy as np
+
+    from vgrag.viz import SPACING, _layout
+
+    nodes = ("hub", *(f"leaf{i}" for i in range(40)), "far")
+    edges = tuple(("hub", f"leaf{i}") for i in range(40))
+    pos = _layout(nodes, edges)
+    xy = np.array([pos[n] for n in nodes])
+    d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1)) + np.eye(len(nodes)) * 1e9
+    assert d.min() >= SPACING * 0.95
+    assert _layout.__wrapped__(nodes, edges) == pos  # deterministic, not just cached
+
+
+def test_each_step_opens_on_what_it_did(graph, embedder):
+    """The view fits the focus nodes in order and keeps the longest leading part that is readable: the answer step's
+    reasoning path and the rerank's top relations come first, before the question's entities."""
+    from test_retrieve import FACTS, Q
+
+    from vgrag.config import QueryParams
+    from vgrag.pipeline import run_query
+    from vgrag.trace import Step
+    from vgrag.viz import trace_graph, trace_layout
+    from vgrag.writer import SourceChunk, write_chunks
+
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
+    tr = run_query(Q, graph, embedder, QueryParams(hops=2, passage_top_k=3))
+    for step, lead in ((Step.ANSWER, "path"), (Step.RERANK, "selected"), (Step.SEEDS, "seed")):
+        g = trace_graph(tr, step)
+        role = {n.id: n.role for n in g.nodes}
+        leading = [role[i] for i in g.focus]
+        assert lead in leading, (step, leading)
+        first_other = next((k for k, r in enumerate(leading) if r != lead), len(leading))
+        assert all(r != lead for r in leading[first_other:]), (step, leading)  # the step's own nodes lead
+    drawn = {n.id for step in Step for n in trace_graph(tr, step, cap=3).nodes}
+    assert set(trace_layout(tr, cap=3)) == drawn  # only what is drawn is laid out

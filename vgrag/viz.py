@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from .explain import TOP_SELECTED
 from .store import Graph
 from .trace import QueryTrace, Step
@@ -178,7 +180,12 @@ def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
     )
 
 
-def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float]) -> VizGraph:
+def _cap(
+    nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float], lead: str = ""
+) -> VizGraph:
+    """The nodes kept under the cap, most important first, and the focus the view opens on: the step's own nodes
+    (`lead`: the answer's path, the top selected relations' entities …) first, then the question's entities, so
+    the view shows what the step did when not everything fits at a readable scale."""
     order = {"query": 0, "centre": 0, "path": 1, "seed": 2, "near": 2, "selected": 3, "hop1": 4, "far": 4}
     order |= {"hop2": 5, "kept": 6, "rejected": 7, "context": 8}
     keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
@@ -186,13 +193,15 @@ def _cap(nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank:
         keep = keep[:cap]
     kept = set(keep)
     es = tuple(e for e in edges if e.source in kept and e.target in kept)
-    focus = tuple(i for i in keep if nodes[i].role not in FADED)
-    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), focus)
+    focus = [i for i in keep if nodes[i].role not in FADED]
+    focus.sort(key=lambda i: nodes[i].role != lead)  # stable: within each part, the order above
+    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), tuple(focus))
 
 
 @functools.lru_cache(maxsize=16)
 def _layout(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[str, tuple[float, float]]:
-    """Deterministic spring layout (fixed seed), spread so labels have room: ~130 px between neighbours."""
+    """Deterministic spring layout (fixed seed), spread so labels have room: ~130 px between neighbours, and then
+    no two nodes closer than SPACING (a hub's neighbours were packed so close their labels overlapped)."""
     import networkx as nx
 
     g = nx.Graph()
@@ -200,21 +209,49 @@ def _layout(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[
     g.add_edges_from(edges)
     pos = nx.spring_layout(g, seed=7, iterations=60)
     scale = 130.0 * max(1.0, len(nodes) ** 0.5)
-    return {n: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for n, (x, y) in pos.items()}
+    xy = np.array([pos[n] for n in nodes], dtype=float).reshape(-1, 2) * scale
+    if len(nodes) <= SPREAD_MAX:  # "Show all" on a large graph is an overview: its pairs would cost seconds
+        xy = _spread(xy, SPACING)
+    return {n: (round(float(x), 1), round(float(y), 1)) for n, (x, y) in zip(nodes, xy, strict=True)}
 
 
-def trace_layout(trace: QueryTrace) -> dict[str, tuple[float, float]]:
-    """One position per entity the query touched, computed once per trace and shared by every step."""
-    nodes = tuple(
-        sorted({e.id for e in trace.entities} | {x for r in trace.relations for x in (r.subject_id, r.object_id)})
-    )
-    edges = tuple(sorted((r.subject_id, r.object_id) for r in trace.relations))
-    return _layout(nodes, edges)
+SPACING = 110.0  # px between node centres: a 16 px label line and its dot clear their neighbours'
+SPREAD_MAX = 200  # nodes (~150 ms here); the capped views draw ≤ 60 a step, ≤ ~70 over all steps
+
+
+def _spread(xy: np.ndarray, gap: float, rounds: int = 60) -> np.ndarray:
+    """Push apart every pair of points closer than `gap`, each by half the shortfall along the line between them,
+    until none is (or `rounds` passes): the layout's shape stays, only crowded spots open up."""
+    xy = xy.copy()
+    n = len(xy)
+    if n < 2:
+        return xy
+    jitter = np.random.default_rng(7).normal(scale=1e-3, size=xy.shape)  # points on top of each other part too
+    xy += jitter
+    for _ in range(rounds):
+        d = xy[:, None, :] - xy[None, :, :]
+        dist = np.sqrt((d**2).sum(-1)) + np.eye(n) * gap * 10
+        short = np.clip(gap - dist, 0.0, None)
+        if not short.any():
+            break
+        push = (d / dist[..., None]) * (short / 2)[..., None]
+        xy += push.sum(axis=1)
+    return xy
+
+
+def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
+    """One position per entity the step-through draws (at this node cap, over all its steps), computed once per
+    trace and shared by every step: nothing moves between steps. Laying out only what is drawn, not every entity
+    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together."""
+    drawn = sorted({n.id for step in STEPS for n in _trace_graph(trace, step, cap).nodes})
+    keep = set(drawn)
+    edges = tuple(sorted({(r.subject_id, r.object_id) for r in trace.relations if {r.subject_id, r.object_id} <= keep}))
+    return _layout(tuple(drawn), edges)
 
 
 def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
     """The subgraph as it stands after `step`, coloured by role, every node at its place in the trace's layout."""
-    return _placed(_trace_graph(trace, step, cap), trace_layout(trace))
+    return _placed(_trace_graph(trace, step, cap), trace_layout(trace, cap))
 
 
 def _placed(g: VizGraph, pos: dict[str, tuple[float, float]]) -> VizGraph:
@@ -270,7 +307,8 @@ def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
         for eid in (r.subject_id, r.object_id):
             node(eid, "query" if eid in named and role not in FADED else role, f"reached via “{r.text}”")
             rank[eid] = max(rank.get(eid, 0.0), r.similarity)
-    return _cap(nodes, edges, cap, rank)
+    lead = {Step.SEEDS: "seed", Step.HOP_1: "hop1", Step.HOP_2: "hop2", Step.RERANK: "selected"}.get(step, "")
+    return _cap(nodes, edges, cap, rank, "path" if on_path else lead)
 
 
 def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None = 60) -> VizGraph:
