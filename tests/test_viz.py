@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import re
 
 from vgrag.replay import replay_html
@@ -100,6 +101,30 @@ def test_a_hub_and_its_neighbours_are_laid_out_with_room_for_their_labels():
     assert _layout.__wrapped__(nodes, edges) == pos  # deterministic, not just cached
 
 
+def test_a_labelled_edge_has_room_for_its_label_and_no_node_sits_on_it():
+    """The answer step drew its path's "escalation contact for" under its own two dots, and "Platform team" over
+    "depends on": an edge is now long enough for its label, and another node's dot and label line move off it."""
+    import numpy as np
+
+    from vgrag.viz import CHAR_PX, _spread
+
+    label = "escalation contact for"
+    room = len(label) * CHAR_PX
+    xy = np.array([[0.0, 0.0], [60.0, 0.0], [200.0, 300.0]])  # a short labelled edge
+    out = _spread(xy, 110.0, {(0, 1): room}, np.array([90.0, 90.0, 90.0]))
+    assert np.linalg.norm(out[0] - out[1]) >= room + 40  # the label and both dots
+    # a third node on the label's stretch of a long edge, a little below it; its label hangs 32 px lower still
+    xy = np.array([[0.0, 0.0], [400.0, 0.0], [210.0, 4.0]])
+    out = _spread(xy, 110.0, {(0, 1): room}, np.array([100.0, 100.0, 100.0]))
+    a, b, c = out
+    unit = (b - a) / np.linalg.norm(b - a)
+    normal = np.array([-unit[1], unit[0]])
+    mid = (a + b) / 2
+    for point, clear in ((c, 25.0), (c + [0.0, 32.0], 15.0), (c + [-50.0, 32.0], 15.0), (c + [50.0, 32.0], 15.0)):
+        on_stretch = abs((point - mid) @ unit) < room / 2
+        assert not on_stretch or abs((point - mid) @ normal) >= clear, point
+
+
 def test_each_step_opens_on_what_it_did(graph, embedder):
     """The view fits the focus nodes in order and keeps the longest leading part that is readable: the answer step's
     reasoning path and the rerank's top relations come first, before the question's entities."""
@@ -108,7 +133,7 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
     from vgrag.config import QueryParams
     from vgrag.pipeline import run_query
     from vgrag.trace import Step
-    from vgrag.viz import trace_graph, trace_layout
+    from vgrag.viz import CHAR_PX, short_label, trace_graph, trace_layout
     from vgrag.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
@@ -122,3 +147,8 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
         assert all(r != lead for r in leading[first_other:]), (step, leading)  # the step's own nodes lead
     drawn = {n.id for step in Step for n in trace_graph(tr, step, cap=3).nodes}
     assert set(trace_layout(tr, cap=3)) == drawn  # only what is drawn is laid out
+    g = trace_graph(tr, Step.ANSWER)
+    at = {n.id: (n.x, n.y) for n in g.nodes}
+    for e in g.edges:  # every drawn label fits between its dots
+        if e.label and e.source != e.target:
+            assert math.dist(at[e.source], at[e.target]) >= 0.95 * (len(short_label(e.label, 28)) * CHAR_PX + 40), e
