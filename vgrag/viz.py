@@ -287,7 +287,8 @@ def _off_labels(xy: np.ndarray, pairs: np.ndarray, lengths: np.ndarray, widths: 
     mid = (a + b) / 2
     # only (edge, node) pairs near enough to touch are measured: the rest cost most of the time
     reach = lengths[:, None] / 2 + widths[None, :] / 2 + BELOW_PX + 2 * HALF_LINE_PX + 20.0
-    near = (np.linalg.norm(xy[None, :, :] - mid[:, None, :], axis=2) < reach) & (length[:, None] > 0)
+    gap = xy[None, :, :] - mid[:, None, :]
+    near = (np.einsum("enk,enk->en", gap, gap) < reach * reach) & (length[:, None] > 0)
     near[np.arange(len(pairs)), pairs[:, 0]] = False  # its own ends: moving them square to it only turns it
     near[np.arange(len(pairs)), pairs[:, 1]] = False  # (tried: no layout settled)
     e, k = np.nonzero(near)
