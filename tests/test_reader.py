@@ -6,7 +6,17 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, question_names, stems
-from vgrag.reader import candidates, owns_asked, read_answer, titled, whole_word, with_asked_noun, with_region
+from vgrag.reader import (
+    candidates,
+    named_as,
+    owns_asked,
+    reaches,
+    read_answer,
+    titled,
+    whole_word,
+    with_asked_noun,
+    with_region,
+)
 
 
 @pytest.mark.parametrize(
@@ -218,6 +228,25 @@ def test_a_name_titled_with_the_asked_role_answers_who():
     assert not titled("Jon Avel", "Jon Avel signed.", stems("president"))
     passages = [("Varnia", "Governor Ema Dorn asked for it, and Varnia became a state when President Jon Avel signed.")]
     assert read_answer("Who was president when Varnia became a state?", passages, {}).short == "Jon Avel"
+
+
+def test_the_kind_the_sentence_names_answers_and_one_word_of_a_description_is_not_its_entity():
+    """ "… the founder of Ostria's pop band Lumora" for "What is the name of the pop band …?": the asked noun written
+    right before a name says what kind of thing it is. And "Ostrian" is not the chain's "2015 Ostrian drama film"
+    (the reader answered "Ostrian": each rule alone still left it first)."""
+    assert named_as("Lumora", "He founded Ostria's pop band Lumora.", "pop band")
+    assert not named_as("Illinois", "It is a city in DuPage County, Illinois.", "county")  # a name's word, a comma
+    assert not named_as("Lumora", "He founded Lumora.", "pop band") and not named_as("Lumora", "Lumora.", "")
+    assert reaches("johann strauss", "johann strauss ii") and reaches("johann strauss ii", "johann strauss")
+    assert not reaches("ostrian", "2015 ostrian drama film")
+    question = "What is the name of the pop band founded by one of the stars of Varn Skies?"
+    passages = [
+        ("Varn Skies", "Varn Skies is a 2015 Ostrian drama film starring Palo Senn and Mira Dal."),
+        ("Palo Senn", "Palo Senn is an Ostrian singer, songwriter and actor, best known as the founder of Ostria's "
+         "pop band Lumora."),
+    ]  # fmt: skip
+    bridge = {norm("Varn Skies"): 0.2, norm("2015 Ostrian drama film"): 0.2}
+    assert read_answer(question, passages, bridge).short == "Lumora"
 
 
 def test_a_hyphenated_word_is_never_cut():

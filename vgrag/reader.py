@@ -145,11 +145,11 @@ def candidates(
                 continue
             if q.type == "date" and set(_YEAR.findall(text)) & asked_years:  # the question's own date
                 continue
-            near = [v for name, v in bridge.items() if key == name or key in name or name in key]
+            near = [v for name, v in bridge.items() if reaches(key, name)]
             b = max(near, key=abs, default=0.0)
             # the asked noun in the candidate itself ("… International Airport") or else in its passage's title
             cue = 0.2 if cue_words & set(key.split()) else 0.1 if cue_words & title_words else 0.0
-            if not cue and titled(text, w.text, rel_words):
+            if not cue and (titled(text, w.text, rel_words) or named_as(text, w.text, q.noun)):
                 cue = 0.2
             value = w.coverage + 0.3 / (1 + w.rank) + b + cue - (0.1 if label == "NAME" else 0.0)
             if owns_asked(text, w.text, rel_words):
@@ -187,6 +187,23 @@ def owns_asked(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -
         return False
     owned = re.finditer(re.escape(text) + r"['’]s\s+((?:[\w-]+\s+)?[\w-]+)", sentence)
     return any(stems(m.group(1)) & rel_words for m in owned)
+
+
+def reaches(key: str, name: str) -> bool:
+    """Whether the chain's (normalised) entity name is the candidate: the same name, one the candidate's name
+    contains, or one that starts or ends with it ("johann strauss ii" for "johann strauss", "university of
+    concepción" for the NER's "concepción") — not a word inside a description ("indian" is not "2015 indian drama
+    film")."""
+    return key == name or name in key or f"{name} ".startswith(f"{key} ") or f" {name}".endswith(f" {key}")
+
+
+def named_as(text: str, sentence: str, noun: str) -> bool:
+    """Whether the sentence writes the candidate right after the asked noun, as a kind of it ("India's pop band
+    Euphoria" for "What is the name of the pop band …?"): lower case and nothing between, so "DuPage County,
+    Illinois" does not make Illinois a county."""
+    at = sentence.find(text)
+    want = noun.split()
+    return bool(want) and at > 0 and sentence[at - 1] == " " and sentence[:at].split()[-len(want) :] == want
 
 
 def titled(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bool:
