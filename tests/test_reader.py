@@ -43,6 +43,9 @@ from vgrag.reader import (
         ("Which singer recorded Blue Hour?", "person"),
         ("Do Lafzon Ki Kahani, a remake of Always, released in which year, is a South Korean film?", "date"),
         ("Philip Carlo wrote about a killer who was associated with what crime family?", "thing"),
+        ("The director Ana Varn has an OBE. Does the director Ivo Dal also have one?", "yesno"),  # the last sentence
+        ("The film was shot in Leland. Who directed it?", "person"),
+        ("Who was born in St. Louis, Mo. in 1900?", "person"),  # abbreviations end no sentence
     ],
 )
 def test_question_types(question, kind):

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .nlp import STOPWORDS
+from .text import split_sentences
 
 AnswerType = Literal[
     "person",
@@ -66,6 +67,10 @@ def analyse(question: str) -> Question:
     """What the question asks for: a person, place, date, number, organisation, work, language, yes/no, one of
     the offered choices, or a thing. In "X, and who is its Y?" the last clause is what is asked."""
     q = question.strip()
+    parts = split_sentences(q)
+    if len(parts) > 1 and parts[-1].endswith("?"):  # "The director X has an OBE. Does Y also have one?": the last
+        inner = analyse(parts[-1])  # sentence asks; the ones before only set the scene
+        return Question(q, inner.type, inner.choices, inner.noun)
     tail = _TAIL.search(q)
     if tail and tail.start() > 0:
         inner = analyse(tail.group(1) + tail.group(2))
