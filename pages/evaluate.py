@@ -1,4 +1,5 @@
-"""Evaluate: Recall@k of naive vs graph retrieval on a HippoRAG-format benchmark folder."""
+"""Evaluate: Recall@k of naive, hybrid and graph retrieval on a HippoRAG-format benchmark folder, the offline
+answers' scores, and the graph's paired differences with their intervals."""
 
 import json
 import tempfile
@@ -17,9 +18,10 @@ ensure_router()
 
 st.title("Evaluate")
 st.write(
-    "Runs naive dense retrieval and the graph pipeline on every question of a HippoRAG-format folder "
-    "(corpus JSON, questions JSON, optional OpenIE JSON) and reports Recall@k. The benchmark's graph is kept in "
-    "this database (named bench_…), so any question can be opened on the Ask page."
+    "Runs naive dense retrieval, a dense + BM25 hybrid and the graph pipeline on every question of a HippoRAG-format "
+    "folder (corpus JSON, questions JSON, optional OpenIE JSON) and reports Recall@k, and how often the offline "
+    "extractive answer contains the gold answer. The benchmark's graph is kept in this database (named bench_…), so "
+    "any question can be opened on the Ask page."
 )
 ws = workspace()
 if ws is None:
@@ -41,6 +43,22 @@ extract = c1.radio(
     format_func=lambda x: {"openie": "from the OpenIE file", "offline": "offline extractor"}[x],
 )
 limit = c2.number_input("Questions (0 = all)", 0, 10000, 0, key="bench_limit")
+c3, c4 = st.columns(2)
+methods = c3.multiselect(
+    "Methods",
+    ["naive", "hybrid", "graph"],
+    ["naive", "hybrid", "graph"],
+    key="bench_methods",
+    help="naive: dense search of the passages; hybrid: dense + BM25 words, fused by reciprocal rank; graph: this "
+    "app's pipeline. The graph is compared with each other method, question by question.",
+)
+score_answers = c4.checkbox(
+    "Score the offline answers",
+    True,
+    key="bench_answers",
+    help="Each method's top 5 passages are read by the offline reader (no LLM); its short answer is scored against "
+    "the gold answer and its aliases: contains, exact match, F1 (SQuAD rules).",
+)
 
 
 def run(folder: str, limit: int) -> None:
@@ -57,6 +75,8 @@ def run(folder: str, limit: int) -> None:
         st.session_state["bench"] = run_bench(
             data,
             ws.embedder,
+            methods=[m for m in ("naive", "hybrid", "graph") if m in methods],
+            answers=score_answers,
             extract=extract,
             measure_embed=False,
             on_progress=lambda s, d, t: bar.progress(d / t, text=f"question {d}/{t}"),
@@ -67,7 +87,9 @@ def run(folder: str, limit: int) -> None:
 
 
 if st.button("Run benchmark", type="primary", key="run_bench"):
-    if uploads:  # the uploaded files live only as long as the run
+    if not methods:
+        st.error("Pick at least one method to run.")
+    elif uploads:  # the uploaded files live only as long as the run
         with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:
             for f in uploads:
                 (Path(tmp) / Path(f.name).name).write_bytes(f.getvalue())
@@ -75,37 +97,65 @@ if st.button("Run benchmark", type="primary", key="run_bench"):
     else:
         run(folder, int(limit))
 
+
+def summary_row(method: str, r: dict) -> dict:
+    row = {"method": method, **{f"R@{k}": r["recall"][k] for k in ("1", "2", "5", "10")}}
+    row |= {"median ms": r["latency_ms"]["median"], "p90 ms": r["latency_ms"]["p90"]}
+    if "answer" in r:
+        a = r["answer"]
+        row |= {"answer contains %": a["contains"], "EM": a["em"], "F1": a["f1"], "abstained %": a["abstained"]}
+    return row
+
+
+def compare_rows(compare: dict) -> list[dict]:
+    """Per comparison ("graph − naive"), each Recall@k difference as "+12.2 [+7.2, +17.5]"."""
+    out = []
+    for pair, row in compare.items():
+        cells = {f"R@{k}": f"{v['diff']:+.1f} [{v['ci95'][0]:+.1f}, {v['ci95'][1]:+.1f}]" for k, v in row.items()}
+        out.append({"comparison": pair.replace("-", " − "), **cells})
+    return out
+
+
+def question_row(q: dict, methods: list[str]) -> dict:
+    """One question: its recall per method, and (when scored) the graph's short answer beside the gold one."""
+    row = {"question": q["question"], "gold passages": q["n_gold"], **{f"{m} R@5": q[m]["5"] for m in methods}}
+    shown = "graph" if "graph" in methods else methods[0]
+    answer = q[shown].get("answer")
+    if answer:
+        row[f"{shown} answer"] = answer["short"] or "(abstained)"
+        row["gold answer"] = " | ".join(answer["gold"])
+        row["contains"] = "✓" if answer["contains"] else ""
+    return row
+
+
 result = st.session_state.get("bench")
 if result:
     st.caption(
         f"{result['dataset']}: {result['n_questions']} questions, graph “{result['graph']}” built from "
         f"{result['extract']} in {result['ingest_s']} s."
     )
-    summary = pd.DataFrame(
-        [
-            {
-                "method": m,
-                **{f"R@{k}": r["recall"][k] for k in ("1", "2", "5", "10")},
-                "median ms": r["latency_ms"]["median"],
-                "p90 ms": r["latency_ms"]["p90"],
-            }
-            for m, r in result["methods"].items()
-        ]
-    )
+    summary = pd.DataFrame([summary_row(m, r) for m, r in result["methods"].items()])
     st.dataframe(summary, hide_index=True, width="stretch")
+    if result.get("compare"):
+        st.caption(
+            "The graph minus each other method, in points, question by question, with a paired bootstrap 95 % "
+            "interval (10,000 resamples of the questions): an interval above 0 is a gain these questions support."
+        )
+        st.dataframe(pd.DataFrame(compare_rows(result["compare"])), hide_index=True, width="stretch")
     rows = [
         {"method": m, "k": int(k), "recall": v} for m, r in result["methods"].items() for k, v in r["recall"].items()
     ]
     df = pd.DataFrame(rows)
-    st.bar_chart(df.pivot(index="k", columns="method", values="recall"), stack=False)
+    chart = df.pivot(index="k", columns="method", values="recall").rename_axis("k passages (Recall@k)")
+    st.bar_chart(chart, stack=False)
     st.subheader("Per question")
-    per = pd.DataFrame(
-        [
-            {"question": q["question"], "gold": q["n_gold"], **{f"{m} R@5": q[m]["5"] for m in result["methods"]}}
-            for q in result["questions"]
-        ]
+    per = pd.DataFrame([question_row(q, list(result["methods"])) for q in result["questions"]])
+    st.dataframe(
+        per,
+        hide_index=True,
+        width="stretch",
+        column_config={"question": st.column_config.TextColumn(width="medium")},  # the answers stay in view
     )
-    st.dataframe(per, hide_index=True, width="stretch")
     pick = st.selectbox("Open a question on the Ask page", [q["question"] for q in result["questions"]], key="drill")
     if st.button("Open in Ask", key="open_ask", help=f"Asks it on the benchmark's graph “{result['graph']}”."):
         select_graph(result["graph"])

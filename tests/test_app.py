@@ -121,8 +121,21 @@ def test_evaluate_runs_the_sample_benchmark_and_opens_a_question_on_its_graph(ap
     at.button(key="run_bench").click().run()  # the bundled data/sample_bench
     assert not at.exception
     summary = at.dataframe[0].value
-    assert list(summary["method"]) == ["naive", "graph"] and {"R@2", "R@5", "median ms"} <= set(summary.columns)
+    assert list(summary["method"]) == ["naive", "hybrid", "graph"]
+    assert {"R@2", "R@5", "median ms", "answer contains %", "EM", "F1"} <= set(summary.columns)
     assert summary.set_index("method").loc["graph", "R@5"] == 100.0
+    result = at.session_state["bench"]
+    assert (
+        summary.set_index("method").loc["graph", "answer contains %"]
+        == result["methods"]["graph"]["answer"]["contains"]
+    )
+    compare = at.dataframe[1].value  # the graph minus each other method, with its interval
+    assert list(compare["comparison"]) == ["graph − naive", "graph − hybrid"]
+    diff = result["compare"]["graph-naive"]["5"]
+    assert compare.iloc[0]["R@5"] == f"{diff['diff']:+.1f} [{diff['ci95'][0]:+.1f}, {diff['ci95'][1]:+.1f}]"
+    per = at.dataframe[2].value  # per question: the graph's answer beside the gold one
+    assert {"graph answer", "gold answer", "contains"} <= set(per.columns) and len(per) == result["n_questions"]
+    assert (per["contains"] == "✓").sum() == round(result["methods"]["graph"]["answer"]["contains"] * len(per) / 100)
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")  # the Recall@k chart
     bench_graph = at.session_state["bench"]["graph"]
     at.selectbox(key="drill").select_index(2).run()
@@ -137,6 +150,9 @@ def test_evaluate_bad_folder_is_a_message(app_env):
     at.text_input(key="bench_dir").input("/nonexistent/folder")
     at.button(key="run_bench").click().run()
     assert not at.exception and at.error
+    at.multiselect(key="bench_methods").set_value([]).run()
+    at.button(key="run_bench").click().run()
+    assert not at.exception and "at least one method" in at.error[0].value and "bench" not in at.session_state
 
 
 def test_settings_validate_and_keep_key_in_session(app_env):
