@@ -6,17 +6,8 @@ import pytest
 
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, question_names, stems
-from vgrag.reader import (
-    candidates,
-    named_as,
-    owns_asked,
-    reaches,
-    read_answer,
-    titled,
-    whole_word,
-    with_asked_noun,
-    with_region,
-)
+from vgrag.phrases import named_as, owns_asked, reaches, titled, whole_word, with_asked_noun, with_region
+from vgrag.reader import candidates, read_answer
 
 
 @pytest.mark.parametrize(

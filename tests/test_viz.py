@@ -90,15 +90,15 @@ def test_a_hub_and_its_neighbours_are_laid_out_with_room_for_their_labels():
     no two nodes are closer than SPACING now, and the layout is the same on every call."""
     import numpy as np
 
-    from vgrag.viz import SPACING, _layout
+    from vgrag.layout import SPACING, layout
 
     nodes = ("hub", *(f"leaf{i}" for i in range(40)), "far")
     edges = tuple(("hub", f"leaf{i}") for i in range(40))
-    pos = _layout(nodes, edges)
+    pos = layout(nodes, edges)
     xy = np.array([pos[n] for n in nodes])
     d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1)) + np.eye(len(nodes)) * 1e9
     assert d.min() >= SPACING * 0.95
-    assert _layout.__wrapped__(nodes, edges) == pos  # deterministic, not just cached
+    assert layout.__wrapped__(nodes, edges) == pos  # deterministic, not just cached
 
 
 def test_a_labelled_edge_has_room_for_its_label_and_no_node_sits_on_it():
@@ -106,7 +106,7 @@ def test_a_labelled_edge_has_room_for_its_label_and_no_node_sits_on_it():
     "depends on": an edge is now long enough for its label, and another node's dot and label line move off it."""
     import numpy as np
 
-    from vgrag.viz import CHAR_PX, _spread
+    from vgrag.layout import CHAR_PX, _spread
 
     label = "escalation contact for"
     room = len(label) * CHAR_PX
@@ -133,7 +133,8 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
     from vgrag.config import QueryParams
     from vgrag.pipeline import run_query
     from vgrag.trace import Step
-    from vgrag.viz import CHAR_PX, short_label, trace_graph, trace_layout
+    from vgrag.layout import CHAR_PX, short_label
+    from vgrag.viz import trace_graph, trace_layout
     from vgrag.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])

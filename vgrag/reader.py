@@ -5,7 +5,7 @@ No reader model ships with weights on PyPI, so this is built from spaCy's small 
 already installed for extraction) and the query's own signals: question-word overlap of the candidate's sentence,
 the passage's retrieval rank, whether the reasoning chain reaches the candidate, and how many hops its sentence is
 from the question's names (a nested question, "the city where X…", is answered one hop beyond X). What the question
-asks is `question.py`.
+asks is `question.py`; how a sentence writes a candidate (titled, named after the asked noun, …) is `phrases.py`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .nlp import load_spacy
+from .phrases import PLACE_LABELS, named_as, owns_asked, reaches, titled, whole_word, with_asked_noun, with_region
 from .question import Question, analyse, hops, norm, question_names, relation_stems, stems
 from .tags import SentenceTags, tag_sentences
 from .text import split_sentences
@@ -131,7 +132,7 @@ def candidates(
                 if n[:1].isupper() and k not in tagged and f" {k} " in w.low
             ]
         title_words = set(norm(w.title).split())
-        regions = {t for t, lab in ents if lab in _PLACES}
+        regions = {t for t, lab in ents if lab in PLACE_LABELS}
         for text, label in pool:
             text = whole_word(re.sub(r"\s*['’]s$", "", text), w.text)  # "Kim Jong-il's": Kim Jong-il
             text = with_asked_noun(text, w.text, q.noun)
@@ -160,7 +161,7 @@ def candidates(
                 value -= 0.1  # met on the way there: the thing the nested description names (the bridge)
             mentions[key] = mentions.get(key, 0) + 1
             if key not in found or value > found[key].score:
-                shown = with_region(text, w.text, regions) if label in _PLACES else text  # said, not weighed
+                shown = with_region(text, w.text, regions) if label in PLACE_LABELS else text  # said, not weighed
                 found[key] = Candidate(shown, label, w.text, w.rank, value, b)
 
     for w, ents in zip(work, tag_sentences(nlp, [w.text for w in work], tags), strict=True):
@@ -178,84 +179,6 @@ _TEMPORAL = frozenset(
     "hour night morning evening week weeks".split()
 )
 _FAR = 99  # the reach of a name no hop from the question's names arrives at
-
-
-def owns_asked(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bool:
-    """Whether the sentence writes the name as the owner of a relation the question asks ("Kim Il-sung's first
-    wife" for "Who is the wife of …?"): the name is then that relation's subject, not its value."""
-    if not text or not rel_words:
-        return False
-    owned = re.finditer(re.escape(text) + r"['’]s\s+((?:[\w-]+\s+)?[\w-]+)", sentence)
-    return any(stems(m.group(1)) & rel_words for m in owned)
-
-
-def reaches(key: str, name: str) -> bool:
-    """Whether the chain's (normalised) entity name is the candidate: the same name, one the candidate's name
-    contains, or one that starts or ends with it ("johann strauss ii" for "johann strauss", "university of
-    concepción" for the NER's "concepción") — not a word inside a description ("indian" is not "2015 indian drama
-    film")."""
-    return key == name or name in key or f"{name} ".startswith(f"{key} ") or f" {name}".endswith(f" {key}")
-
-
-def named_as(text: str, sentence: str, noun: str) -> bool:
-    """Whether the sentence writes the candidate right after the asked noun, as a kind of it ("India's pop band
-    Euphoria" for "What is the name of the pop band …?"): lower case and nothing between, so "DuPage County,
-    Illinois" does not make Illinois a county."""
-    at = sentence.find(text)
-    want = noun.split()
-    return bool(want) and at > 0 and sentence[at - 1] == " " and sentence[:at].split()[-len(want) :] == want
-
-
-def titled(text: str, sentence: str, rel_words: frozenset[str] | set[str]) -> bool:
-    """Whether the sentence gives the name the asked role as its title ("… when President James K. Polk signed"
-    for "Who was president when …"): the word right before the name is one of the question's relation words."""
-    at = sentence.find(text)
-    if at <= 0 or not rel_words:
-        return False
-    before = sentence[:at].split()[-1:]
-    return bool(before) and before[0].isalpha() and before[0][:1].isupper() and bool(stems(before[0]) & rel_words)
-
-
-_PLACES = frozenset({"GPE", "LOC"})
-
-
-def whole_word(text: str, sentence: str) -> str:
-    """A name the NER cut inside a hyphenated word is the whole word: "two" in "a two-time Pro Bowl selection" is
-    "two-time"."""
-    at = sentence.find(text)
-    if at < 0 or not text:
-        return text
-    rest = re.match(r"-[^\W_]+(?:-[^\W_]+)*", sentence[at + len(text) :])
-    return text + rest.group(0) if rest else text
-
-
-def with_region(text: str, sentence: str, regions: set[str]) -> str:
-    """A place the sentence writes with the place that contains it ("based in Columbus, Ohio") is named with it; not
-    one of a list ("… Austria, Germany, Greece …", "… Austria, Germany and …")."""
-    at = sentence.find(text)
-    if at < 0 or not text or sentence[:at].rstrip().endswith(","):
-        return text
-    after = sentence[at + len(text) :]
-    for region in sorted(regions, key=len, reverse=True):
-        end = len(f", {region}")
-        if region == text or not after.startswith(f", {region}") or (end < len(after) and after[end].isalnum()):
-            continue
-        if not re.match(r",\s*[A-Z]|\s+(?:and|or)\b", after[end:]):
-            return f"{text}, {region}"
-    return text
-
-
-def with_asked_noun(text: str, sentence: str, noun: str) -> str:
-    """A name that the sentence follows with the asked noun is named with it: "what crime family" and "… the
-    DeCavalcante crime family of Newark" give "DeCavalcante crime family", not the tagged "DeCavalcante"."""
-    n, at = len(noun.split()), sentence.find(text)
-    if not n or at < 0 or not text:
-        return text
-    after = sentence[at + len(text) :].split()[:n]
-    tail = " ".join(after).rstrip(".,;:!?)»”\"'")
-    if len(after) == n and stems(noun) and stems(tail) == stems(noun) and tail.lower() not in text.lower():
-        return f"{text} {tail}"
-    return text
 
 
 def _levels(
