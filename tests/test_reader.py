@@ -36,6 +36,7 @@ from vgrag.reader import candidates, read_answer
         ("Philip Carlo wrote about a killer who was associated with what crime family?", "thing"),
         ("The director Ana Varn has an OBE. Does the director Ivo Dal also have one?", "yesno"),  # the last sentence
         ("The film was shot in Leland. Who directed it?", "person"),
+        ("The director Ana Varn has an OBE. Does the director Ivo Dal also have one", "yesno"),  # typed without "?"
         ("Who was born in St. Louis, Mo. in 1900?", "person"),  # abbreviations end no sentence
     ],
 )

@@ -68,8 +68,10 @@ def analyse(question: str) -> Question:
     the offered choices, or a thing. In "X, and who is its Y?" the last clause is what is asked."""
     q = question.strip()
     parts = split_sentences(q)
-    if len(parts) > 1 and parts[-1].endswith("?"):  # "The director X has an OBE. Does Y also have one?": the last
-        inner = analyse(parts[-1])  # sentence asks; the ones before only set the scene
+    opening = (parts[-1].split() or [""])[0].lower() if parts else ""
+    asks = len(parts) > 1 and (parts[-1].endswith("?") or opening in _ASKING)
+    if asks:  # "The director X has an OBE. Does Y also have one?": the last sentence asks (typed with or without
+        inner = analyse(parts[-1])  # its question mark); the ones before only set the scene
         return Question(q, inner.type, inner.choices, inner.noun)
     tail = _TAIL.search(q)
     if tail and tail.start() > 0:
@@ -97,6 +99,7 @@ def analyse(question: str) -> Question:
     return Question(q, "thing", noun=noun)
 
 
+_ASKING = _AUX | {"who", "whom", "whose", "what", "which", "when", "where", "why", "how", "name", "list"}
 _FILLER = {"name", "names", "kind", "type", "sort", "part", "one", "ones"}
 
 
