@@ -105,6 +105,25 @@ def test_abstains_when_nothing_of_the_asked_type_is_supported():
     assert read_answer("Which programming language is Delft Data Systems written in?", PASSAGES, {}).abstained
 
 
+def test_a_name_that_only_repeats_the_asked_noun_is_no_lead_when_the_graph_found_nothing():
+    """A demo question asked on another graph: no entity of it in the graph, no reasoning chain, and the reader
+    answered "The Orchard Mining Company" because "company" is in its name, then "an opera company". With no chain the
+    asked noun is no support (abstain) unless the sentence names the question's subject; with a chain it still counts
+    ("Anglican Church of Canada")."""
+    passages = [
+        ("Orchard Mining Company", "The Orchard Mining Company operates copper mines in northern Chile."),
+        ("Varn State Opera", "The Varn State Opera is an opera company in Varn, founded in 1678."),  # then this
+    ]
+    r = read_answer("Which company makes the disks used by the object store that Ledger backs up to?", passages, {})
+    assert r.abstained, r
+    question = "Of what church is the Diocese of Varn?"
+    passages = [("Varn", "Varn lies on the coast. Its cathedral belongs to the Anglican Church of Canada.")]
+    assert read_answer(question, passages, {}).abstained
+    assert "Anglican Church of Canada" in read_answer(question, passages, {norm("Varn"): 0.2}).short
+    passages = [("Diocese of Varn", "The Diocese of Varn is a diocese of the Anglican Church of Canada.")]
+    assert "Anglican Church of Canada" in read_answer(question, passages, {}).short  # it names the question's subject
+
+
 def test_answer_metrics_follow_the_squad_rules():
     assert answer_scores("The Beatles", ["Beatles"]) == {"em": 1.0, "f1": 1.0, "contains": 1.0}
     s = answer_scores("in Hamburg, Germany", ["Hamburg"])

@@ -268,6 +268,13 @@ def support(q: Question, sentence: str) -> int:
     return len(stems(sentence) & relation_stems(q.text))
 
 
+def unasked_support(q: Question, c: Candidate) -> int:
+    """Support without the asked noun: the question's other relation words in the candidate's sentence outside the
+    candidate itself, plus the question's names the sentence states."""
+    words = stems(c.sentence.replace(c.text, " ")) & (relation_stems(q.text) - stems(q.noun))
+    return len(words) + sum(norm(n) in norm(c.sentence) for n in question_names(q.text))
+
+
 @dataclass(frozen=True)
 class Reading:
     """The reader's verdict: a short answer with its sentence, or an abstention saying why."""
@@ -311,7 +318,12 @@ def read_answer(
             return Reading(r[0], r[1], r[2], False, q.type)
     else:
         for c in candidates(q, passages, bridge, names, tags):
-            if support(q, c.sentence) > 0 or c.bridge > 0:  # the question's words, or the chain, lead to it
+            # the question's words, or the chain, lead to it. With no chain at all (the graph links nothing to the
+            # question) the asked noun is no lead — "company" in "… Company" or "an opera company" says what kind of
+            # thing a candidate is, not that it is the one asked about — unless the sentence names the question's
+            # subject
+            said = support(q, c.sentence) if bridge else unasked_support(q, c)
+            if said > 0 or c.bridge > 0:
                 return Reading(c.text, c.sentence, c.passage_index, False, q.type, how=_how(q))
     what = {"yesno": "yes or no", "choice": "which of the options"}.get(q.type, f"the {q.type} asked for")
     return Reading("", "", 0, True, q.type, f"nothing in the retrieved passages supports {what}")
