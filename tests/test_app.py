@@ -207,6 +207,28 @@ def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
         assert any("already open in another process" in e.value for e in at.error), [e.value for e in at.error]
 
 
+def test_a_new_session_opens_on_the_configured_graph(tmp_path, monkeypatch, minilm):
+    """A database holding "bench_sample_bench" besides "demo" opened every new session on the benchmark graph (the
+    first name in order); it opens on the configured graph: "demo", or VGRAG_GRAPH."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path / "two.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
+    ws.graph("bench_sample_bench")
+    ws.close()
+    server_manager_instance.release_server(path)
+    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
+    monkeypatch.chdir(ROOT)
+    at = page(demo=False)
+    assert not at.exception and at.sidebar.selectbox(key="graph_picker").value == "demo"
+    monkeypatch.setenv("VGRAG_GRAPH", "bench_sample_bench")
+    at = page(demo=False)
+    assert not at.exception and at.sidebar.selectbox(key="graph_picker").value == "bench_sample_bench"
+
+
 def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     at = page("pages/build.py")
     demo_before = at.session_state["graph"]

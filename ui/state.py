@@ -76,10 +76,12 @@ def workspace() -> Workspace | None:
 
 
 def current_graph_name(ws: Workspace) -> str | None:
+    """The session's graph; a new session opens on the configured one (VGRAG_GRAPH, default "demo"), not on whichever
+    sorts first (a database with a benchmark graph opened every new session on "bench_…")."""
     names = [g.name for g in ws.db.list_graphs()]
-    chosen = st.session_state.get("graph")
-    if chosen in names:
-        return chosen
+    for name in (st.session_state.get("graph"), settings().graph):
+        if name in names:
+            return name
     return names[0] if names else None
 
 
