@@ -26,7 +26,8 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
         type=[t.lstrip(".") for t in TEXT_TYPES],
         accept_multiple_files=True,
         key="doc_files",
-    )
+        max_upload_size=MAX_FILE_MB,  # the widget says and enforces the same limit as its label (not the 200 MB
+    )  # server-wide one, which the triple files below need)
     pasted = st.text_area("…or paste text", key="pasted", height=120)
     c1, c2, c3 = st.columns(3)
     chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
@@ -111,9 +112,10 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
 def triples_tab(ws: Workspace, graph: Graph) -> None:
     """Import a HippoRAG OpenIE JSON, JSONL or CSV file of passages with their triples."""
     tf = st.file_uploader(
-        "HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
+        f"HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object; up to {4 * MAX_FILE_MB} MB)",
         type=[t.lstrip(".") for t in TRIPLE_TYPES],
         key="triple_file",
+        max_upload_size=4 * MAX_FILE_MB,
     )
     if st.button("Import", key="import") and tf is not None:
         bar = st.progress(0.0, text="Importing…")
