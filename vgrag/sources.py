@@ -19,7 +19,7 @@ class InputError(ValueError):
 TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
 
 
-MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader has the same limit (.streamlit/config.toml)
+MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader states and enforces the same (max_upload_size)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
