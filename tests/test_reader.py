@@ -124,6 +124,18 @@ def test_a_name_that_only_repeats_the_asked_noun_is_no_lead_when_the_graph_found
     assert "Anglican Church of Canada" in read_answer(question, passages, {}).short  # it names the question's subject
 
 
+def test_irregular_verb_forms_meet_their_base():
+    """ "Who wrote …?" and "… was written by …" never met ("wrote" / "writt"): the reader found no support and
+    abstained. Irregular forms now stem to their base; words that are also other words ("found", "left") do not."""
+    assert stems("wrote") == stems("written") == stems("writes") == {"write"}
+    assert stems("sold") == stems("selling") and stems("bought") == stems("buying")
+    assert stems("found") != stems("find") and stems("founded") == stems("found")  # founding, not finding
+    for first, second in (("Ada Lind", "Bo Dal"), ("Bo Dal", "Ada Lind")):
+        passages = [("Varn Tales", f"Varn Tales is a 1990 novel. It was written by {first}. Its film was directed "
+                                   f"by {second}.")]  # fmt: skip
+        assert read_answer("Who wrote Varn Tales?", passages, {}).short == first
+
+
 def test_answer_metrics_follow_the_squad_rules():
     assert answer_scores("The Beatles", ["Beatles"]) == {"em": 1.0, "f1": 1.0, "contains": 1.0}
     s = answer_scores("in Hamburg, Germany", ["Hamburg"])

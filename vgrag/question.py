@@ -150,6 +150,8 @@ def stems(text: str) -> frozenset[str]:
 def _stem(w: str) -> str:
     """An English inflection off ("studies", "studied" -> "study"; "disks" -> "disk"): cut to 5 letters alone,
     "study"/"studi" and "disk"/"disks" never met."""
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
     if len(w) <= 4:
         return w
     for suffix, repl in (("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"),
@@ -157,6 +159,30 @@ def _stem(w: str) -> str:
         if w.endswith(suffix) and not (suffix == "s" and w.endswith("ss")) and len(w) - len(suffix) + len(repl) >= 3:
             return w[: len(w) - len(suffix)] + repl
     return w
+
+
+# irregular verb forms meet their base ("wrote", "written" ~ "write"; "sold" ~ "sell"); none that is also another
+# common word ("found", "left", "saw", "fell", "born", "lead" stay as they are)
+_IRREGULAR = {
+    form: base
+    for base, forms in {
+        "write": "wrote written", "sell": "sold", "buy": "bought", "win": "won", "make": "made", "give": "gave given",
+        "take": "took taken", "begin": "began begun", "become": "became", "run": "ran", "hold": "held", "tell": "told",
+        "sing": "sang sung", "speak": "spoke spoken", "draw": "drew drawn", "grow": "grew grown", "know": "knew known",
+        "fly": "flew flown", "fight": "fought", "build": "built", "send": "sent", "spend": "spent", "lose": "lost",
+        "meet": "met", "pay": "paid", "say": "said", "see": "seen", "shoot": "shot", "teach": "taught",
+        "think": "thought", "throw": "threw thrown", "choose": "chose chosen", "break": "broke broken",
+        "drive": "drove driven", "rise": "rose risen", "bring": "brought", "catch": "caught", "feel": "felt",
+        "keep": "kept", "sleep": "slept", "stand": "stood", "understand": "understood",
+        "steal": "stole stolen", "forget": "forgot forgotten", "freeze": "froze frozen", "swim": "swam swum",
+        "sink": "sank sunk", "ride": "rode ridden", "hide": "hid hidden", "eat": "ate eaten", "bite": "bit bitten",
+        "strike": "struck stricken", "wear": "wore worn", "tear": "tore torn", "swear": "swore sworn",
+        "sit": "sat", "dig": "dug", "feed": "fed", "flee": "fled",
+        "bleed": "bled", "breed": "bred", "deal": "dealt", "mean": "meant", "shine": "shone", "shake": "shook shaken",
+        "wake": "woke woken", "weave": "wove woven", "blow": "blew blown", "go": "went gone", "do": "did done",
+    }.items()
+    for form in forms.split()
+}  # fmt: skip
 
 
 def norm(text: str) -> str:
