@@ -7,7 +7,7 @@ import pytest
 from vgrag.bench import answer_scores
 from vgrag.question import analyse, hops, norm, question_names, stems
 from vgrag.phrases import named_as, owns_asked, reaches, titled, whole_word, with_asked_noun, with_region
-from vgrag.reader import candidates, read_answer
+from vgrag.reader import candidates, read_answer, yes_or_no
 
 
 @pytest.mark.parametrize(
@@ -134,6 +134,21 @@ def test_irregular_verb_forms_meet_their_base():
         passages = [("Varn Tales", f"Varn Tales is a 1990 novel. It was written by {first}. Its film was directed "
                                    f"by {second}.")]  # fmt: skip
         assert read_answer("Who wrote Varn Tales?", passages, {}).short == first
+
+
+def test_a_name_beyond_the_two_compared_is_an_attribute_both_need():
+    """ "Are both magazines, the Varn Review and Pick Me Up, British publications?": "British" was taken for a third
+    thing to find, found in some passage, and the answer was "yes"; it is what both need."""
+    passages = [
+        ("Varn Review", "The Varn Review was a women's magazine founded in Texas in 1923 and published in Austin."),
+        ("Pick Me Up", "Pick Me Up! is a British weekly women's magazine published by IPC Media."),
+        ("Baz Bamigboye", "Baz Bamigboye is a British gossip columnist."),
+    ]
+    r = yes_or_no(analyse("Are both magazines, the Varn Review and Pick Me Up, British publications?"), passages)
+    assert r is not None and r[0] == "no"
+    assert yes_or_no(analyse("Are the Varn Review and Pick Me Up both magazines?"), passages)[0] == "yes"
+    both = passages[:2] + [("Varn Review (London)", "The Varn Review is also a British magazine, based in London.")]
+    assert yes_or_no(analyse("Are the Varn Review and Pick Me Up both British magazines?"), both)[0] == "yes"
 
 
 def test_answer_metrics_follow_the_squad_rules():

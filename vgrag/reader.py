@@ -207,25 +207,32 @@ def _levels(
 
 
 def yes_or_no(q: Question, passages: Sequence[tuple[str, str]]) -> tuple[str, str, int] | None:
-    """A yes/no question ("Are X and Y both Z?", "Is X a Y?"): "yes" when every thing the question names has a
-    passage whose text also carries the question's remaining content words, else "no". Returns (answer, evidence
-    sentence, passage index) or None without passages."""
+    """A yes/no question ("Are X and Y both Z?", "Is X a Y?"): "yes" when every thing it asks about has a passage
+    whose text also carries the question's remaining content words (half of them, in one sentence) and every name it
+    asks them to have, else "no". The things asked about are the two names joined by "and"/"or" when there are; a
+    name beyond them is an attribute ("… both British publications?", "… both airports in New York?"): it was taken
+    for a third thing, found in some passage, and "yes" came out. Returns (answer, evidence sentence, passage index)
+    or None without passages."""
     if not passages:
         return None
     names = question_names(q.text)
+    joined = [(a, b) for a, b in zip(names, names[1:], strict=False)
+              if re.search(re.escape(a) + r"\W+(?:and|or)\W+(?:the\s+)?" + re.escape(b), q.text)]  # fmt: skip
+    subjects = list(joined[0]) if joined else names or [""]
+    attributes = [norm(n) for n in names if n not in subjects]
     rest = relation_stems(q.text)
-    if not rest:
+    if not rest and not attributes:
         return None
     best = ("no", "", 0)
     hits = 0
-    subjects = names or [""]
     for name in subjects:
         ok = False
         for i, (title, text) in enumerate(passages):
-            if name and norm(name) not in norm(title + " " + text):
+            whole = norm(title + " " + text)
+            if (name and norm(name) not in whole) or any(a not in whole for a in attributes):
                 continue
             for sentence in re.split(r"(?<=[.!?])\s+", text):
-                if len(stems(sentence) & rest) >= max(1, len(rest) // 2):
+                if not rest or len(stems(sentence) & rest) >= max(1, len(rest) // 2):
                     ok, best = True, ("yes", sentence, i)
                     break
             if ok:
