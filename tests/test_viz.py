@@ -133,7 +133,7 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
     from vgrag.config import QueryParams
     from vgrag.pipeline import run_query
     from vgrag.trace import Step
-    from vgrag.layout import CHAR_PX, short_label
+    from vgrag.layout import CHAR_PX, EDGE_LABEL_CHARS, short_label
     from vgrag.viz import trace_graph, trace_layout
     from vgrag.writer import SourceChunk, write_chunks
 
@@ -152,4 +152,5 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
     at = {n.id: (n.x, n.y) for n in g.nodes}
     for e in g.edges:  # every drawn label fits between its dots
         if e.label and e.source != e.target:
-            assert math.dist(at[e.source], at[e.target]) >= 0.95 * (len(short_label(e.label, 28)) * CHAR_PX + 40), e
+            room = len(short_label(e.label, EDGE_LABEL_CHARS)) * CHAR_PX + 40
+            assert math.dist(at[e.source], at[e.target]) >= 0.95 * room, e

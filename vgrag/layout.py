@@ -9,6 +9,9 @@ import functools
 import numpy as np
 
 
+EDGE_LABEL_CHARS = 28  # an edge's label as drawn (viz, replay) and as the layout makes room for it
+
+
 def short_label(s: str, n: int = 40) -> str:
     """A label as drawn: at most n characters, cut with an ellipsis."""
     return s if len(s) <= n else s[: n - 1] + "…"
@@ -40,7 +43,7 @@ def layout(
         for a, b, label in labels:
             if a in at and b in at and a != b and label:
                 pair = (min(at[a], at[b]), max(at[a], at[b]))
-                need[pair] = max(need.get(pair, 0.0), len(short_label(label, 28)) * CHAR_PX)
+                need[pair] = max(need.get(pair, 0.0), len(short_label(label, EDGE_LABEL_CHARS)) * CHAR_PX)
         widths = np.array([len(short_label(x)) * CHAR_PX for x in names] if names else [0.0] * len(nodes))
         xy = _spread(xy, SPACING, need, widths)
     return {n: (round(float(x), 1), round(float(y), 1)) for n, (x, y) in zip(nodes, xy, strict=True)}

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .explain import explain
 from .trace import QueryTrace
-from .viz import FADED, FIT_JS, MIN_SCALE, ROLE_COLORS, STEPS, VIS_JS, legend, short_label, trace_graph, vis_asset
+from .layout import EDGE_LABEL_CHARS, short_label
+from .viz import FADED, FIT_JS, MIN_SCALE, ROLE_COLORS, STEPS, VIS_JS, legend, trace_graph, vis_asset
 
 
 def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
@@ -31,7 +32,8 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
             for n in g.nodes
         ]
         edges = [
-            {"from": e.source, "to": e.target, "label": "" if e.role in FADED else short_label(e.label, 28),
+            {"from": e.source, "to": e.target,
+             "label": "" if e.role in FADED else short_label(e.label, EDGE_LABEL_CHARS),
              "title": e.title, "color": ROLE_COLORS.get(e.role), "arrows": "to",
              "width": 1 if e.role in FADED else (4 if e.role == "path" else 2.5)}
             for e in g.edges

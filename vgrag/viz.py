@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-
 from .explain import TOP_SELECTED
-from .layout import layout, short_label
+from .layout import EDGE_LABEL_CHARS, layout, short_label
 from .store import Graph
 from .trace import QueryTrace, Step
 
@@ -127,7 +126,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
         net.add_edge(
             e.source,
             e.target,
-            label="" if faded else short_label(e.label, 28),
+            label="" if faded else short_label(e.label, EDGE_LABEL_CHARS),
             title=e.title,
             color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
             width=1 if faded else (4 if e.role == "path" else 2.5),
