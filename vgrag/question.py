@@ -161,8 +161,9 @@ def _stem(w: str) -> str:
     return w
 
 
-# irregular verb forms meet their base ("wrote", "written" ~ "write"; "sold" ~ "sell"); none that is also another
-# common word ("found", "left", "saw", "fell", "born", "lead" stay as they are)
+# irregular verb forms meet their base ("wrote", "written" ~ "write"; "sold" ~ "sell"). Left out: forms that are
+# more often another word in these texts ("found" a company, "left", "saw", "fell", "born", "lead"); some kept forms
+# are also nouns ("rose", "bit", "won", "shot", "felt"), which then meet a verb the question rarely asks about
 _IRREGULAR = {
     form: base
     for base, forms in {
