@@ -10,7 +10,7 @@ from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError
 from vgrag.store import Graph
-from vgrag.triple_files import TRIPLE_TYPES
+from vgrag.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
 from vgrag.workspace import Workspace
 from vgrag.writer import delete_document
 
@@ -112,10 +112,10 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
 def triples_tab(ws: Workspace, graph: Graph) -> None:
     """Import a HippoRAG OpenIE JSON, JSONL or CSV file of passages with their triples."""
     tf = st.file_uploader(
-        f"HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object; up to {4 * MAX_FILE_MB} MB)",
+        f"HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object; up to {MAX_TRIPLES_MB} MB)",
         type=[t.lstrip(".") for t in TRIPLE_TYPES],
         key="triple_file",
-        max_upload_size=4 * MAX_FILE_MB,
+        max_upload_size=MAX_TRIPLES_MB,
     )
     if st.button("Import", key="import") and tf is not None:
         bar = st.progress(0.0, text="Importing…")

@@ -13,6 +13,8 @@ from .models import Triple
 from .sources import MAX_FILE_MB, InputError, decode_text
 from .text import display_name
 
+MAX_TRIPLES_MB = 4 * MAX_FILE_MB  # a triple file carries its passages and their triples
+
 TRIPLE_TYPES = (".json", ".jsonl", ".csv")
 
 
@@ -114,8 +116,8 @@ def read_triples_file(name: str, data: bytes) -> list[ImportedPassage]:
     suffix = Path(name).suffix.lower()
     if not data:
         raise InputError(f"{name}: the file is empty.")
-    if len(data) > 4 * MAX_FILE_MB * 1024 * 1024:
-        raise InputError(f"{name}: {len(data) / 2**20:,.0f} MB is over the {4 * MAX_FILE_MB} MB limit for a triple "
+    if len(data) > MAX_TRIPLES_MB * 1024 * 1024:
+        raise InputError(f"{name}: {len(data) / 2**20:,.0f} MB is over the {MAX_TRIPLES_MB} MB limit for a triple "
                          "file; split it and import the parts.")  # fmt: skip
     if suffix == ".json":
         return read_openie(data, name)
