@@ -72,7 +72,7 @@ class Workspace:
     ) -> IngestReport:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
         Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing."""
-        pairs = [f if isinstance(f, tuple) else (Path(f).name, Path(f).read_bytes()) for f in files]
+        pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
         ex = make_extractor(extractor, self.settings.llm, self.settings.cache_dir, glean)
         with self.db.write_lock:
             return ingest_documents(
@@ -94,7 +94,7 @@ class Workspace:
         on_progress: ProgressFn = _noop,
     ) -> IngestReport:
         """Pre-extracted passages and triples: HippoRAG OpenIE JSON, JSONL or CSV (one source document)."""
-        name, data = source if isinstance(source, tuple) else (Path(source).name, Path(source).read_bytes())
+        name, data = source if isinstance(source, tuple) else (str(source), Path(source).read_bytes())
         passages = read_triples_file(name, data)
         with self.db.write_lock:
             return ingest_imported(
