@@ -41,7 +41,8 @@ class LLMSettings:
     model_rerank: str = "gpt-4o-mini"
     model_answer: str = "gpt-4o-mini"
     temperature: float = 0.0
-    timeout_s: float = 60.0  # one request (a streamed answer: between two pieces)
+    timeout_s: float = 60.0  # the most one request may take, from sending it to the reply's last byte
+    max_reply_mb: float = 2.0  # the most one reply may send (a streamed one too); more is refused
     max_retries: int = 3  # rate limits and timeouts; an unreachable endpoint gets one quick retry only
     concurrency: int = 4
     json_mode: bool = True
