@@ -30,6 +30,27 @@ class QueryParams:
     # at 9k passages "candidates" changed no top-10 list and "fused" cost 10-16 R@5 points (README, Benchmark)
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
 
+    def __post_init__(self) -> None:
+        """Knobs out of range are refused here, naming the knob, instead of failing deep inside a query."""
+        counts = ("entity_top_k", "relation_top_k", "evidence_relations")
+        positive = ("eviction_cap", "rerank_keep", "passage_top_k")
+        for name in counts + positive + ("hops",):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
+            if value < (1 if name in positive else 0):
+                raise ValueError(f"{name} must be at least {1 if name in positive else 0}, not {value}")
+        if self.hops > 2:
+            raise ValueError(f"hops must be 0, 1 or 2, not {self.hops}")
+        for name, lo, hi in (("sim_threshold", -1.0, 1.0), ("relation_weight", 0.0, 10.0), ("ppr_damping", 0.0, 1.0)):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not lo <= value <= hi:
+                raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, not {value!r}")
+        if self.rerank not in ("auto", "graph", "similarity", "llm"):
+            raise ValueError(f"rerank must be auto, graph, similarity or llm, not {self.rerank!r}")
+        if self.lexical not in ("off", "candidates", "fused"):
+            raise ValueError(f"lexical must be off, candidates or fused, not {self.lexical!r}")
+
 
 @dataclass(frozen=True)
 class LLMSettings:

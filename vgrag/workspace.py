@@ -22,6 +22,7 @@ from .embed import Embedder, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .pipeline import Method, run_query
+from .sources import clean_text
 from .triple_files import read_triples_file
 from .store import Graph
 from .text import content_hash
@@ -83,7 +84,7 @@ class Workspace:
         self, texts: Sequence[str], graph: str | None = None, name: str = "texts", **kwargs: object
     ) -> IngestReport:
         """Plain strings as one document called `name` (keyword arguments as for add_documents)."""
-        data = "\n\n".join(texts).encode("utf-8")
+        data = clean_text("\n\n".join(texts)).encode("utf-8")  # lone surrogates cannot be encoded: replaced
         return self.add_documents([(f"{name}.txt", data)], graph, **kwargs)  # type: ignore[arg-type]
 
     def import_triples(
@@ -118,7 +119,7 @@ class Workspace:
 
             llm = make_llm(self.settings.llm, self.settings.cache_dir)
         return run_query(
-            question,
+            clean_text(question),
             self.graph(graph, create=False),
             self.embedder,
             params or self.settings.query,
