@@ -125,7 +125,11 @@ def test_bad_triple_file_leaves_the_graph_as_it_was(ws, request, case, name, dat
 
 @pytest.mark.parametrize(
     "raw,shown",
-    [("../../etc/passwd.txt", "etc/passwd.txt"), ("C:\\Users\\me\\notes.txt", "C:/Users/me/notes.txt"), ("a\x00b\nc.txt", "a b c.txt")],
+    [
+        ("../../etc/passwd.txt", "etc/passwd.txt"),
+        ("C:\\Users\\me\\notes.txt", "C:/Users/me/notes.txt"),
+        ("a\x00b\nc.txt", "a b c.txt"),
+    ],
 )
 def test_file_names_with_paths_or_control_characters_are_cleaned(ws, request, raw, shown):
     graph = _fresh(ws, request)
