@@ -13,7 +13,6 @@ from pathlib import Path
 import streamlit as st
 
 from ui.state import current_graph_name, mode_label, settings, workspace
-from ui.safe import md_escape
 
 ICON = str(Path(__file__).resolve().parent.parent / "data" / "icon.png")  # local: no favicon request leaves the host
 
@@ -56,7 +55,7 @@ def navigation():  # -> StreamlitPage
     _sidebar()
     flash = st.session_state.pop("flash", None)  # a confirmation set just before a rerun
     if flash:
-        st.toast(md_escape(flash), icon=":material/check_circle:")
+        st.toast(flash, icon=":material/check_circle:")
     return page
 
 
