@@ -63,11 +63,6 @@ def cmd_ingest(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
-    if re.search("[\udc80-\udcff]", a.question):  # bytes that were not UTF-8, as Python keeps them in argv
-        raw = os.fsencode(a.question)
-        sys.stderr.write(f"error: the question is not UTF-8 text ({raw[:60]!r}); set a UTF-8 terminal (LANG=C.UTF-8) "
-                         "or retype it.\n")  # fmt: skip
-        return 2
     params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
     trace = ws.query(a.question, a.graph, params, method=a.method, use_llm=not a.offline)
     for step, error in (
@@ -202,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     quiet_storage_logs()
     a = build_parser().parse_args(argv)
+    if a.cmd == "query" and re.search("[\udc80-\udcff]", a.question):  # bytes that were not UTF-8, kept by argv
+        sys.stderr.write(f"error: the question is not UTF-8 text ({os.fsencode(a.question)[:60]!r}); use a UTF-8 "
+                         "terminal (LANG=C.UTF-8) or retype it.\n")  # fmt: skip
+        return 2
     try:
         if a.cmd == "bench":
             return cmd_bench(None, a)

@@ -125,7 +125,9 @@ def ingest_documents(
             continue
         same.append(digest)
         if len(same) > 1:  # one name, different contents (notes.txt from two folders): both kept
-            key, name = f"{key}\x1f{digest}", f"{name} ({len(same)})"
+            stem, dot, ext = name.rpartition(".")
+            key = f"{key}\x1f{digest}"
+            name = f"{stem} ({len(same)}).{ext}" if dot and stem and "/" not in ext else f"{name} ({len(same)})"
         on_progress(Progress("read", n, len(files), f"reading {name}"))
         t0 = time.perf_counter()
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import re
@@ -45,10 +46,10 @@ def clean_surrogates(text: str) -> str:
 
 def clean_file_name(name: str) -> str:
     """The name shown for an upload: the path as given without empty, "." and ".." parts or control characters
-    ("unnamed file (…)" with the raw name spelt out when nothing is left)."""
+    ("unnamed file" and a short hash of the name given when nothing is left)."""
     parts = [" ".join(clean_text(p).split()).strip(". ") for p in re.split(r"[\\/]", str(name))]
     shown = "/".join(p for p in parts if p)
-    return shown or f"unnamed file ({clean_surrogates(str(name)).encode('unicode_escape').decode('ascii')[:40]})"
+    return shown or f"unnamed file {hashlib.sha1(source_key(name).encode()).hexdigest()[:6]}"  # "..", "/", "\n"
 
 
 def base_name(name: str) -> str:
