@@ -4,28 +4,17 @@
 from __future__ import annotations
 
 import pytest
+import bad_fixtures
 
-from vgrag import Settings, Workspace
 from vgrag.check import check_graph
 from vgrag.text import doc_id
 from vgrag.writer import delete_document
 
+ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
+
 ADA = b"Ada Lovelace worked with Charles Babbage in London."
 GRACE = b"Grace Hopper wrote the first compiler at Remington Rand."
 ALAN = b"Alan Turing worked at Bletchley Park during the war."
-
-
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
-
-
-@pytest.fixture
-def graph(ws, request):
-    name = "names_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
-    ws.drop(name)
-    yield name
-    ws.drop(name)
 
 
 def _stored(ws, graph) -> list[str]:

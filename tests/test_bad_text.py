@@ -10,9 +10,9 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
+import bad_fixtures
 from test_retrieve import FACTS, Q
 
-from vgrag import Settings, Workspace
 from vgrag.check import check_graph
 from vgrag.config import QueryParams
 from vgrag.export import export_graph
@@ -21,21 +21,10 @@ from vgrag.pipeline import run_query
 from vgrag.triple_files import read_csv
 from vgrag.writer import SourceChunk, write_chunks
 
+ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
+
 GOOD = ("good.txt", b"Ada Lovelace worked with Charles Babbage in London.")
 CONTROL = {chr(c) for c in range(32) if chr(c) not in "\t\n\r"} | {"\x7f"}
-
-
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
-
-
-@pytest.fixture
-def graph(ws, request):
-    name = "text_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
-    ws.drop(name)
-    yield name
-    ws.drop(name)
 
 
 def _texts(ws, graph) -> list[str]:
