@@ -120,6 +120,7 @@ class Settings:
             model_answer=env.get("VGRAG_MODEL_ANSWER", env.get("VGRAG_LLM_MODEL", base.llm.model_answer)),
             temperature=float(env.get("VGRAG_LLM_TEMPERATURE", base.llm.temperature)),
             timeout_s=float(env.get("VGRAG_LLM_TIMEOUT", base.llm.timeout_s)),
+            max_reply_mb=float(env.get("VGRAG_LLM_MAX_REPLY_MB", base.llm.max_reply_mb)),
             concurrency=int(env.get("VGRAG_LLM_CONCURRENCY", base.llm.concurrency)),
             query_deadline_s=float(env.get("VGRAG_LLM_DEADLINE", base.llm.query_deadline_s)),
             **{
