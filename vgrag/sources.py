@@ -41,6 +41,7 @@ def source_key(name: str) -> str:
 
 
 def clean_surrogates(text: str) -> str:
+    """Lone surrogates (which UTF-8 cannot encode) as U+FFFD; everything else as it was."""
     return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
 
 
