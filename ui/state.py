@@ -132,7 +132,7 @@ def create_and_select(ws: Workspace, name: str) -> None:
 
 def load_demo(ws: Workspace) -> IngestReport:
     """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
-    report = ws.import_triples(DEMO_FILE, DEMO_GRAPH)
+    report = ws.import_triples((DEMO_FILE.name, DEMO_FILE.read_bytes()), DEMO_GRAPH)  # one name wherever installed
     select_graph(DEMO_GRAPH)
     return report
 
