@@ -79,7 +79,7 @@ if asked and question.strip():
         st.rerun()  # draw the step-through without the streaming widgets
     except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
         st.session_state.pop("pending", None)
-        st.error(f"The query failed: {e}")
+        st.error(md_escape(f"The query failed: {e}"))
 
 trace = st.session_state.get("trace")
 if trace is None:

@@ -22,6 +22,7 @@ from .embed import Embedder, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .pipeline import Method, run_query
+from .sources import clean_text
 from .triple_files import read_triples_file
 from .store import Graph
 from .text import content_hash
@@ -72,7 +73,7 @@ class Workspace:
     ) -> IngestReport:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
         Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing."""
-        pairs = [f if isinstance(f, tuple) else (Path(f).name, Path(f).read_bytes()) for f in files]
+        pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
         ex = make_extractor(extractor, self.settings.llm, self.settings.cache_dir, glean)
         with self.db.write_lock:
             return ingest_documents(
@@ -83,7 +84,7 @@ class Workspace:
         self, texts: Sequence[str], graph: str | None = None, name: str = "texts", **kwargs: object
     ) -> IngestReport:
         """Plain strings as one document called `name` (keyword arguments as for add_documents)."""
-        data = "\n\n".join(texts).encode("utf-8")
+        data = clean_text("\n\n".join(texts)).encode("utf-8")  # lone surrogates cannot be encoded: replaced
         return self.add_documents([(f"{name}.txt", data)], graph, **kwargs)  # type: ignore[arg-type]
 
     def import_triples(
@@ -94,7 +95,7 @@ class Workspace:
         on_progress: ProgressFn = _noop,
     ) -> IngestReport:
         """Pre-extracted passages and triples: HippoRAG OpenIE JSON, JSONL or CSV (one source document)."""
-        name, data = source if isinstance(source, tuple) else (Path(source).name, Path(source).read_bytes())
+        name, data = source if isinstance(source, tuple) else (str(source), Path(source).read_bytes())
         passages = read_triples_file(name, data)
         with self.db.write_lock:
             return ingest_imported(
@@ -118,7 +119,7 @@ class Workspace:
 
             llm = make_llm(self.settings.llm, self.settings.cache_dir)
         return run_query(
-            question,
+            clean_text(question),
             self.graph(graph, create=False),
             self.embedder,
             params or self.settings.query,
