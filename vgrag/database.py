@@ -10,9 +10,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pymilvus import MilvusClient
-from pymilvus.exceptions import MilvusException
-
+from .connection import (  # noqa: F401 - the storage errors, importable from here as before
+    Connection,
+    DatabaseLockedError,
+    ServerUnavailableError,
+    StoreError,
+    connect,
+    is_lite,
+)
 from .meta import DocumentLog, MetaStore
 from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
@@ -31,48 +36,8 @@ def quiet_storage_logs() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-class StoreError(RuntimeError):
-    """A storage problem with a message that says what to do."""
-
-
-class DatabaseLockedError(StoreError):
-    pass
-
-
 class EmbedderMismatchError(StoreError):
     pass
-
-
-# pymilvus pings every 10 s even when idle; the in-process Milvus Lite server allows one ping per 5 minutes and
-# answers more with GOAWAY "too_many_pings" (logged to the terminal after ~2 idle minutes, measured). A local
-# server needs no keepalive: ping rarely, and never without calls in flight.
-LITE_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 600_000, "grpc.keepalive_permit_without_calls": False}
-
-
-def is_lite(uri: str) -> bool:
-    return not uri.startswith(("http://", "https://", "tcp://", "unix:"))
-
-
-def connect(uri: str, token: str = "") -> MilvusClient:
-    """Open a Milvus Lite file or a Milvus server, translating the common failures into clear errors."""
-    kwargs: dict = {"uri": uri}
-    if token:
-        kwargs["token"] = token
-    if is_lite(uri):
-        kwargs["grpc_options"] = LITE_GRPC_OPTIONS
-    try:
-        return MilvusClient(**kwargs)
-    except MilvusException as e:
-        if "Open local milvus failed" in str(e) or "lock" in str(e).lower():
-            raise DatabaseLockedError(
-                f"The database {uri} is already open in another process (a Milvus Lite file allows one). "
-                "Close the other program, or share it through a server: "
-                f"`milvus-lite server --data-dir {uri} --host 127.0.0.1 --port 19530` and set "
-                "VGRAG_MILVUS_URI=http://127.0.0.1:19530 for every program."
-            ) from e
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
-    except Exception as e:  # noqa: BLE001 - connection errors come in many types; report them plainly
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
 
 
 @dataclass(frozen=True)
@@ -86,7 +51,7 @@ class GraphInfo:
 class Database:
     """One Milvus database (Lite file or server) holding any number of named graphs."""
 
-    def __init__(self, uri: str, token: str = "", client: MilvusClient | None = None) -> None:
+    def __init__(self, uri: str, token: str = "", client: Connection | None = None) -> None:
         self.uri = uri
         self.client = client or connect(uri, token)
         self.write_lock = threading.RLock()
@@ -137,10 +102,14 @@ class Database:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
             with self.write_lock:
                 g = self._graph(name, dim)
-                g.create_collections()
-                self.meta.put(
-                    f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
-                )
+                try:
+                    g.create_collections()
+                    self.meta.put(
+                        f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
+                    )
+                except Exception:  # never a half-made graph that every later command trips on
+                    self._drop_collections(g)
+                    raise
             return g
         if info.embedder != embedder_id or info.dim != dim:
             raise EmbedderMismatchError(
@@ -158,12 +127,15 @@ class Database:
 
     def drop_graph(self, name: str) -> None:
         with self.write_lock:
-            for coll in self._graph(name, 1).collections:
-                if self.client.has_collection(coll):
-                    self.client.drop_collection(coll)
-                if self.mirrors is not None:
-                    self.mirrors.forget(coll)
+            self._drop_collections(self._graph(name, 1))
             self.meta.delete(self.meta.keys_of_graph(name))
+
+    def _drop_collections(self, g: Graph) -> None:
+        for coll in g.all_collection_names:
+            if self.client.has_collection(coll):
+                self.client.drop_collection(coll)
+            if self.mirrors is not None:
+                self.mirrors.forget(coll)
 
     def close(self) -> None:
         if self.mirrors is not None:

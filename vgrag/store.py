@@ -13,8 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pymilvus import MilvusClient
-
+from .connection import Connection
 from .meta import DocumentLog
 from .copies import GraphCopies
 from .lexical import LEXICAL, LexicalIndex
@@ -73,7 +72,7 @@ class Graph:
 
     def __init__(
         self,
-        client: MilvusClient,
+        client: Connection,
         name: str,
         dim: int,
         lock: threading.RLock,
@@ -103,6 +102,13 @@ class Graph:
 
     @property
     def collections(self) -> tuple[str, ...]:
+        """The collections this graph uses (the word index's only where the engine has BM25)."""
+        words = (self.coll(LEXICAL),) if self.lexical.available else ()  # type: ignore[arg-type]
+        return tuple(self.coll(k) for k in KINDS) + words
+
+    @property
+    def all_collection_names(self) -> tuple[str, ...]:
+        """Every collection the graph may have left behind (to drop it whole)."""
         return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)  # type: ignore[arg-type]
 
     def create_collections(self) -> bool:
