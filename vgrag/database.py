@@ -22,7 +22,7 @@ from .meta import DocumentLog, MetaStore
 from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
 from .mirror import Mirrors
-from .store import Graph, Index
+from .store import Graph, Index, load_collections
 
 # Per Lite file (one process may hold several Database objects on it): [open count, its vector copies]
 _MIRRORS: dict[str, list] = {}
@@ -66,13 +66,7 @@ class Database:
                 self.mirrors = entry[1]
         self.meta = MetaStore(self.client)
         self.meta.ensure()
-        self.load(META_COLLECTION)
-
-    def load(self, coll: str) -> None:
-        """Make a collection queryable: a reopened database starts with every collection released."""
-        state = self.client.get_load_state(coll).get("state")
-        if "Loaded" not in str(state):
-            self.client.load_collection(coll)
+        load_collections(self.client, [META_COLLECTION])
 
     def list_graphs(self) -> list[GraphInfo]:
         out = [
@@ -119,8 +113,6 @@ class Database:
         g = self._graph(name, dim)
         with self.write_lock:
             new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
-            for coll in g.collections:
-                self.load(coll)
             if new_lexical:
                 g.backfill_lexical()
         return g

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -56,6 +57,14 @@ class Index:
     def search_params(self, limit: int) -> dict:
         # `ef` is ignored by FLAT; it also widens the search of collections an older version built with AUTOINDEX
         return {"metric_type": "COSINE", "params": {"ef": max(self.ef, 2 * limit)}}
+
+
+def load_collections(client: Connection, names: Sequence[str]) -> None:
+    """Make collections queryable (a reopened database starts with every one released), all at once: a server takes
+    ~3 s per load and overlaps them (3 loads: 2.6 s together, 9.1 s one by one; Milvus 2.3.5)."""
+    todo = [c for c in names if "Loaded" not in str(client.get_load_state(c).get("state"))]
+    with ThreadPoolExecutor(max(1, len(todo))) as pool:
+        list(pool.map(client.load_collection, todo))
 
 
 @dataclass(frozen=True)
@@ -112,8 +121,8 @@ class Graph:
         return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)  # type: ignore[arg-type]
 
     def create_collections(self) -> bool:
-        """Create what is missing; True when the lexical index was new (an older graph: call `backfill_lexical`
-        once its collections are loaded)."""
+        """Create what is missing and load every collection; True when the lexical index was new (an older graph:
+        call `backfill_lexical`)."""
         for kind in KINDS:
             if self.client.has_collection(self.coll(kind)):
                 continue
@@ -121,14 +130,15 @@ class Graph:
             ip = self.client.prepare_index_params()
             ip.add_index(VEC, **self.index.index_params())
             self._create(self.coll(kind), schema, ip)
-        return self.lexical.create()
+        new_words = self.lexical.create()
+        load_collections(self.client, self.collections)
+        return new_words
 
     def _create(self, coll: str, schema: object, index_params: object) -> None:
-        """Create, index and load a collection. `sync=False`: pymilvus otherwise sleeps 0.5 s before it first asks
-        whether an index is built (2 s per new graph, measured); an empty collection's index is ready at once."""
+        """Create and index a collection (`create_collections` loads it). `sync=False`: pymilvus otherwise sleeps
+        0.5 s before it first asks whether an index is built; an empty collection's index is ready at once."""
         self.client.create_collection(coll, schema=schema)
         self.client.create_index(coll, index_params, sync=False)
-        self.client.load_collection(coll)
 
     def backfill_lexical(self) -> None:
         """Index the words of every stored passage (a graph built before the lexical index existed)."""
