@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import QueryParams, Settings
-from .database import Database
+from .database import Database, StoreError
 from .embed import Embedder, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .pipeline import Method, run_query
+from .models import Document
 from .triple_files import read_triples_file
+from .writer import DeleteReport, delete_document
 from .store import Graph
 from .text import content_hash
 from .trace import QueryTrace
@@ -100,6 +102,20 @@ class Workspace:
             return ingest_imported(
                 self.graph(graph), self.embedder, name, content_hash(data), passages, batch_size, on_progress
             )
+
+    # ---------- the documents of a graph
+    def documents(self, graph: str | None = None) -> list[Document]:
+        """A graph's source documents, oldest first (`complete` is False for one whose ingest was cut)."""
+        return self.graph(graph, create=False).documents.all()
+
+    def delete_document(self, document: str, graph: str | None = None) -> DeleteReport:
+        """Delete a source document (by id or name) and every passage, relation and entity only it supported."""
+        g = self.graph(graph, create=False)
+        found = [d for d in g.documents.all() if document in (d.id, d.name)]
+        if not found:
+            raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
+        with self.db.write_lock:
+            return delete_document(g, found[0].id)
 
     # ---------- asking
     def query(
