@@ -70,7 +70,9 @@ def _fmt(v: tuple[int, ...]) -> str:
 
 def _disk_problem(e: BaseException) -> str | None:
     """'read-only' or 'full' when the error (or its cause) says the disk refused a write."""
-    while e is not None:
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:  # pymilvus raises `e from e`: a chain can loop
+        seen.add(id(e))
         code = getattr(e, "errno", None)
         text = str(e).lower()
         if code == errno.EROFS or "read-only file system" in text:
