@@ -19,7 +19,6 @@ from .connection import (  # noqa: F401 - the storage errors, importable from he
     is_lite,
 )
 from .meta import DocumentLog, MetaStore
-from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
 from .mirror import Mirrors
 from .store import Graph, Index, load_collections
@@ -88,14 +87,15 @@ class Database:
 
     def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
         """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
-        if not GRAPH_NAME.match(name):
-            raise StoreError(f"Graph name {name!r} must start with a letter and use only letters, digits and _ (≤40).")
+        try:
+            g = self._graph(name, dim)
+        except ValueError as e:
+            raise StoreError(str(e)) from e
         info = self.graph_info(name)
         if info is None:
             if not create:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
             with self.write_lock:
-                g = self._graph(name, dim)
                 try:
                     g.create_collections()
                     self.meta.put(
@@ -110,7 +110,6 @@ class Database:
                 f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
                 f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
             )
-        g = self._graph(name, dim)
         with self.write_lock:
             new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
             if new_lexical:
@@ -118,8 +117,15 @@ class Database:
         return g
 
     def drop_graph(self, name: str) -> None:
+        """Drop a graph: its collections, their in-process copies and its records. StoreError when there is none."""
+        try:
+            g = self._graph(name, 1)
+        except ValueError as e:
+            raise StoreError(str(e)) from e
         with self.write_lock:
-            self._drop_collections(self._graph(name, 1))
+            if self.graph_info(name) is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
+                raise StoreError(f"No graph named {name!r} in {self.uri}; nothing was dropped.")
+            self._drop_collections(g)
             self.meta.delete(self.meta.keys_of_graph(name))
 
     def _drop_collections(self, g: Graph) -> None:

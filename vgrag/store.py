@@ -32,6 +32,7 @@ from .schema import (
     Kind,
     Record,
     add_fields,
+    check_graph_name,
     decode_row,
     from_row,
     output_fields,
@@ -91,7 +92,7 @@ class Graph:
     ) -> None:
         self.client, self.name, self.dim, self.lock, self.documents, self.index = (
             client,
-            name,
+            check_graph_name(name),
             dim,
             lock,
             documents,
