@@ -18,11 +18,11 @@ from pathlib import Path
 
 from .config import QueryParams, Settings
 from .database import Database, StoreError
-from .embed import Embedder, make_embedder
+from .embed import Embedder, embed_queries, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
-from .pipeline import Method, run_query
-from .models import Document
+from .pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
+from .models import Document, Entity
 from .triple_files import read_triples_file
 from .writer import DeleteReport, delete_document
 from .store import Graph
@@ -128,20 +128,42 @@ class Workspace:
         on_delta: Callable[[str], None] | None = None,
     ) -> QueryTrace:
         """Retrieve and answer; the configured LLM (if any, and `use_llm`) makes at most two bounded calls."""
-        llm = None
-        if use_llm and self.settings.llm.enabled:
-            from .llm import make_llm
+        llm = self.query_llm(on_delta) if use_llm else None
+        trace = self.retrieve(question, graph, params, method, llm)
+        return self.answer(trace, graph, llm)
 
-            llm = make_llm(self.settings.llm, self.settings.cache_dir)
-        return run_query(
-            question,
-            self.graph(graph, create=False),
-            self.embedder,
-            params or self.settings.query,
-            llm=llm,
-            on_delta=on_delta,
-            method=method,
-        )
+    def query_llm(self, on_delta: Callable[[str], None] | None = None) -> QueryLLM | None:
+        """The LLM side of one query (its rerank and answer calls under one deadline), None when none is set up;
+        the answer streams to `on_delta`."""
+        if not self.settings.llm.enabled:
+            return None
+        from .llm import make_llm
+
+        return QueryLLM(make_llm(self.settings.llm, self.settings.cache_dir), on_delta)
+
+    def retrieve(
+        self,
+        question: str,
+        graph: str | None = None,
+        params: QueryParams | None = None,
+        method: Method = "graph",
+        llm: QueryLLM | None = None,
+    ) -> QueryTrace:
+        """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`)."""
+        g = self.graph(graph, create=False)
+        return retrieve_trace(question, g, self.embedder, params or self.settings.query, llm, method)
+
+    def answer(self, trace: QueryTrace, graph: str | None = None, llm: QueryLLM | None = None) -> QueryTrace:
+        """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason."""
+        return answer_trace(trace, self.graph(graph, create=False), self.embedder, llm)
+
+    def stopped_answer(self, trace: QueryTrace, partial: str, graph: str | None = None) -> QueryTrace:
+        """The trace of a query whose streamed answer was stopped: the text so far, cited."""
+        return stopped_answer(trace, partial, self.graph(graph, create=False), self.embedder)
+
+    def find_entities(self, text: str, graph: str | None = None, k: int = 15) -> list[tuple[Entity, float]]:
+        """The k entities closest to a name or phrase, embedded as retrieval embeds a question's spans."""
+        return self.graph(graph, create=False).search_entity_records(embed_queries(self.embedder, [text]), k)[0]
 
     def close(self) -> None:
         self.db.close()
