@@ -64,7 +64,7 @@ if asked and question.strip():
             streamed.append(piece)
             live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
 
-        llm = ws.query_llm(on_delta=show_piece)
+        llm = ws.query_llm(on_delta=show_piece, settings=s)
     try:
         trace = ws.retrieve(question, graph.name, p, llm=llm)
         st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)

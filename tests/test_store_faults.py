@@ -63,8 +63,7 @@ def test_hostile_or_missing_graph_names_never_touch_files(tmp_path, db):
         with pytest.raises(StoreError, match="must start with a letter"):
             db.open_graph(bad, "m", 4)
     assert outside.read_bytes() == b"keep me"
-    with pytest.raises(StoreError, match="No graph named 'nothere'"):
-        db.drop_graph("nothere")
+    assert db.drop_graph("nothere") is False  # the CLI and the app say so (Workspace.drop)
 
 
 def test_check_reports_documents_whose_ingest_was_cut(graph, embedder):
@@ -127,3 +126,14 @@ def test_a_full_disk_is_one_clear_message(tmp_path):
         tmp_path, f"mount -t tmpfs -o size=4M tmpfs {folder}", f"DB = {str(folder / 'x.db')!r}\n" + OPEN_AND_WRITE
     )
     assert "STORE ERROR" in out.stdout and "is full" in out.stdout, out.stdout + out.stderr[-2000:]
+
+
+def test_cli_drop_of_a_missing_or_hostile_name_says_so(tmp_path, monkeypatch, capsys):
+    from vgrag.cli import main
+
+    monkeypatch.setenv("VGRAG_MILVUS_URI", str(tmp_path / "cli.db"))
+    for name, says in (("nothere", "No graph named 'nothere'"), ("../../x", "must start with a letter"),
+                       ("grafé", "must start with a letter")):  # fmt: skip
+        assert main(["graphs", "--drop", name]) == 2
+        out = capsys.readouterr()
+        assert says in out.err and "dropped" not in out.out

@@ -116,17 +116,18 @@ class Database:
                 g.backfill_lexical()
         return g
 
-    def drop_graph(self, name: str) -> None:
-        """Drop a graph: its collections, their in-process copies and its records. StoreError when there is none."""
+    def drop_graph(self, name: str) -> bool:
+        """Drop a graph: its collections, their in-process copies and its records; False when there was none."""
         try:
             g = self._graph(name, 1)
         except ValueError as e:
             raise StoreError(str(e)) from e
         with self.write_lock:
             if self.graph_info(name) is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
-                raise StoreError(f"No graph named {name!r} in {self.uri}; nothing was dropped.")
+                return False
             self._drop_collections(g)
             self.meta.delete(self.meta.keys_of_graph(name))
+            return True
 
     def _drop_collections(self, g: Graph) -> None:
         for coll in g.all_collection_names:

@@ -58,8 +58,10 @@ class Workspace:
         return self._graphs[name]
 
     def drop(self, name: str) -> None:
-        self.db.drop_graph(name)
+        """Drop a graph and everything in it; StoreError when there is no such graph."""
         self._graphs.pop(name, None)
+        if not self.db.drop_graph(name):
+            raise StoreError(f"No graph named {name!r} in {self.db.uri}; nothing was dropped.")
 
     # ---------- adding knowledge
     def add_documents(
@@ -132,14 +134,17 @@ class Workspace:
         trace = self.retrieve(question, graph, params, method, llm)
         return self.answer(trace, graph, llm)
 
-    def query_llm(self, on_delta: Callable[[str], None] | None = None) -> QueryLLM | None:
+    def query_llm(
+        self, on_delta: Callable[[str], None] | None = None, settings: Settings | None = None
+    ) -> QueryLLM | None:
         """The LLM side of one query (its rerank and answer calls under one deadline), None when none is set up;
-        the answer streams to `on_delta`."""
-        if not self.settings.llm.enabled:
+        the answer streams to `on_delta`. `settings`: the app session's, when they differ (a key typed there)."""
+        s = settings or self.settings
+        if not s.llm.enabled:
             return None
         from .llm import make_llm
 
-        return QueryLLM(make_llm(self.settings.llm, self.settings.cache_dir), on_delta)
+        return QueryLLM(make_llm(s.llm, s.cache_dir), on_delta)
 
     def retrieve(
         self,
