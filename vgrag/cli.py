@@ -77,7 +77,8 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
 
 def cmd_graphs(ws: Workspace, a: argparse.Namespace) -> int:
     if a.drop:
-        ws.drop(a.drop)  # type: ignore[attr-defined]
+        if not ws.drop(a.drop):  # type: ignore[attr-defined]
+            raise StoreError(f"No graph named {a.drop!r} in {ws.db.uri}; nothing was dropped.")
         _out(f"dropped {a.drop}")
         return 0
     for g in ws.db.list_graphs():  # type: ignore[attr-defined]

@@ -57,11 +57,10 @@ class Workspace:
             self._graphs[name] = self.db.open_graph(name, self.embedder.model_id, self.embedder.dim, create=create)
         return self._graphs[name]
 
-    def drop(self, name: str) -> None:
-        """Drop a graph and everything in it; StoreError when there is no such graph."""
+    def drop(self, name: str) -> bool:
+        """Drop a graph and everything in it; False when there was no such graph (StoreError for a bad name)."""
         self._graphs.pop(name, None)
-        if not self.db.drop_graph(name):
-            raise StoreError(f"No graph named {name!r} in {self.db.uri}; nothing was dropped.")
+        return self.db.drop_graph(name)
 
     # ---------- adding knowledge
     def add_documents(
