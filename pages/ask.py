@@ -9,8 +9,6 @@ from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
 from vgrag.explain import HOW_IT_WORKS, explain
-from vgrag.llm import make_llm
-from vgrag.pipeline import QueryLLM, answer_trace, retrieve_trace, run_query, stopped_answer
 from vgrag.trace import Step
 from vgrag.viz import STEPS, trace_graph
 
@@ -53,7 +51,7 @@ with knobs.expander("Retrieval knobs"):
 pending = st.session_state.pop("pending", None)
 if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
     partial = "".join(st.session_state.pop("streamed", []))
-    st.session_state["trace"] = stopped_answer(pending, partial, graph, ws.embedder)
+    st.session_state["trace"] = ws.stopped_answer(pending, partial, graph.name)
     st.session_state["step"] = STEPS[0]
 
 if asked and question.strip():
@@ -66,14 +64,14 @@ if asked and question.strip():
             streamed.append(piece)
             live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
 
-        llm = QueryLLM(make_llm(s.llm, s.cache_dir), on_delta=show_piece)
+        llm = ws.query_llm(on_delta=show_piece, settings=s)
     try:
-        trace = retrieve_trace(question, graph, ws.embedder, p, llm)
-        st.session_state["naive"] = run_query(question, graph, ws.embedder, p, method="naive")
+        trace = ws.retrieve(question, graph.name, p, llm=llm)
+        st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)
         if llm is not None:
             st.session_state["pending"] = trace  # kept if the stream is interrupted
             st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
-        st.session_state["trace"] = answer_trace(trace, graph, ws.embedder, llm)
+        st.session_state["trace"] = ws.answer(trace, graph.name, llm)
         st.session_state.pop("pending", None)
         st.session_state["step"] = STEPS[0]
         st.rerun()  # draw the step-through without the streaming widgets

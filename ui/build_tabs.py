@@ -12,7 +12,6 @@ from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
 from vgrag.store import Graph
 from vgrag.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
 from vgrag.workspace import Workspace
-from vgrag.writer import delete_document
 
 
 def plural(n: int, word: str) -> str:
@@ -152,8 +151,7 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
             f"**{md_escape(d.name)}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)")
         )
         if c2.button("Delete", key=f"del_{d.id}"):
-            with ws.db.write_lock:
-                rep = delete_document(graph, d.id)
+            rep = ws.delete_document(d.id, graph.name)
             st.success(
                 f"Deleted {md_escape(d.name)}: {rep.passages} passages, {rep.relations} relations and "
                 f"{rep.entities} entities only it supported."

@@ -1,4 +1,4 @@
-"""Command line: python -m vgrag ingest|query|graphs|check|export|bench."""
+"""Command line: python -m vgrag ingest|query|graphs|docs|check|export|bench."""
 
 from __future__ import annotations
 
@@ -85,11 +85,21 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
 
 def cmd_graphs(ws: Workspace, a: argparse.Namespace) -> int:
     if a.drop:
-        ws.drop(a.drop)  # type: ignore[attr-defined]
+        if not ws.drop(a.drop):  # type: ignore[attr-defined]
+            raise StoreError(f"No graph named {a.drop!r} in {ws.db.uri}; nothing was dropped.")
         _out(f"dropped {a.drop}")
         return 0
     for g in ws.db.list_graphs():  # type: ignore[attr-defined]
         _out(f"{g.name}\t{g.embedder}\t{g.dim}")
+    return 0
+
+
+def cmd_docs(ws: Workspace, a: argparse.Namespace) -> int:
+    if a.delete:
+        _report(ws.delete_document(a.delete, a.graph))
+        return 0
+    for d in ws.documents(a.graph):
+        _out(f"{d.id}\t{d.name}\t{d.n_passages}\t{'complete' if d.complete else 'INCOMPLETE'}")
     return 0
 
 
@@ -168,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--rerank", choices=["auto", "graph", "similarity", "llm"])
     g = sub.add_parser("graphs", help="list graphs (or --drop NAME)")
     g.add_argument("--drop")
+    d = sub.add_parser("docs", help="list a graph's documents (or --delete ID_OR_NAME)")
+    d.add_argument("--delete")
     sub.add_parser("check", help="consistency check of a graph")
     e = sub.add_parser("export", help="export a graph")
     e.add_argument("--format", choices=["graphml", "json", "csv"], default="json")
@@ -210,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             "ingest": cmd_ingest,
             "query": cmd_query,
             "graphs": cmd_graphs,
+            "docs": cmd_docs,
             "check": cmd_check,
             "export": cmd_export,
         }[a.cmd]
