@@ -9,7 +9,8 @@ import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .structure import Section, markdown_sections, plain_sections
+from .pdf_layout import drop_furniture, layout_sections, page_lines
+from .structure import Section, clean_section, markdown_sections, plain_sections
 
 
 class InputError(ValueError):
@@ -97,6 +98,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [p.extract_text() or "" for p in reader.pages]
         outline = _pdf_outline(reader)
+        laid = [] if outline else layout_sections(drop_furniture([page_lines(p, i) for i, p in enumerate(reader.pages)]))
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
@@ -107,6 +109,8 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
         raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
     if not any(p.strip() for p in pages):
         raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
+    if laid:  # no outline, but visible headings
+        return laid
     sections: list[Section] = []
     if not outline:
         heading: tuple[str, ...] = ()
@@ -266,7 +270,7 @@ def document_sections(name: str, data: bytes) -> list[Section]:
         raise InputError(
             f"{name}: unsupported type {suffix!r}; save it as one of {', '.join(TEXT_TYPES)} and upload that."
         )
-    sections = [sec for sec in (_without_blobs(x) for x in sections) if sec.text]
+    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
     if not sections:
         raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
     return sections
