@@ -61,14 +61,21 @@ class ClauseReader:
                 for tok in ent:
                     self.ent_of[tok.i] = ent
         self.quoted = _quoted_spans(doc)
-        self.topic_words = _content(self.topic)
         first = next(iter(doc.sents), None)
         self.lead = {c.i for c in first.root.children if c.dep_ in SUBJ} if first is not None else set()
+        self.topic_words: set[str] = set()
+        if self.topic and self.topic.casefold() not in doc.text.casefold():
+            # the title is not the text's own name for its subject ("Tucson, Arizona" over "Tucson is …"): the
+            # first sentence's subject is, when it shares a word with the title
+            lead = [a for a in (self.arg(doc[i]) for i in sorted(self.lead)) if a and a.kind == "name"]
+            if lead and _content(lead[0].text) & _content(self.topic):
+                self.topic = lead[0].text
+        self.topic_words = _content(self.topic)
 
     def named(self, text: str, tok: Tok) -> Arg:
         """A name, read as the topic when it is a shortened topic ("Countess" under "Countess of Parma") or the
         subject of the text's first sentence that shares a word with it ("Rodney George Laver" under "Rod Laver")."""
-        if self.topic and text != self.topic:
+        if self.topic_words and text != self.topic:
             words = _content(text)
             if words and words <= self.topic_words and self.topic_words and _content(self.topic.split()[0]) <= words:
                 return Arg(self.topic, "name")
