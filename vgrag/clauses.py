@@ -63,6 +63,7 @@ class ClauseReader:
         self.quoted = _quoted_spans(doc)
         first = next(iter(doc.sents), None)
         self.lead = {c.i for c in first.root.children if c.dep_ in SUBJ} if first is not None else set()
+        self.lead |= {x.i for i in self.lead for x in doc[i].children if x.dep_ in SUBJ}
         self.topic_words: set[str] = set()
         if self.topic and self.topic.casefold() not in doc.text.casefold():
             # the title is not the text's own name for its subject ("Tucson, Arizona" over "Tucson is …"): the
@@ -140,6 +141,9 @@ class ClauseReader:
 
     def subjects(self, verb: Tok) -> list[Arg]:
         own = [c for c in verb.children if c.dep_ in SUBJ]
+        # "X (born 1970) is …" parsed with the participle as the clause subject: its own subject is meant
+        own = [t for c in own for t in ([c] if c.dep_ in ("nsubj", "nsubjpass") else
+               [x for x in c.children if x.dep_ in ("nsubj", "nsubjpass")])]  # fmt: skip
         if own:
             toks = [t for s in own for t in [s, *s.conjuncts]]
             return [a for a in (self.subject_arg(t) for t in toks) if a]

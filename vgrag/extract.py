@@ -17,9 +17,10 @@ from .config import LLMSettings
 from .llm import LLMError, OpenAILLM, make_llm
 from .models import Triple
 from .clauses import ClauseReader
+from .entities import Canonicalizer
 from .nlp import load_spacy
 from .parse import parse_triples_output
-from .structure import name_of, strip_markers
+from .structure import clean_prose, name_of
 
 ExtractorKind = Literal["offline", "llm"]
 
@@ -62,13 +63,13 @@ class OfflineExtractor:
                 for _ in texts
             ]
         titles = list(titles) if titles else [""] * len(texts)
-        clean = [strip_markers(t) for t in texts]
+        clean = [clean_prose(t) for t in texts]
         out = []
         for doc, title in zip(self._nlp.pipe(clean, batch_size=self._batch), titles, strict=True):  # type: ignore[attr-defined]
             triples = tuple(ClauseReader(doc, name_of(title) if title else "").triples())
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             out.append(Extraction(triples, names, error=None if triples else "no triples found"))
-        return out
+        return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
 
 
 # ---------- by LLM

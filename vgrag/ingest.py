@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .embed import Embedder
+from .entities import Canonicalizer, graph_aliases, graph_lookup
 from .extract import Extraction, Extractor
 from .models import Document, Triple
 from .sources import InputError, clean_file_name, document_sections
@@ -219,6 +220,7 @@ def ingest_documents(
         plans.append((name, content_hash(data), chunks))
     total = sum(len(c) for _, _, c in plans)
     done = 0
+    canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
     for name, digest, chunks in plans:
         did = _begin_document(graph, name, digest, len(chunks), tally)
         if did is None:
@@ -235,6 +237,7 @@ def ingest_documents(
             except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
                 log.exception("extractor failed on %s", name)
                 results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
+            results = canon.apply(results)
             tally.timings["extract"] += time.perf_counter() - t0
             batch: list[SourceChunk] = []
             for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
@@ -267,6 +270,7 @@ def ingest_documents(
                 )
             )
             tally.chunks += len(batch)
+        graph_aliases(graph).add(did, canon.aliases)
         _finish_document(graph, did, name, digest, len(chunks))
         if not doc_triples:
             tally.failures.append(Failure(name, None, (

@@ -67,10 +67,20 @@ def strip_markers(text: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:])", r"\1", out))
 
 
+_EMPTY_PARENS = re.compile(r"\(\s*(?:[;,]\s*)*\)|(?<=\()\s*[;,]\s*")
+
+
+def clean_prose(text: str) -> str:
+    """Text without citation markers and without what removed pronunciations leave: "X ( ; born 1970)" → "X (born
+    1970)", "X ()" → "X"."""
+    out = _EMPTY_PARENS.sub("", strip_markers(text))
+    return out if out == text else re.sub(r"[ \t]{2,}", " ", out)
+
+
 def clean_section(sec: Section) -> Section:
     """A section with markers stripped from its heading and text."""
     heading = tuple(strip_markers(h).strip() for h in sec.heading)
-    text = strip_markers(sec.text)
+    text = clean_prose(sec.text)
     return sec if (heading, text) == (sec.heading, sec.text) else Section(heading, text, sec.page)
 
 
