@@ -10,7 +10,8 @@ descriptions ("X is an English filmmaker") and relational nouns ("X is the capit
 
 Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases (a
 noun with modifiers). A bare common noun ("film", "author") is not an entity: "the film" as a subject refers to
-the passage's topic, otherwise the argument is dropped. A bare year is not an entity either: it is kept in the
+the passage's topic, otherwise the argument is dropped; a clause without a named subject is read as being about
+the topic (a passage is about its title: "Situated in Kalupahana, …"). A bare year is not an entity either: it is kept in the
 relation's predicate ("published by (in 1963)") so it does not become a hub linking unrelated passages.
 """
 
@@ -43,6 +44,7 @@ MAX_PREDICATE_WORDS = 8
 class Arg:
     text: str
     kind: str  # "name" | "date" | "phrase" (specific noun phrase) | "year" | "generic"
+    year: str = ""  # a year that qualified a description ("a 2001 war film"): kept in the relation, not the name
 
     @property
     def node(self) -> bool:
@@ -109,11 +111,14 @@ class ClauseReader:
         words = list(self.doc[start : tok.i + 1])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
+        year = ""
+        if tok.pos_ == "NOUN" and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
+            year, words = words[0].text, words[1:]
         text = "".join(t.text_with_ws for t in words).strip()
         if tok.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in words):
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
-            return Arg(text, "phrase")
+            return Arg(text, "phrase", year)
         return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:
@@ -133,6 +138,9 @@ class ClauseReader:
                 return self.subject_arg(subs[0])
         if tok.dep_ == "appos":
             return self.subject_arg(tok.head)
+        named = [c for c in tok.children if c.dep_ == "appos" and (n := self.arg(c)) is not None and n.kind == "name"]
+        if named:  # "her first novel, "The Orange Eats Creeps", was published …"
+            return self.arg(named[0])
         if a.kind == "generic" and self.topic and any(c.lower_ in ("the", "this") for c in tok.children):
             return Arg(self.topic, "name")
         return a
@@ -179,6 +187,8 @@ class ClauseReader:
 
     def clause(self, verb: Tok) -> list[Triple]:
         subjects = self.subjects(verb)
+        if self.topic and not any(s.node for s in subjects):  # no named subject: the clause is about the topic
+            subjects = [Arg(self.topic, "name")]
         if not subjects:
             return []
         args = self.arguments(verb)
@@ -197,7 +207,7 @@ class ClauseReader:
                 if a.kind == "year":
                     years.append(f"{p.split(' ', 1)[1] if ' ' in p else ''} {a.text}".strip())
                 elif a.node:
-                    pairs.append((p, a))
+                    pairs.append((p + (f" {a.year}" if a.year else ""), a))
         note = f", {', '.join(dict.fromkeys(years))}" if years else ""
         out = []
         for s in subjects:
