@@ -11,8 +11,9 @@ descriptions ("X is an English filmmaker") and relational nouns ("X is the capit
 Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases (a
 noun with modifiers). A bare common noun ("film", "author") is not an entity: "the film" as a subject refers to
 the passage's topic, otherwise the argument is dropped; a clause without a named subject is read as being about
-the topic (a passage is about its title: "Situated in Kalupahana, …"). A bare year is not an entity either: it is kept in the
-relation's predicate ("published by (in 1963)") so it does not become a hub linking unrelated passages.
+the topic (a passage is about its title: "Situated in Kalupahana, …"). A bare year is not an entity either: it is
+kept in the relation's predicate ("won, in 2012"; "is 2001 war film") so it does not become a hub linking unrelated
+passages.
 """
 
 from __future__ import annotations
@@ -246,7 +247,7 @@ class ClauseReader:
         return out
 
     def appositions(self) -> list[Triple]:
-        """"X, an English filmmaker," → (X, is, English filmmaker)."""
+        """ "X, an English filmmaker," → (X, is, English filmmaker)."""
         out = []
         for tok in self.doc:
             if tok.dep_ == "appos" and tok.pos_ in ("NOUN", "PROPN"):

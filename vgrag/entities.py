@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .models import Triple
 from .parse import clean_triple
 from .structure import strip_markers
 from .text import display_name, entity_id, normalize_name
@@ -98,8 +97,8 @@ class Canonicalizer:
                 self.names[k] = target
             else:
                 self._alias(self.names[k], set(forms))
-        for k, canon in list(self.names.items()):  # a written-out form seen after its surname-first one
-            inv = next((i for i in [inverted(canon)] if i), None)
+        for canon in list(self.names.values()):  # a written-out form seen after its surname-first one
+            inv = inverted(canon)
             if inv and normalize_name(inv) in self.names and self.names[normalize_name(inv)] != canon:
                 self._alias(canon, {self.names[normalize_name(inv)]})
                 self.names[normalize_name(inv)] = canon
@@ -121,11 +120,8 @@ class Canonicalizer:
                   for x in r.entities])  # fmt: skip
         out = []
         for r in results:
-            triples = tuple(
-                dict.fromkeys(
-                    c for t in r.triples if (c := clean_triple((self.name(t.subject), t.predicate, self.name(t.object))))
-                )
-            )
+            named = (clean_triple((self.name(t.subject), t.predicate, self.name(t.object))) for t in r.triples)
+            triples = tuple(dict.fromkeys(c for c in named if c is not None))
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
 

@@ -98,7 +98,8 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [p.extract_text() or "" for p in reader.pages]
         outline = _pdf_outline(reader)
-        laid = [] if outline else layout_sections(drop_furniture([page_lines(p, i) for i, p in enumerate(reader.pages)]))
+        lines = [] if outline else [page_lines(p, i) for i, p in enumerate(reader.pages)]
+        laid = layout_sections(drop_furniture(lines)) if lines else []
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
