@@ -1,6 +1,6 @@
 """Offline extractor vs HippoRAG's GPT-3.5 triples on a benchmark corpus: entity and triple overlap.
 
-Usage: python scripts/extract_quality.py ../shared/bench/musique_train [N passages]
+Usage: python scripts/extract_quality.py ../shared/bench/musique_train [N passages [first passage]]
 Entity recall/precision compare normalised entity names per passage; a triple "matches" when its subject
 and object both match a GPT triple's subject and object (predicates are worded too differently to compare).
 Names are compared twice: normalised (case, spacing) and by the canonical key both sides get (vgrag.entities.key:
@@ -48,7 +48,8 @@ def overlap(docs: list[dict], res: list, norm: Callable[[str], str]) -> dict[str
 def main() -> None:
     folder = Path(sys.argv[1])
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 10**9
-    docs = json.loads(next(folder.glob("openie*.json")).read_text())["docs"][:n]
+    start = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    docs = json.loads(next(folder.glob("openie*.json")).read_text())["docs"][start : start + n]
     ex = OfflineExtractor()
     t0 = time.perf_counter()
     res = ex.extract_many([d["text"] for d in docs], [d["title"] for d in docs])

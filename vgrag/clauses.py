@@ -64,6 +64,11 @@ class ClauseReader:
                 for tok in ent:
                     self.ent_of[tok.i] = ent
         self.quoted = _quoted_spans(doc)
+        full: dict[str, set[str]] = {}  # "Hall" → {"G. Stanley Hall"}: a person named in full, later by surname
+        for ent in doc.ents:
+            if ent.label_ == "PERSON" and len(ent) > 1:
+                full.setdefault(ent[-1].text, set()).add(ent.text)
+        self.full_name = {k: next(iter(v)) for k, v in full.items() if len(v) == 1}
         first = next(iter(doc.sents), None)
         self.lead = {c.i for c in first.root.children if c.dep_ in SUBJ} if first is not None else set()
         self.lead |= {x.i for i in self.lead for x in doc[i].children if x.dep_ in SUBJ}
@@ -85,6 +90,8 @@ class ClauseReader:
                 return Arg(self.topic, "name")
             if words & self.topic_words and (tok.i in self.lead or tok.head.i in self.lead):
                 return Arg(self.topic, "name")
+        if " " not in text and text in self.full_name:
+            return self.named(self.full_name[text], tok) if self.full_name[text] != text else Arg(text, "name")
         return Arg(text, "name")
 
     # ---------- arguments
@@ -202,7 +209,7 @@ class ClauseReader:
                         break
         pairs: list[tuple[str, Arg]] = []
         years: list[str] = []
-        verb_base = verb.text if verb.lemma_ != "be" else ""
+        verb_base = verb.text
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":
