@@ -195,9 +195,13 @@ class ClauseReader:
 
     def clause(self, verb: Tok) -> list[Triple]:
         subjects = self.subjects(verb)
-        if self.topic and not any(s.node for s in subjects):  # no named subject: the clause is about the topic
+        described = self.owner(verb) if verb.lemma_ == "be" else None
+        if described is not None:  # "The current editor is X", "France's capital is Paris"
+            owner, what = described
+            subjects = []
+        elif self.topic and not any(s.node for s in subjects):  # no named subject: the clause is about the topic
             subjects = [Arg(self.topic, "name")]
-        if not subjects:
+        if not subjects and described is None:
             return []
         args = self.arguments(verb)
         if not args:  # "directed and produced by X": the first verb shares the last one's arguments
@@ -218,11 +222,9 @@ class ClauseReader:
                     pairs.append((p + (f" {a.year}" if a.year else ""), a))
         note = f", {', '.join(dict.fromkeys(years))}" if years else ""
         out = []
+        if described is not None:
+            out += [t for p, o in pairs if o.kind == "name" and (t := _triple(owner, f"{what} {p}", o.text))]
         for s in subjects:
-            if verb.lemma_ == "be" and s.kind != "name" and self.topic and _definite(verb, s):
-                # "The current editor is X" describes the topic: (topic, current editor is, X)
-                out += [t for p, o in pairs if o.kind == "name" and (t := _triple(self.topic, f"{s.text} {p}", o.text))]
-                continue
             if not s.node:
                 continue
             for p, o in pairs:
@@ -230,6 +232,23 @@ class ClauseReader:
                 if t:
                     out.append(t)
         return out
+
+    def owner(self, verb: Tok) -> tuple[str, str] | None:
+        """(whose, what) when a copula's subject names an attribute of something: "The current editor" (of the
+        topic), "Its capital" (the topic's), "France's capital" (France's); else None."""
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is None or subj.pos_ != "NOUN" or subj.i in self.ent_of:
+            return None
+        what = " ".join(t.text for t in subj.subtree if t.i <= subj.i and t.dep_ in ("amod", "compound") or t == subj)
+        poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+        if poss is not None:
+            whose = self.arg(poss) if poss.lower_ not in ("his", "her", "its", "their") else None
+            if poss.lower_ in ("its", "their") and self.topic:
+                return self.topic, what
+            return (whose.text.removesuffix("'s").removesuffix("'"), what) if whose and whose.kind == "name" else None
+        if self.topic and any(c.lower_ == "the" for c in subj.children) and _content(what) - self.topic_words:
+            return self.topic, what
+        return None
 
     def expand(self, pred: str, tok: Tok, verb_base: str, depth: int = 0) -> list[tuple[str, Arg]]:
         """An argument and the arguments of its own prepositions: through a common noun the relational reading
@@ -279,12 +298,6 @@ _SMALL = {"the", "a", "an", "of", "and", "in", "on", "at", "for", "to", "de", "l
 
 def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
-
-
-def _definite(verb: Tok, s: Arg) -> bool:
-    """Whether the copula's subject is a definite description ("the current editor")."""
-    subj = next((c for c in verb.children if c.dep_ in SUBJ), None)
-    return subj is not None and any(c.lower_ == "the" for c in subj.children) and subj.i not in ()
 
 
 def _coordinated(tok: Tok) -> list[Tok]:
