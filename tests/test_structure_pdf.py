@@ -24,7 +24,8 @@ def test_pdf_without_outline_is_split_by_its_bold_large_headings():
     secs = document_sections("articles.pdf", data)
     heads = [s.heading[-1] for s in secs]
     assert heads[:3] == ["The Prestige (film)", "Christopher Nolan", "Maximum Overdrive"]
-    assert heads == [s.heading[-1] for s in document_sections("articles.md", _read("articles.md"))]
+    for other in ("articles.md", "articles.html", "articles.docx"):
+        assert heads == [s.heading[-1] for s in document_sections(other, _read(other))], other
     prestige = secs[0]
     assert prestige.text.startswith("The Prestige is a 2006") and "Christopher Edward Nolan" not in prestige.text
     assert prestige.topic == "The Prestige"  # the "(film)" qualifier is not part of the name
@@ -45,6 +46,6 @@ def test_citation_markers_are_stripped_from_text_and_headings():
     )
     sec = clean_section(Section(("Acme Institute[2]",), "Acme Institute[2] was founded in 1901.[3]"))
     assert sec.heading == ("Acme Institute",) and sec.text == "Acme Institute was founded in 1901."
-    for name in ("articles.pdf", "articles.md", "articles.html"):
+    for name in ("articles.pdf", "articles.md", "articles.html", "articles.docx"):
         text = " ".join(s.text for s in document_sections(name, _read(name)))
         assert "[1]" not in text and "[citation needed]" not in text and "born 30 July 1970" in text, name
