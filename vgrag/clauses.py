@@ -277,14 +277,15 @@ class ClauseReader:
         return out
 
     def appositions(self) -> list[Triple]:
-        """ "X, an English filmmaker," → (X, is, English filmmaker)."""
+        """ "X, an English filmmaker," → (X, is, English filmmaker); "X, a member of Y," → (X, is member of, Y)."""
         out = []
         for tok in self.doc:
-            if tok.dep_ == "appos" and tok.pos_ in ("NOUN", "PROPN"):
-                head, desc = self.arg(tok.head), self.arg(tok)
-                if head and desc and head.kind == "name" and desc.kind == "phrase":
-                    t = _triple(head.text, "is", desc.text)
-                    if t:
+            if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.ent_of:
+                head = self.arg(tok.head)
+                if head is None or head.kind != "name":
+                    continue
+                for p, o in self.expand("is", tok, "is"):
+                    if o.node and (t := _triple(head.text, p, o.text)):
                         out.append(t)
         return out
 
