@@ -39,6 +39,7 @@ _MONTH = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MAX_PREDICATE_WORDS = 8
+QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
 
 
 @dataclass(frozen=True)
@@ -259,10 +260,12 @@ class ClauseReader:
         ("the capital of France" → (is capital of, France); "from a screenplay by Z" → (… screenplay by, Z)), for
         a name a further argument of the verb ("at 92.9 FM in Drayton Valley" → (broadcasts in, Drayton Valley))."""
         a = self.arg(tok)
+        if a is None and tok.lower_ in QUANTIFIERS:  # "one of the highest-grossing directors"
+            a = Arg(tok.lower_, "generic")
         if a is None:
             return []
         out = [(pred, a)] if a.kind != "generic" or depth else []
-        common = tok.pos_ == "NOUN" and tok.i not in self.ent_of
+        common = (tok.pos_ == "NOUN" or tok.lower_ in QUANTIFIERS) and tok.i not in self.ent_of
         if depth >= 2 or (not common and not verb_base):
             return out
         head = tok.lemma_ if tok.tag_ == "NNS" else tok.text
