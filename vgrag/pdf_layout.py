@@ -5,12 +5,15 @@ page furniture and dropped. pypdf's text visitor gives each text run's font and 
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 from .structure import Section
+
+log = logging.getLogger(__name__)
 
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 MAX_HEADING_CHARS = 150
@@ -163,6 +166,17 @@ def layout_sections(pages: list[list[Line]]) -> list[Section]:
         prev_heading = None
     close()
     return sections
+
+
+def visual_sections(reader: object) -> list[Section]:
+    """The sections a PDF's visible headings give, furniture dropped; [] when it shows none or its text runs cannot
+    be read (the caller then reads it page by page)."""
+    try:
+        pages = [page_lines(p, i) for i, p in enumerate(reader.pages)]  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - pypdf raises many types on odd files; the plain reading still works
+        log.warning("PDF text runs unreadable; reading it page by page", exc_info=True)
+        return []
+    return layout_sections(drop_furniture(pages))
 
 
 def _join(lines: list[str]) -> str:

@@ -9,7 +9,7 @@ import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .pdf_layout import drop_furniture, layout_sections, page_lines
+from .pdf_layout import visual_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
 
@@ -98,8 +98,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [p.extract_text() or "" for p in reader.pages]
         outline = _pdf_outline(reader)
-        lines = [] if outline else [page_lines(p, i) for i, p in enumerate(reader.pages)]
-        laid = layout_sections(drop_furniture(lines)) if lines else []
+        laid = [] if outline else visual_sections(reader)
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
