@@ -12,6 +12,7 @@ the ingest time split into read / extract / embed / store. Files are built under
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -22,9 +23,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 code = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else HERE.parent
 sys.path.insert(0, str(code))
-sys.path.insert(0, str(HERE.parent / "tests" / "fixtures"))
-
-from make_fixtures import with_markers, write  # noqa: E402
+_spec = importlib.util.spec_from_file_location("fixtures", HERE.parent / "tests" / "fixtures" / "make_fixtures.py")
+fixtures = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixtures)  # type: ignore[union-attr]
+with_markers, write = fixtures.with_markers, fixtures.write
 
 from vgrag.database import Database  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
