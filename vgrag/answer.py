@@ -13,7 +13,7 @@ import numpy as np
 
 from .embed import Embedder, embed_queries
 from .llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
-from .question import STOP_WORDS, content_lemmas, norm, overlap, read_question
+from .question import STOP_WORDS, content_lemmas, found_lemmas, norm, overlap, read_question
 from .reader import Chain, Model, read
 from .store import Graph
 from .text import split_sentences
@@ -52,13 +52,15 @@ def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView
     return found
 
 
-def path_score(wanted: tuple[frozenset[str], ...], similarity: float, path: Sequence[RelationView]) -> float:
+def path_score(
+    wanted: tuple[frozenset[str], ...], similarity: float, path: Sequence[RelationView], said: dict[str, frozenset[str]]
+) -> float:
     """Half similarity, half coverage of the question's content words (lemma sets); a relation adding no covered
-    word costs."""
+    word costs. `said`: the question's lemmas each relation's text has (see found_lemmas), by relation id."""
     covered: set[int] = set()
     idle = 0
     for r in path:
-        have = frozenset().union(*content_lemmas(r.text))
+        have = said[r.id]
         new = {i for i, w in enumerate(wanted) if w & have} - covered
         idle += not new
         covered |= new
@@ -81,14 +83,16 @@ def reasoning_paths(
     if not paths:
         return ()
     q = content_lemmas(trace.question)
-    scores = [path_score(q, sum(r.similarity for r in p) / len(p), p) for p in paths]
+    every = frozenset().union(*q)
+    said = {r.id: found_lemmas(every, r.text) for p in paths for r in p}
+    scores = [path_score(q, sum(r.similarity for r in p) / len(p), p, said) for p in paths]
     if embedder is not None and graph is not None:
         keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:RESCORE_PATHS]
         paths = [paths[i] for i in keep]
         question = embed_queries(embedder, [trace.question])[0]  # cached by retrieval
         ids = list(dict.fromkeys(r.id for p in paths for r in p))
         stored = {rel.id: v for rel, v in graph.get_with_vectors("relations", ids)}
-        scores = [path_score(q, _chain_similarity(question, [stored[r.id] for r in p if r.id in stored]), p)
+        scores = [path_score(q, _chain_similarity(question, [stored[r.id] for r in p if r.id in stored]), p, said)
                   for p in paths]  # fmt: skip
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))
     out: list[tuple[str, ...]] = []

@@ -85,18 +85,40 @@ def word_lemmas(word: str) -> frozenset[str]:
     return _LEMMAS[w]
 
 
+def _content_words(text: str) -> list[str]:
+    return [w for w in dict.fromkeys(w.casefold() for w in _WORD.findall(text) if len(w) > 1) if w not in STOP_WORDS]
+
+
 def content_lemmas(text: str) -> tuple[frozenset[str], ...]:
     """One lemma set per content word (not an English stop word) of the text."""
-    words = [w for w in dict.fromkeys(w.casefold() for w in _WORD.findall(text) if len(w) > 1) if w not in STOP_WORDS]
+    words = _content_words(text)
     _lemmatize(words)
     return tuple(_LEMMAS[w] for w in words)
+
+
+def has_lemma(wanted: frozenset[str], word: str) -> bool:
+    """Whether the word has one of these lemmas. Only a word sharing a first letter with one of them is lemmatized
+    (an English inflection keeps its lemma's first letter): most words of a passage never reach spaCy."""
+    w = word.casefold()
+    known = _LEMMAS.get(w)
+    if known is not None:
+        return bool(known & wanted)
+    return any(x[:1] == w[:1] for x in wanted) and bool(word_lemmas(w) & wanted)
+
+
+def found_lemmas(wanted: frozenset[str], text: str) -> frozenset[str]:
+    """Which of these lemmas the text's content words have in some form (see has_lemma)."""
+    firsts = {x[:1] for x in wanted}
+    words = [w for w in _content_words(text) if w[:1] in firsts]
+    _lemmatize(words)
+    return frozenset().union(*(_LEMMAS[w] for w in words)) & wanted
 
 
 def overlap(wanted: tuple[frozenset[str], ...], text: str) -> float:
     """The share of the wanted words (lemma sets) that the text has in some form."""
     if not wanted:
         return 0.0
-    have = frozenset().union(*content_lemmas(text))
+    have = found_lemmas(frozenset().union(*wanted), text)
     return sum(bool(w & have) for w in wanted) / len(wanted)
 
 

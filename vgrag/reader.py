@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .nlp import load_spacy
-from .question import Asked, content_lemmas, norm, overlap, word_lemmas
+from .question import Asked, has_lemma, norm, overlap, word_lemmas
 from .tags import SentenceTags, tag_sentences
 from .text import split_sentences
 
@@ -114,14 +114,13 @@ def _mentioned(key: str, names: dict[str, int] | frozenset[str]) -> str | None:
     return next((n for n in names if f" {n} " in padded or padded in f" {n} "), None)
 
 
-def _closeness(asked: Asked, sentence: str, at: int, length: int) -> float:
+def _closeness(wanted: frozenset[str], sentence: str, at: int, length: int) -> float:
     """1 / (1 + words between the candidate and the nearest of the question's content words in its sentence)."""
-    if at < 0 or not asked.lemmas:
+    if at < 0 or not wanted:
         return 0.0
-    wanted = frozenset().union(*asked.lemmas)
     before = _WORDS.findall(sentence[:at])[::-1]
     after = _WORDS.findall(sentence[at + length :])
-    gaps = [i for side in (before, after) for i, w in enumerate(side) if word_lemmas(w) & wanted]
+    gaps = [i for side in (before, after) for i, w in enumerate(side) if has_lemma(wanted, w)]
     return 1 / (1 + min(gaps)) if gaps else 0.0
 
 
@@ -138,13 +137,13 @@ def candidates(
     if nlp is None or not passages:
         return []
     model = model or fitted()
-    content_lemmas(" ".join(text for _, text in passages))  # every word lemmatized in one batch
     question = f" {norm(asked.text)} "
     names = [norm(n) for n in asked.names if norm(n)]
     split = [(i, title, s) for i, (title, text) in enumerate(passages) for s in (split_sentences(text) or [text])]
     found: dict[str, Candidate] = {}
     where: dict[str, set[int]] = {}
     noun = word_lemmas(asked.noun) if asked.noun else frozenset()
+    wanted = frozenset().union(*asked.lemmas)
     whole = [f" {norm(title)} {norm(text)} " for title, text in passages]
     in_passage = [sum(f" {n} " in w for n in names) / len(names) if names else 0.0 for w in whole]
     for (i, title, sentence), ents in zip(split, tag_sentences(nlp, [s for _, _, s in split], tags), strict=True):
@@ -164,7 +163,7 @@ def candidates(
                 dict(asked.types).get(label, 0.0) if asked.wh in ("which", "what") else 0.0,
                 float(not asked.types),
                 overlap(asked.lemmas, sentence.replace(text, " ")),
-                _closeness(asked, sentence, at, len(text)),
+                _closeness(wanted, sentence, at, len(text)),
                 said_names,
                 in_passage[i],
                 1 / (1 + i),
@@ -172,7 +171,7 @@ def candidates(
                 float(_mentioned(key, chain.ends) is not None),
                 float(reach == 1),
                 float(reach == 2),
-                float(bool(noun) and any(noun & word_lemmas(w) for w in near.split())),
+                float(bool(noun) and any(has_lemma(noun, w) for w in near.split())),
                 float(key == norm(title)),
             ]
             c = Candidate(text, label, sentence, i, tuple(values), 0.0)
