@@ -1,6 +1,7 @@
 """Which spaCy entity labels the nouns of "which/what <noun>" questions ask for, learned from the corpora's own
 sentences (no question is read): for every entity the NER tagged at ingest, the words inside it and the content word
-right before and after it ("Avery County", "in the year 1995", "the film Jaws") count for its label. Writes
+right before it ("Avery County", "in the year 1995", "the film Jaws") count for its label (the word after it was
+tried: "Jaws starring Roy Scheider" made "starring" a film's word and "film" half a person's). Writes
 vgrag/answer_types.json: per noun seen at least MIN_SEEN times, P(label | noun) for the labels with P >= 0.05.
 
 Usage: python scripts/fit_types.py DB_FILE:BENCH_FOLDER [DB_FILE:BENCH_FOLDER …]
@@ -25,7 +26,8 @@ from vgrag.tags import SentenceTags  # noqa: E402
 from vgrag.text import split_sentences  # noqa: E402
 
 MIN_SEEN = 20
-WINDOW = 1  # content words each side of the entity
+WINDOW = 1  # content words before the entity ("the film Jaws")
+AFTER = 0  # and after it: "Jaws starring …" says nothing of Jaws's type
 
 
 def main() -> None:
@@ -42,7 +44,7 @@ def main() -> None:
                     continue
                 before = [w for w in re.findall(r"[A-Za-z]+", sentence[:at]) if w.lower() not in stop][-WINDOW:]
                 after = [w for w in re.findall(r"[A-Za-z]+", sentence[at + len(text) :]) if w.lower() not in stop]
-                words = " ".join(before + [w for w in text.split() if w[:1].isalpha()] + after[:WINDOW])
+                words = " ".join(before + [w for w in text.split() if w[:1].isalpha()] + after[:AFTER])
                 for lemmas in content_lemmas(words):
                     for lemma in lemmas:
                         counts[lemma][label] += 1

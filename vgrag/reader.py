@@ -24,7 +24,7 @@ _POSSESSIVE = re.compile(r"\s*['’]s$")
 _WORDS = re.compile(r"[^\W\d_]+")
 WEIGHTS_FILE = Path(__file__).with_name("reader_weights.json")
 # the signals, in the order of the weights; each is 0..1 (agree: log of a count)
-SIGNALS = ("asked_label", "noun_label", "untyped", "overlap", "close", "names", "passage_names", "rank", "agree", "chain_end", "reach1", "reach2", "noun", "title")
+SIGNALS = ("asked_label", "noun_label", "untyped", "overlap", "close", "names", "passage_names", "bridged", "rank", "agree", "chain_end", "reach1", "reach2", "noun", "title")
 SAID = {
     "asked_label": "its entity label is what the question word asks for",
     "noun_label": "its entity label is what the asked noun usually names",
@@ -33,6 +33,7 @@ SAID = {
     "close": "it stands close to the question's words",
     "names": "its sentence names the question's subject",
     "passage_names": "its passage names the question's subject",
+    "bridged": "its passage is one another passage about the question's subject names",
     "rank": "its passage ranks high",
     "agree": "several passages name it",
     "chain_end": "the reasoning chain ends at it",
@@ -146,6 +147,9 @@ def candidates(
     wanted = frozenset().union(*asked.lemmas)
     whole = [f" {norm(title)} {norm(text)} " for title, text in passages]
     in_passage = [sum(f" {n} " in w for n in names) / len(names) if names else 0.0 for w in whole]
+    keys = [norm(title) for title, _ in passages]  # a passage named by one that names the question's subject
+    bridged = [float(bool(k) and any(j != i and in_passage[j] and f" {k} " in w for j, w in enumerate(whole)))
+               for i, k in enumerate(keys)]  # fmt: skip
     for (i, title, sentence), ents in zip(split, tag_sentences(nlp, [s for _, _, s in split], tags), strict=True):
         low = f" {norm(title)} {norm(sentence)} "
         said_names = sum(f" {n} " in low for n in names) / len(names) if names else 0.0
@@ -166,6 +170,7 @@ def candidates(
                 _closeness(wanted, sentence, at, len(text)),
                 said_names,
                 in_passage[i],
+                bridged[i],
                 1 / (1 + i),
                 0.0,  # agree: filled in below, once every passage is read
                 float(_mentioned(key, chain.ends) is not None),
