@@ -24,8 +24,10 @@ def main() -> None:
         b = np.array([s[key] for s in before])
         a = np.array([s[key] for s in after])
         lo, hi = np.percentile((a - b)[idx].mean(1), [2.5, 97.5])
-        print(f"{key:18} before {100 * b.mean():5.1f}  after {100 * a.mean():5.1f}  "
-              f"diff {100 * (a - b).mean():+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+        print(
+            f"{key:18} before {100 * b.mean():5.1f}  after {100 * a.mean():5.1f}  "
+            f"diff {100 * (a - b).mean():+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+        )
 
 
 if __name__ == "__main__":

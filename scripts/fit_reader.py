@@ -146,8 +146,11 @@ def fit(sets: list[Set]) -> Model:
         data = [r for s in sets for r in rows(s, model)]
         n_pos = sum(float(y.sum()) for _, y in data)
         ceiling = sum(bool(y.sum()) for _, y in data) / len(data)
-        print(f"  {len(data)} questions, {sum(len(y) for _, y in data)} candidates, {n_pos:.0f} right; a right one "
-              f"for {ceiling:.0%} of questions", flush=True)
+        print(
+            f"  {len(data)} questions, {sum(len(y) for _, y in data)} candidates, {n_pos:.0f} right; a right one "
+            f"for {ceiling:.0%} of questions",
+            flush=True,
+        )
         w = fit_softmax(data)
         model = Model(tuple(round(float(v), 4) for v in w[:-1]), round(float(w[-1]), 4), 1.0)
     return model
@@ -215,7 +218,8 @@ def curve(per: list[dict[str, float]]) -> list[tuple[float, float, float]]:
     for t in np.arange(0.05, 1.0, 0.05):
         shown = [p for p in per if p["confidence"] >= t and p["contains_short"] is not None]
         right = sum(p["contains_short"] for p in shown)
-        out.append((round(float(t), 2), round(100 * len(shown) / len(per), 1), round(100 * right / max(len(shown), 1), 1)))
+        answered, precision = 100 * len(shown) / len(per), 100 * right / max(len(shown), 1)
+        out.append((round(float(t), 2), round(answered, 1), round(precision, 1)))
     return out
 
 
@@ -258,8 +262,9 @@ def main() -> None:
         report[f"final on {s.name} (threshold seen)"] = bootstrap(evaluate(s, final, embedder))
     print(json.dumps(report, indent=1))
     if "--write" in argv:
-        WEIGHTS_FILE.write_text(json.dumps({"signals": list(SIGNALS), "weights": list(final.weights),
-                                            "bias": final.bias, "threshold": final.threshold}, indent=1) + "\n")  # fmt: skip
+        shipped = {"signals": list(SIGNALS), "weights": list(final.weights), "bias": final.bias,
+                   "threshold": final.threshold}  # fmt: skip
+        WEIGHTS_FILE.write_text(json.dumps(shipped, indent=1) + "\n")
     if "--curve" in argv:
         lines = ["| threshold from -> reported on | threshold | answered % | precision % |", "|---|---|---|---|"]
         for key, pts in report["curves"].items():

@@ -112,8 +112,16 @@ def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):
                   answers=True)  # fmt: skip
     assert r["answer_top_k"] == 5 and r["params"]["passage_top_k"] == 10
     graph = r["methods"]["graph"]
-    assert set(graph["answer"]) == {"contains", "em", "f1", "abstained", "contains_text", "answered", "precision",
-                                    "evidence_contains"}
+    assert set(graph["answer"]) == {
+        "contains",
+        "em",
+        "f1",
+        "abstained",
+        "contains_text",
+        "answered",
+        "precision",
+        "evidence_contains",
+    }
     assert graph["answer_ms"]["median"] > 0
     for q in r["questions"]:  # each question: the short answer or none, its confidence, the evidence shown first
         a = q["graph"]["answer"]

@@ -24,7 +24,10 @@ _POSSESSIVE = re.compile(r"\s*['’]s$")
 _WORDS = re.compile(r"[^\W\d_]+")
 WEIGHTS_FILE = Path(__file__).with_name("reader_weights.json")
 # the signals, in the order of the weights; each is 0..1 (agree: log of a count)
-SIGNALS = ("asked_label", "noun_label", "untyped", "overlap", "close", "names", "passage_names", "bridged", "rank", "agree", "chain_end", "reach1", "reach2", "noun", "title")
+SIGNALS = (
+    "asked_label", "noun_label", "untyped", "overlap", "close", "names", "passage_names", "bridged", "rank", "agree",
+    "chain_end", "reach1", "reach2", "noun", "title",
+)  # fmt: skip
 SAID = {
     "asked_label": "its entity label is what the question word asks for",
     "noun_label": "its entity label is what the asked noun usually names",
