@@ -163,3 +163,17 @@ def test_answer_metrics_follow_the_squad_rules_and_count_what_was_shown():
     step = extractive_answer(trace, HashEmbedder(), None, _model(0.99))
     m = answer_metrics(step, ["Ada Quell"])
     assert m["answered"] == 0.0 and m["contains"] == 0.0 and m["evidence_contains"] == 1.0
+
+
+def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags):
+    import json
+    from dataclasses import replace
+
+    from vgrag.trace import trace_from_dict
+
+    trace = _trace("Who restored the Varn lighthouse?", PASSAGES, ("Varn",))
+    step = extractive_answer(trace, HashEmbedder(), None, _model(0.5))
+    full = replace(trace, answer=step)
+    answer = json.loads(full.to_json())["answer"]
+    assert next(iter(answer)) == "evidence" and answer["evidence"][0]["sentence"] == LIGHTHOUSE
+    assert trace_from_dict(full.to_dict()).answer == step
