@@ -133,7 +133,8 @@ def show_offline_answer(a: AnswerStep) -> None:
         st.html(evidence_html(e))
     if a.short:
         st.markdown(f"**Short answer:** {md_escape(a.short)} · confidence {a.confidence:.0%}")
-        st.caption(md_escape(f"Decided by: {a.how}.") if a.how else "")
+        if a.how:
+            st.caption(md_escape(f"Decided by: {a.how}."))
     else:
         reason = a.text.split(". Evidence:", 1)[0] if a.text.startswith("No short answer") else a.text
         st.info(md_escape(reason + "."), icon=":material/help:")
