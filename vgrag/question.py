@@ -56,33 +56,35 @@ _LEMMAS: dict[str, frozenset[str]] = {}  # word -> lemma set: a pure function of
 _LEMMAS_MAX = 200_000
 
 
-def _lemmatize(words: list[str]) -> None:
-    """Memoise the lemmas of these (case-folded) words: spaCy's rule lemmatizer reads each as a noun and as a verb
-    ("wrote" -> write, "cities" -> city), all in one Doc per part of speech (per word it costs ~4x more)."""
-    todo = [w for w in dict.fromkeys(words) if w not in _LEMMAS]
-    if not todo:
-        return
-    nlp = load_spacy()
-    if len(_LEMMAS) > _LEMMAS_MAX:
-        _LEMMAS.clear()
-    if nlp is None:
-        _LEMMAS.update({w: frozenset({w}) for w in todo})
-        return
-    from spacy.tokens import Doc
+def _lemmatize(words: list[str]) -> list[frozenset[str]]:
+    """The lemmas of these (case-folded) words, memoised: spaCy's rule lemmatizer reads each as a noun and as a verb
+    ("wrote" -> write, "cities" -> city), the new ones in one Doc per part of speech (per word it costs ~4x more).
+    The memo is shared by app sessions (threads): each call returns what it looked up, so a concurrent clear of a
+    full memo loses nothing."""
+    known = {w: x for w in words if (x := _LEMMAS.get(w)) is not None}
+    todo = [w for w in dict.fromkeys(words) if w not in known]
+    nlp = load_spacy() if todo else None
+    if todo and nlp is None:
+        known.update({w: frozenset({w}) for w in todo})
+    elif todo:
+        from spacy.tokens import Doc
 
-    lemmatizer = nlp.get_pipe("lemmatizer")  # type: ignore[attr-defined]
-    found: dict[str, set[str]] = {w: {w} for w in todo}
-    for pos in ("NOUN", "VERB"):
-        for token in Doc(nlp.vocab, words=todo, pos=[pos] * len(todo)):  # type: ignore[attr-defined]
-            found[token.text].update(lemmatizer.rule_lemmatize(token))
-    _LEMMAS.update({w: frozenset(x) for w, x in found.items()})
+        lemmatizer = nlp.get_pipe("lemmatizer")  # type: ignore[union-attr]
+        found: dict[str, set[str]] = {w: {w} for w in todo}
+        for pos in ("NOUN", "VERB"):
+            for token in Doc(nlp.vocab, words=todo, pos=[pos] * len(todo)):  # type: ignore[union-attr]
+                found[token.text].update(lemmatizer.rule_lemmatize(token))
+        fresh = {w: frozenset(x) for w, x in found.items()}
+        if len(_LEMMAS) > _LEMMAS_MAX:
+            _LEMMAS.clear()
+        _LEMMAS.update(fresh)
+        known.update(fresh)
+    return [known[w] for w in words]
 
 
 def word_lemmas(word: str) -> frozenset[str]:
     """The word's lemmas as spaCy's rule lemmatizer gives them read as a noun and as a verb."""
-    w = word.casefold()
-    _lemmatize([w])
-    return _LEMMAS[w]
+    return _lemmatize([word.casefold()])[0]
 
 
 def _content_words(text: str) -> list[str]:
@@ -91,9 +93,7 @@ def _content_words(text: str) -> list[str]:
 
 def content_lemmas(text: str) -> tuple[frozenset[str], ...]:
     """One lemma set per content word (not an English stop word) of the text."""
-    words = _content_words(text)
-    _lemmatize(words)
-    return tuple(_LEMMAS[w] for w in words)
+    return tuple(_lemmatize(_content_words(text)))
 
 
 def has_lemma(wanted: frozenset[str], word: str) -> bool:
@@ -110,8 +110,7 @@ def found_lemmas(wanted: frozenset[str], text: str) -> frozenset[str]:
     """Which of these lemmas the text's content words have in some form (see has_lemma)."""
     firsts = {x[:1] for x in wanted}
     words = [w for w in _content_words(text) if w[:1] in firsts]
-    _lemmatize(words)
-    return frozenset().union(*(_LEMMAS[w] for w in words)) & wanted
+    return frozenset().union(*_lemmatize(words)) & wanted
 
 
 def overlap(wanted: tuple[frozenset[str], ...], text: str) -> float:
