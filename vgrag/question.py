@@ -129,7 +129,8 @@ def is_english(text: str) -> bool:
         return False
     if not STOP_WORDS:
         return True
-    lower = [w for w in _WORD.findall(text) if w.islower()]
+    words = _WORD.findall(text)
+    lower = [w.lower() for n, w in enumerate(words) if w.islower() or n == 0]  # the first is capitalised anyway
     return bool(lower) and sum(w in STOP_WORDS for w in lower) >= 0.25 * len(lower)
 
 
