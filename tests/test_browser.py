@@ -140,9 +140,9 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         other.get_by_role("button", name="Ask", exact=True).click()
         other.get_by_text("Step 1/7").wait_for(timeout=60000)
         assert page.get_by_text("Step 7/7").is_visible()  # the first session kept its own state
-        # the offline answer quotes the planted passage: its Markdown stays text (no heading, image or link). The
-        # evidence quotes only listed passages, so the question is one that retrieves it
-        planted = "What does the planted heading say?"
+        # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
+        # The evidence quotes only listed passages, so the question is one that retrieves it
+        planted = "What planted heading probed Keystone?"
         box2.fill(planted)
         box2.press("Enter")
         other.get_by_role("button", name="Ask", exact=True).click()
@@ -152,7 +152,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             _graph_frame(other, f"{planted} · {STEP_LABELS[n - 1]}")
         answer = other.locator(".st-key-answer_text")
         answer.wait_for(timeout=60000)
-        assert "## Planted heading" in answer.inner_text(), answer.inner_text()
+        assert "probed" in answer.inner_text(), answer.inner_text()
         assert answer.locator("h1, h2, h3, img, a").count() == 0
         page.goto(app_url + "/explore", wait_until="networkidle")
         box = page.get_by_label("Search an entity")
