@@ -37,6 +37,7 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
             page.locator("input[type=file]").nth(0).set_input_files(
                 [{"name": DOC_NAME, "mimeType": "text/plain", "buffer": text}]
             )
+            page.get_by_text("x.png).txt").first.wait_for(timeout=60000)  # listed by the uploader: uploaded
             page.get_by_role("button", name="Build").click()
             page.get_by_text("Stored 1 chunks").wait_for(timeout=120000)
             page.get_by_role("tab", name="Pre-extracted triples").click()
@@ -44,8 +45,9 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
             page.locator("input[type=file]").nth(1).set_input_files(
                 [{"name": TRIPLES_NAME, "mimeType": "application/json", "buffer": row}]
             )
+            page.get_by_text("go).jsonl").first.wait_for(timeout=60000)  # listed (its middle elided): uploaded
             page.get_by_role("button", name="Import").click()
-            page.get_by_text("Imported 1 passage").wait_for(timeout=60000)
+            page.get_by_text("Imported 1 passage").wait_for(timeout=120000)
             page.reload(wait_until="networkidle")  # a fresh run lists both sources
             page.get_by_role("tab", name="Source documents").click()
             sources = page.get_by_role("tabpanel", name="Source documents")

@@ -219,7 +219,7 @@ class OpenAILLM:
         )
 
     def _reply(self, limit: float, why: str, **request: Any) -> Generator[bytes, None, None]:
-        """The raw reply to one request, within `limit` seconds from now and MAX_REPLY_MB (llm_wire.py)."""
+        """The raw reply to one request, within `limit` seconds from now and `max_reply_mb` (llm_wire.py)."""
         end = time.monotonic() + limit
         opener = self._client.chat.completions.with_streaming_response.create  # type: ignore[attr-defined]
         return bounded_bytes(
