@@ -130,10 +130,9 @@ with st.container(key="step_noop" if noop else "step_sentence"):
     st.markdown(
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
-g_legend, g_all, g_present, g_how = st.columns([6, 1.7, 1.4, 1.6], vertical_alignment="center")
+g_legend, g_all, g_present = st.columns([8, 1.9, 1.4], vertical_alignment="center")
 show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
 g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
-g_how.popover("How it works", width="stretch").markdown(HOW_IT_WORKS)
 g = trace_graph(trace, step, None if show_all else 60)
 g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
 show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
@@ -142,6 +141,8 @@ st.caption(f"{step.label}: {ms:.1f} ms")
 show_table(table)
 write_url(graph.name, trace, step)
 
+with st.expander("How this works"):
+    st.markdown(HOW_IT_WORKS)
 if step is Step.ANSWER:
     answer_panel(trace)
 llm_calls_panel(trace)

@@ -16,7 +16,7 @@ def legend_html(g: VizGraph) -> str:
     """The legend of the roles drawn, as one line of our fixed strings (escaped), never wrapping mid-item."""
     roles = [r for r in ROLE_COLORS if r in {n.role for n in g.nodes} | {e.role for e in g.edges}]
     items = (
-        f"<span style='white-space:nowrap;margin-right:18px;display:inline-block'>"
+        f"<span style='white-space:nowrap;margin-right:14px;display:inline-block;font-size:0.9em'>"
         f"<span style='color:{c};font-size:1.2em'>●</span> {html.escape(m)}</span>"
         for _, c, m in legend(roles)
     )
@@ -40,7 +40,7 @@ def step_style(present: bool) -> None:
     """The Ask page once a run exists: a compact header, and the graph frame as tall as the window leaves room for
     (the controls, the step's sentence and the graph fit on one 1280×720 screen). Presenting hides the sidebar,
     the header and the question row: the graph gets the full width."""
-    above = 200 if present else 290  # px the window keeps above the frame (measured in Chromium, docs/ui.md)
+    above = 185 if present else 300  # px the window keeps above the frame (measured in Chromium, docs/ui.md)
     css = (
         ".stMainBlockContainer{padding-top:2.25rem;padding-bottom:1rem}"
         f".st-key-graph_frame iframe{{height:max(360px,calc(100vh - {above}px))!important}}"

@@ -96,8 +96,8 @@ VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
 
 def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
     """Per edge that shares its two nodes with another, a vis `smooth` curve of its own: drawn straight, such edges
-    laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, further
-    for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
+    laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, a label's
+    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
     groups: dict[tuple[str, str], list[VizEdge]] = {}
     for e in edges:
         groups.setdefault((min(e.source, e.target), max(e.source, e.target)), []).append(e)
@@ -107,7 +107,7 @@ def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
             for n, e in enumerate(group):
                 clockwise = (n % 2 == 0) == (e.source <= e.target)
                 kind = "curvedCW" if clockwise else "curvedCCW"
-                out[e.id] = {"enabled": True, "type": kind, "roundness": 0.25 + 0.25 * (n // 2)}
+                out[e.id] = {"enabled": True, "type": kind, "roundness": 0.15 + 0.15 * (n // 2)}
     return out
 
 
@@ -177,7 +177,7 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
 # Fit a vis network to the focus nodes (most important first), labels included, with a margin: vis's own fit sizes
 # to the dots and cut long labels at the frame's edge. When they do not all fit at a readable scale, fit the longest
 # leading part that does (binary search: halving overshot to a handful of nodes), else the first node at the minimum
-# scale. Fitting them all and clamping the
+# scale. Returns how many of the focus nodes are wholly in view. Fitting them all and clamping the
 # scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the HotpotQA graph).
 # Shared by the app's drawing and the replay file.
 FIT_JS = (
@@ -187,10 +187,11 @@ FIT_JS = (
     "var s=Math.min((c.clientWidth-40)/Math.max(b.right-b.left,1),(c.clientHeight-40)/Math.max(b.bottom-b.top,1),1);"
     "net.moveTo({position:{x:(b.left+b.right)/2,y:(b.top+b.bottom)/2},scale:s,animation:false});return s;}"
     "function vgragFit(net,focus,min){var ids=focus.length?focus:Object.keys(net.getPositions());"
-    "var s=vgragShow(net,ids);if(s<min){var lo=1,hi=ids.length-1,best=1;while(lo<=hi){var m=(lo+hi)>>1;"
+    "var s=vgragShow(net,ids);"
+    "var best=ids.length;if(s<min){var lo=1,hi=ids.length-1;best=1;while(lo<=hi){var m=(lo+hi)>>1;"
     "if(vgragShow(net,ids.slice(0,m))>=min){best=m;lo=m+1;}else{hi=m-1;}}s=vgragShow(net,ids.slice(0,best));}"
-    "if(s<min){var p=ids.length?net.getPositions([ids[0]])[ids[0]]:undefined;"
-    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}}"
+    "if(s<min){var p=ids.length?net.getPositions([ids[0]])[ids[0]]:undefined;best=0;"
+    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}return best;}"
 )
 
 
@@ -200,7 +201,7 @@ def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
     data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
     return (
         "<script>" + FIT_JS + "(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){"
-        "setTimeout(go,50);return;}var f=function(){vgragFit(network,o.focus,o.min);"
+        "setTimeout(go,50);return;}var f=function(){window.vgragFocus=o.focus.slice(0,vgragFit(network,o.focus,o.min));"
         "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
         "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
     )
