@@ -113,7 +113,9 @@ steps = steps_for(trace)
 step = next((x for x in steps if x.label == st.session_state.get("step")), steps[0])
 st.session_state["step"] = st.session_state["step_pick"] = step.label
 b1, b2, b3 = st.columns([1.5, 7, 1.5], vertical_alignment="center")
-b1.button("◀ Previous", key="prev", disabled=step == steps[0], on_click=_go, args=(-1,), shortcut="left", width="stretch")
+b1.button(
+    "◀ Previous", key="prev", disabled=step == steps[0], on_click=_go, args=(-1,), shortcut="left", width="stretch"
+)
 b3.button("Next ▶", key="next", disabled=step == steps[-1], on_click=_go, args=(1,), shortcut="right", width="stretch")
 b2.segmented_control(
     "Steps",

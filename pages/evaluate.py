@@ -154,7 +154,10 @@ if result:
             "color": {"field": "method", "type": "nominal", "title": "Method"},
             "tooltip": [{"field": "method"}, {"field": "k"}, {"field": "recall"}],
         },
-        "config": {"axis": {"labelFontSize": 15, "titleFontSize": 16}, "legend": {"labelFontSize": 15, "titleFontSize": 15}},
+        "config": {
+            "axis": {"labelFontSize": 15, "titleFontSize": 16},
+            "legend": {"labelFontSize": 15, "titleFontSize": 15},
+        },
     }
     st.vega_lite_chart(pd.DataFrame(rows), chart, width="stretch")
     st.subheader("Per question")

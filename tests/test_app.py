@@ -299,6 +299,10 @@ def test_switching_graphs_clears_the_run(app_env):
     assert not at.exception
     assert "trace" not in at.session_state and "q" not in at.query_params
     assert any("the run on “demo” was cleared" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.query_params["graph"] == "copy_of_demo"
+    tab = page(demo=False)  # a new tab, no URL: it opens the graph in use, not the configured "demo"
+    assert tab.sidebar.selectbox(key="graph_picker").value == "copy_of_demo"
+    tab.sidebar.selectbox(key="graph_picker").select("demo").run()  # and back, for the tests that follow
 
 
 def app_workspace(at: AppTest):

@@ -70,6 +70,16 @@ def _graph_frame(page, view: str | None = None):
     )
 
 
+def _ask_the_example(page, url: str) -> None:
+    """Open Ask, pick the example question, ask it, and wait for its first step."""
+    page.goto(url + "/ask", wait_until="networkidle")
+    page.get_by_label("Example questions").click()
+    page.get_by_role("option", name=EXAMPLE).click()
+    playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+
+
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
     shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path  # README images on request
     shots.mkdir(parents=True, exist_ok=True)
@@ -91,12 +101,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.locator("input[type=file]").nth(1).set_input_files(str(evil))
         page.get_by_role("button", name="Import").click()
         page.get_by_text("Imported 1 passage and 1 triple;").wait_for(timeout=60000)
-        page.goto(app_url + "/ask", wait_until="networkidle")
-        page.get_by_label("Example questions").click()
-        page.get_by_role("option", name=EXAMPLE).click()
-        playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
-        page.get_by_role("button", name="Ask", exact=True).click()
-        page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+        _ask_the_example(page, app_url)
         positions: dict[str, tuple] = {}
         for n in range(1, N + 1):
             if n > 1:
@@ -284,12 +289,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             page.goto(url + "/ask", wait_until="networkidle")
             page.get_by_role("button", name="Load the demo graph").click()  # still offered, one click
             page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)
-            page.goto(url + "/ask", wait_until="networkidle")
-            page.get_by_label("Example questions").click()
-            page.get_by_role("option", name=EXAMPLE).click()
-            playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
-            page.get_by_role("button", name="Ask", exact=True).click()
-            page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+            _ask_the_example(page, url)
             for n in (2, 3):
                 _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 2]}")  # the page has settled
                 page.get_by_role("button", name="Next ▶").click()

@@ -39,7 +39,9 @@ def _sidebar() -> None:
                 if st.session_state.get("select_graph") in names:  # a page chose a graph on the previous run
                     st.session_state["graph_picker"] = st.session_state.pop("select_graph")
                 current = current_graph_name(ws)
-                picked = st.selectbox("Graph", names, index=names.index(current), key="graph_picker", on_change=chose_graph)
+                picked = st.selectbox(
+                    "Graph", names, index=names.index(current), key="graph_picker", on_change=chose_graph
+                )
                 remember_graph(picked)
             st.caption(f"Database: `{s.milvus_uri}`")
 

@@ -170,7 +170,9 @@ def load_demo(ws: Workspace) -> IngestReport:
     return report
 
 
-def no_graph_hint(ws: Workspace, empty: Graph | None = None, elsewhere: str = "build your own on the Build page") -> None:
+def no_graph_hint(
+    ws: Workspace, empty: Graph | None = None, elsewhere: str = "build your own on the Build page"
+) -> None:
     """What to do while no graph with data is open (none yet, or an empty one): one click loads the demo."""
     where = f"Graph “{empty.name}” is empty" if empty is not None else "There is no graph in this database yet"
     st.info(
