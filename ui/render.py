@@ -40,7 +40,7 @@ def step_style(present: bool) -> None:
     """The Ask page once a run exists: a compact header, and the graph frame as tall as the window leaves room for
     (the controls, the step's sentence and the graph fit on one 1280×720 screen). Presenting hides the sidebar,
     the header and the question row: the graph gets the full width."""
-    above = 185 if present else 300  # px the window keeps above the frame (measured in Chromium, docs/ui.md)
+    above = 215 if present else 300  # px the window keeps above the frame (measured in Chromium, docs/ui.md)
     css = (
         ".stMainBlockContainer{padding-top:2.25rem;padding-bottom:1rem}"
         f".st-key-graph_frame iframe{{height:max(360px,calc(100vh - {above}px))!important}}"
