@@ -46,6 +46,7 @@ with st.expander("Manage graphs"):
         sure = st.checkbox(f"Yes, delete “{victim}” and all its data", key="drop_sure")
         if st.button("Drop graph", disabled=not sure, key="drop_graph"):
             ws.drop(victim)
+            st.session_state.get("graphs_with_data", set()).discard((s.milvus_uri, victim))
             st.success(f"Dropped “{victim}”.")
             st.rerun()
 

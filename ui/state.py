@@ -117,7 +117,9 @@ def current_graph(ws: Workspace) -> Graph | None:
 def has_data(ws: Workspace, graph: Graph | None, elsewhere: str = "build your own on the Build page") -> bool:
     """True when `graph` holds passages; otherwise offer the demo (unless current_graph already said why there is no
     graph: another embedder, a storage error), so it stays one click away until a graph with data exists."""
-    if graph is not None and graph.counts()["passages"] > 0:
+    seen = st.session_state.setdefault("graphs_with_data", set())  # counting rows scans them in Milvus Lite 3.x
+    if graph is not None and ((settings().milvus_uri, graph.name) in seen or graph.counts()["passages"] > 0):
+        seen.add((settings().milvus_uri, graph.name))
         return True
     if graph is not None or not ws.db.list_graphs():
         no_graph_hint(ws, graph, elsewhere)
