@@ -11,8 +11,6 @@ from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
 from vgrag.explain import HOW_IT_WORKS, explain, is_noop, steps_for
-from vgrag.llm import make_llm
-from vgrag.pipeline import QueryLLM, answer_trace, retrieve_trace, run_query, stopped_answer
 from vgrag.trace import QueryTrace, Step
 from vgrag.viz import trace_graph
 
@@ -23,14 +21,14 @@ seed_from_url()
 examples = demo_questions() if graph.name == DEMO_GRAPH else []
 
 
-def run(question: str, p: QueryParams, llm: QueryLLM | None) -> QueryTrace:
+def run(question: str, p: QueryParams, llm: object | None) -> QueryTrace:
     """The query with its answer (the one place the page calls the pipeline), and naive retrieval beside it."""
-    trace = retrieve_trace(question, graph, ws.embedder, p, llm)
-    st.session_state["naive"] = run_query(question, graph, ws.embedder, p, method="naive")
+    trace = ws.retrieve(question, graph.name, p, llm=llm)
+    st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)
     if llm is not None:
         st.session_state["pending"] = trace  # kept if the stream is interrupted
         st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
-    return answer_trace(trace, graph, ws.embedder, llm)
+    return ws.answer(trace, graph.name, llm)
 
 
 def _use_example() -> None:
@@ -80,7 +78,7 @@ if not present:
     pending = st.session_state.pop("pending", None)
     if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
         partial = "".join(st.session_state.pop("streamed", []))
-        _start(stopped_answer(pending, partial, graph, ws.embedder), "query entities")
+        _start(ws.stopped_answer(pending, partial, graph.name), "query entities")
 
     restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
     if (asked and question.strip()) or restore:
@@ -94,7 +92,7 @@ if not present:
                 streamed.append(piece)
                 live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
 
-            llm = QueryLLM(make_llm(s.llm, s.cache_dir), on_delta=show_piece)
+            llm = ws.query_llm(on_delta=show_piece, settings=s)
         try:
             with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
                 trace = run(question, p, llm)
@@ -104,7 +102,7 @@ if not present:
                 st.rerun()  # draw the step-through in its compact layout, without the streaming widgets
         except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
             st.session_state.pop("pending", None)
-            st.error(f"The query failed: {e}")
+            st.error(md_escape(f"The query failed: {e}"))
 
 trace = st.session_state.get("trace")
 if trace is None:

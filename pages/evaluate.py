@@ -11,6 +11,7 @@ import streamlit as st
 
 from ui.router import ensure_router
 from ui.state import select_graph, workspace
+from ui.safe import md_escape
 from vgrag.bench import run_bench
 from vgrag.bench_data import load_bench
 
@@ -66,7 +67,7 @@ def run(folder: str, limit: int) -> None:
     try:
         data = load_bench(folder)
     except (FileNotFoundError, ValueError, KeyError, json.JSONDecodeError) as e:
-        st.error(f"Cannot read the benchmark folder: {e}")
+        st.error(md_escape(f"Cannot read the benchmark folder: {e}"))
         return
     if limit:
         data = replace(data, questions=data.questions[:limit])
@@ -83,7 +84,7 @@ def run(folder: str, limit: int) -> None:
             db=ws.db,  # the benchmark graph stays in this database: "Open in Ask" asks it there
         )
     except FileNotFoundError as e:
-        st.error(str(e))
+        st.error(md_escape(str(e)))
 
 
 if st.button("Run benchmark", type="primary", key="run_bench"):
@@ -131,7 +132,7 @@ def question_row(q: dict, methods: list[str]) -> dict:
 result = st.session_state.get("bench")
 if result:
     st.caption(
-        f"{result['dataset']}: {result['n_questions']} questions, graph “{result['graph']}” built from "
+        f"{md_escape(result['dataset'])}: {result['n_questions']} questions, graph “{result['graph']}” built from "
         f"{result['extract']} in {result['ingest_s']} s."
     )
     summary = pd.DataFrame([summary_row(m, r) for m, r in result["methods"].items()])

@@ -19,7 +19,7 @@ s_col, b_col = st.columns([6, 1], vertical_alignment="bottom")
 typed = s_col.text_input("Search an entity", placeholder="a name, then Enter or Search", key="entity_query")
 b_col.button("Search", key="entity_search", width="stretch")  # a click reruns with the typed text, like Enter
 if typed.strip():
-    hits = graph.search_entity_records(ws.embedder.embed([typed]), 15)[0]
+    hits = ws.find_entities(typed, graph.name, 15)
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
     picked = st.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None

@@ -84,3 +84,66 @@ def serving(llm: SlowLLM) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+class HostileLLM:
+    """A server a probe would meet: `drip` sends the reply one byte a second (its headers too with
+    `drip_headers`); `huge` sends a reply of `huge_mb` megabytes as fast as it can. Streamed or not, as asked."""
+
+    def __init__(self, mode: str, byte_every_s: float = 1.0, huge_mb: int = 50) -> None:
+        self.mode, self.every, self.huge_mb = mode, byte_every_s, huge_mb
+        self.bytes_sent = 0
+
+    def body(self, stream: bool) -> bytes:
+        if self.mode == "huge":
+            text = "blah " * (self.huge_mb * 2**20 // 5)
+        else:
+            text = '{"selected": [1]}' if not stream else "Acme is in Springfield [1]."
+        step = 4096 if self.mode == "huge" else 8  # a dripped stream: a piece every few words
+        if not stream:
+            reply = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                                                                                   "content": text}}]}  # fmt: skip
+            return json.dumps(reply).encode()
+        events = [
+            {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": text[i : i + step]}, "finish_reason": None}]}
+            for i in range(0, len(text), step)
+        ]  # fmt: skip
+        return b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        llm = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                return
+
+            def drip(self, data: bytes) -> None:
+                for i in range(len(data)):
+                    self.wfile.write(data[i : i + 1])
+                    self.wfile.flush()
+                    llm.bytes_sent += 1
+                    time.sleep(llm.every)
+
+            def do_POST(self) -> None:  # noqa: N802 - the http.server API
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                data = llm.body(bool(body.get("stream")))
+                kind = "text/event-stream" if body.get("stream") else "application/json"
+                head = f"HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {len(data)}\r\n\r\n".encode()
+                try:
+                    if llm.mode == "drip_headers":
+                        self.drip(head + data)
+                    elif llm.mode == "drip":
+                        self.wfile.write(head)
+                        self.drip(data)
+                    else:
+                        self.wfile.write(head)
+                        for i in range(0, len(data), 1 << 16):
+                            self.wfile.write(data[i : i + (1 << 16)])
+                            llm.bytes_sent += len(data[i : i + (1 << 16)])
+                except (BrokenPipeError, ConnectionResetError):
+                    return
+                self.close_connection = True
+
+        return Handler

@@ -48,6 +48,21 @@ def _docx(paragraphs: list[str]) -> bytes:
     return out.getvalue()
 
 
+def _zip(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return out.getvalue()
+
+
+def _bad_crc_docx() -> bytes:
+    data = bytearray(_docx(["Ada Lovelace worked with Charles Babbage."]))
+    at = data.find(b"Ada")  # stored uncompressed: one changed byte fails the CRC check
+    data[at] = ord("E")
+    return bytes(data)
+
+
 # (case id, file name, bytes, words the message must contain) — documents through add_documents
 DOCUMENTS = [
     ("empty file", "empty.txt", b"", "empty"),
@@ -63,7 +78,16 @@ DOCUMENTS = [
     ("unsupported type", "tool.exe", b"MZ\x90\x00\x03", "unsupported type"),
     ("Markdown of only code", "code.md", b"```\nrm -rf /\n```\n", "no readable"),
     ("no triples in any chunk", "numbers.txt", b"12 34 56 78.\n\n90 12 34.", "no facts"),
-]
+    ("DOCX without word/document.xml", "nobody.docx", _zip({"[Content_Types].xml": b"<Types/>"}), ".docx"),
+    ("DOCX with a damaged member", "crc.docx", _bad_crc_docx(), "not a readable .docx"),
+    ("DOCX of unclosed paragraphs", "open.docx", _zip({"word/document.xml": b"<w:body>" + b"<w:p><w:t>" * 20000}),
+     "no readable"),
+    ("DOCX zip bomb (bigger than the unpacked cap)", "bomb.docx", b"", "zip bomb"),  # built in the test (large)
+    ("HTML of only a template", "tpl.htm", b"<template><p>hidden</p></template>", "no readable"),
+    ("a PDF with an unknown type", "scan.tiff", b"II*\x00", "unsupported type"),
+    ("UTF-16 text cut in half", "half.txt", b"\xff\xfeA\x00d\x00a", "utf-16"),
+    ("mostly control characters", "ctl.txt", b"\x01\x02\x03\x04\x05" * 400, "binary"),
+]  # fmt: skip
 # pre-extracted triple files through import_triples (one file per import on the Build page)
 TRIPLE_FILES = [
     (
@@ -77,7 +101,28 @@ TRIPLE_FILES = [
     ("OpenIE JSON of the wrong shape", "openie.json", json.dumps({"documents": []}).encode(), "'docs' list"),
     ("OpenIE docs that are not objects", "openie2.json", json.dumps({"docs": ["a", 1]}).encode(), "docs[0]"),
     ("empty triple file", "none.csv", b"", "empty"),
-]
+    ("CSV field over the csv module's 128 KB", "long.csv",
+     b"passage,subject,predicate,object\n\"" + b"x " * 70_000 + b"\",A,r,B\n", "not a readable CSV"),
+    ("OpenIE extracted_triples that is a number", "five.json",
+     json.dumps({"docs": [{"title": "T", "text": "Ada met Charles.", "extracted_triples": 5}]}).encode(), "not a list"),
+    ("OpenIE extracted_entities that is a string", "ents.json",
+     json.dumps({"docs": [{"text": "Ada met Charles.", "extracted_entities": "Ada"}]}).encode(), "not a list"),
+    ("OpenIE JSON nested 100,000 deep", "deep.json", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    ("JSONL line nested 100,000 deep", "deep.jsonl", b'{"passage": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n",
+     "nested too deeply"),
+    ("OpenIE title that is an object", "title.json",
+     json.dumps({"docs": [{"title": {"a": 1}, "text": "Ada met Charles."}]}).encode(), "not text"),
+    ("JSONL passage that is an object", "obj.jsonl", b'{"passage": {"text": "x"}, "subject": "A"}\n', "not text"),
+    ("JSONL triples that is a number", "num.jsonl", b'{"passage": "Ada met Charles.", "triples": 5}\n', "not a list"),
+    ("OpenIE JSON that is a list", "list.json", b"[1, 2, 3]", "'docs' list"),
+    ("OpenIE JSON cut short", "cut.json", b'{"docs": [{"title": "T", "text": "Ada', "not valid JSON"),
+    ("OpenIE doc with null text and no passage", "null.json",
+     json.dumps({"docs": [{"title": "T", "text": None, "passage": None}]}).encode(), "no text"),
+    ("CSV with a header only", "header.csv", b"passage,subject,predicate,object\n", "no rows"),
+    ("JSONL of blank lines", "blank.jsonl", b"\n\n  \n", "no rows"),
+    ("triples in a .txt file", "triples.txt", b"Ada,worked with,Charles", "unsupported triple file"),
+    ("binary data named .csv", "data.csv", bytes(range(256)) * 64, "binary"),
+]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -93,9 +138,22 @@ def _fresh(ws, request) -> str:
     return name
 
 
+def _bomb() -> bytes:
+    """A DOCX whose word/document.xml unpacks past MAX_UNPACKED_MB (about 100 KB packed), written in pieces."""
+    from vgrag.sources import MAX_UNPACKED_MB
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z, z.open("word/document.xml", "w", force_zip64=True) as f:
+        para = b"<w:p><w:r><w:t>" + b"a" * 4000 + b"</w:t></w:r></w:p>"
+        for _ in range(MAX_UNPACKED_MB * 2**20 // len(para) + 2):
+            f.write(para)
+    return out.getvalue()
+
+
 @pytest.mark.parametrize("case,name,data,words", DOCUMENTS, ids=[d[0] for d in DOCUMENTS])
 def test_bad_document_next_to_a_good_one(ws, request, case, name, data, words):
     graph = _fresh(ws, request)
+    data = _bomb() if name == "bomb.docx" else data
     report = ws.add_documents([(name, data), GOOD], graph)
     mine = [f for f in report.failures if f.source == name]
     assert mine, f"{case}: no message for {name}"
@@ -125,7 +183,11 @@ def test_bad_triple_file_leaves_the_graph_as_it_was(ws, request, case, name, dat
 
 @pytest.mark.parametrize(
     "raw,shown",
-    [("../../etc/passwd.txt", "passwd.txt"), ("C:\\Users\\me\\notes.txt", "notes.txt"), ("a\x00b\nc.txt", "a b c.txt")],
+    [
+        ("../../etc/passwd.txt", "etc/passwd.txt"),
+        ("C:\\Users\\me\\notes.txt", "C:/Users/me/notes.txt"),
+        ("a\x00b\nc.txt", "a b c.txt"),
+    ],
 )
 def test_file_names_with_paths_or_control_characters_are_cleaned(ws, request, raw, shown):
     graph = _fresh(ws, request)

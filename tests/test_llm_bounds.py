@@ -187,3 +187,67 @@ def test_stopped_answer_keeps_the_partial_text_with_its_citations(small, embedde
     assert "stopped by the user after 49 characters" in tr.answer.error and tr.answer.paths
     empty = stopped_answer(trace, "", small, embedder)
     assert empty.answer.method == "extractive" and "before any text" in empty.answer.error
+
+
+# ---------- live: a real local server that drips or floods (tests/llm_http.py), the real client, real time
+from llm_http import HostileLLM, serving  # noqa: E402
+
+LIVE_DEADLINE_S = 3.0
+MARGIN_S = 2.0  # thread hand-over and the server's last byte; far below the one-byte-a-second drip it bounds
+
+
+def _live(url: str, **kw):
+    return make_llm(LLMSettings(base_url=url, api_key="x", max_retries=0, **kw))
+
+
+@pytest.mark.parametrize("mode", ["drip", "drip_headers"])
+def test_a_dripping_server_cannot_hold_a_query_past_its_deadline(small, embedder, mode):
+    import time
+
+    srv = HostileLLM(mode)
+    with serving(srv) as url:
+        t0 = time.monotonic()
+        tr = run_query(Q, small, embedder, QueryParams(), llm=_live(url, query_deadline_s=LIVE_DEADLINE_S))
+        took = time.monotonic() - t0
+    assert took < LIVE_DEADLINE_S + MARGIN_S, f"{mode}: the query took {took:.1f} s"
+    assert "deadline" in tr.rerank.error and tr.answer.text and tr.answer.method == "extractive"
+
+
+def test_a_dripped_stream_ends_at_the_deadline_with_the_text_so_far():
+    import time
+
+    with serving(HostileLLM("drip", byte_every_s=0.01)) as url:
+        llm = _live(url)
+        pieces: list[str] = []
+        t0 = time.monotonic()
+        r = llm.stream("answer", [{"role": "user", "content": "q"}], pieces.append, deadline=Deadline(LIVE_DEADLINE_S))
+        took = time.monotonic() - t0
+    assert took < LIVE_DEADLINE_S + MARGIN_S and r.truncated == "deadline"
+    assert pieces and r.text == "".join(pieces) and "Acme is in Springfield [1].".startswith(r.text)
+
+
+def test_the_request_limit_bounds_a_call_without_a_query_deadline():
+    """Extraction calls have no query deadline: timeout_s bounds the whole call, not each byte."""
+    import time
+
+    with serving(HostileLLM("drip")) as url:
+        t0 = time.monotonic()
+        with pytest.raises(LLMError, match="request limit"):
+            _live(url, timeout_s=2.0).complete("extract", [{"role": "user", "content": "x"}], use_cache=False)
+        assert time.monotonic() - t0 < 2.0 + MARGIN_S
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_50_mb_reply_is_refused_with_a_message(stream):
+    srv = HostileLLM("huge", huge_mb=50)
+    with serving(srv) as url:
+        llm = _live(url)
+        pieces: list[str] = []
+        with pytest.raises(LLMError, match="more than 2 MB") as e:
+            if stream:
+                llm.stream("answer", [{"role": "user", "content": "q"}], pieces.append)
+            else:
+                llm.complete("answer", [{"role": "user", "content": "q"}], use_cache=False)
+    assert srv.bytes_sent < 20 * 2**20  # reading stopped near the cap, not at 50 MB
+    if stream:  # what arrived before the cap is kept, as for any stream that broke
+        assert e.value.partial and len(e.value.partial) <= 2 * 2**20 and "".join(pieces) == e.value.partial

@@ -8,11 +8,10 @@ from ui.safe import md_escape
 from vgrag.config import Settings
 from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
-from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError
+from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
 from vgrag.store import Graph
 from vgrag.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
 from vgrag.workspace import Workspace
-from vgrag.writer import delete_document
 
 
 def plural(n: int, word: str) -> str:
@@ -44,7 +43,8 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
             except InputError:
                 continue
         if pasted.strip():
-            texts += [c.text for c in plan_chunks("pasted text.txt", pasted.encode(), int(chunk_chars), int(overlap))]
+            data = clean_text(pasted).encode("utf-8")
+            texts += [c.text for c in plan_chunks("pasted text.txt", data, int(chunk_chars), int(overlap))]
         if texts:
             est = estimate_tokens(texts) * (2 if glean else 1)
             st.caption(
@@ -54,7 +54,7 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     if st.button("Build", type="primary", key="build"):
         inputs = [(f.name, f.getvalue()) for f in files or []]
         if pasted.strip():
-            inputs.append(("pasted text.txt", pasted.encode("utf-8")))
+            inputs.append(("pasted text.txt", clean_text(pasted).encode("utf-8")))
         if not inputs:
             st.warning("Upload a file or paste some text first.")
         else:
@@ -64,7 +64,7 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
             rows: list[dict] = []
 
             def on_progress(p: Progress) -> None:
-                bar.progress(p.done / p.total if p.total else 1.0, text=p.message or p.stage)
+                bar.progress(p.done / p.total if p.total else 1.0, text=md_escape(p.message or p.stage))
                 if p.chunk is not None:
                     if p.chunk.error:
                         where = f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}"
@@ -92,7 +92,8 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
             st.success(
                 f"Stored {report.chunks} chunks with {report.triples} triples "
                 f"({report.passages_new} new passages, {report.entities_new} new entities, "
-                f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}."
+                f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}. "
+                f"Replaced: {len(report.replaced)}."
             )
             st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
             if report.prompt_tokens or report.completion_tokens:
@@ -123,7 +124,7 @@ def triples_tab(ws: Workspace, graph: Graph) -> None:
             r = ws.import_triples(
                 (tf.name, tf.getvalue()),
                 graph.name,
-                on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=p.message),
+                on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=md_escape(p.message)),
             )
         except InputError as e:
             st.error(md_escape(str(e)))
@@ -133,8 +134,10 @@ def triples_tab(ws: Workspace, graph: Graph) -> None:
                 f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
                 f"{r.counts['relations']} relations."
             )
-            if r.failures:
-                st.warning(f"{len(r.failures)} passage(s) had malformed triples that were skipped.")
+            for f in r.failures[:20]:  # skipped triples, passages stored in parts: each named
+                st.warning(md_escape(f.reason))
+            if len(r.failures) > 20:
+                st.warning(f"…and {len(r.failures) - 20} more notes like these.")
 
 
 def sources_tab(ws: Workspace, graph: Graph) -> None:
@@ -148,10 +151,9 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
             f"**{md_escape(d.name)}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)")
         )
         if c2.button("Delete", key=f"del_{d.id}"):
-            with ws.db.write_lock:
-                rep = delete_document(graph, d.id)
+            rep = ws.delete_document(d.id, graph.name)
             st.success(
-                f"Deleted {d.name}: {rep.passages} passages, {rep.relations} relations and "
+                f"Deleted {md_escape(d.name)}: {rep.passages} passages, {rep.relations} relations and "
                 f"{rep.entities} entities only it supported."
             )
             st.rerun()

@@ -95,7 +95,7 @@ def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace) -> None:
             d = explain_passage(trace, graph, chosen.id) if chosen else None
         else:
             name = st.text_input("Entity name", key="miss_entity")
-            hits = graph.search_entity_records(ws.embedder.embed([name]), 1)[0] if name.strip() else []
+            hits = ws.find_entities(name, graph.name, 1) if name.strip() else []
             if hits:
                 st.caption(md_escape(f"Closest entity: {hits[0][0].name}"))
                 d = explain_entity(trace, graph, hits[0][0].id)

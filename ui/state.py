@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
+from ui.safe import md_escape
 
 from vgrag.config import DATA_DIR, Settings
 from vgrag.embed import E5Embedder, EmbedderUnavailable, MiniLMEmbedder
@@ -69,9 +70,9 @@ def workspace() -> Workspace | None:
     try:
         return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
     except (StoreError, EmbedderUnavailable) as e:
-        st.error(str(e))
+        st.error(md_escape(str(e)))
     except Exception as e:  # noqa: BLE001 - the page must explain, not crash
-        st.error(f"Cannot open the database at {s.milvus_uri}: {e}")
+        st.error(md_escape(f"Cannot open the database at {s.milvus_uri}: {e}"))
     return None
 
 
@@ -110,7 +111,7 @@ def current_graph(ws: Workspace) -> Graph | None:
     except EmbedderMismatchError:
         embedder_mismatch(ws, name)
     except StoreError as e:
-        st.error(str(e))
+        st.error(md_escape(str(e)))
     return None
 
 
@@ -158,7 +159,7 @@ def create_and_select(ws: Workspace, name: str) -> None:
     try:
         ws.graph(name)
     except StoreError as e:
-        st.error(str(e))
+        st.error(md_escape(str(e)))
         return
     select_graph(name)
     st.session_state["flash"] = f"Created graph “{name}” — it is now the current graph."
@@ -167,7 +168,7 @@ def create_and_select(ws: Workspace, name: str) -> None:
 
 def load_demo(ws: Workspace) -> IngestReport:
     """Import the bundled Northwind demo graph (hand-checked triples; offline, seconds)."""
-    report = ws.import_triples(DEMO_FILE, DEMO_GRAPH)
+    report = ws.import_triples((DEMO_FILE.name, DEMO_FILE.read_bytes()), DEMO_GRAPH)  # one name wherever installed
     select_graph(DEMO_GRAPH)
     return report
 
@@ -186,7 +187,7 @@ def no_graph_hint(
             with st.spinner("Loading the demo graph…"):
                 r = load_demo(ws)
         except StoreError as e:
-            st.error(str(e))
+            st.error(md_escape(str(e)))
             return
         st.session_state["flash"] = (
             f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "

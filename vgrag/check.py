@@ -24,7 +24,8 @@ def check_graph(graph: Graph, max_problems: int = 200) -> CheckReport:
     ents = {e.id: e for e in graph.iter_entities()}
     rels = {r.id: r for r in graph.iter_relations()}
     psgs = {p.id: p for p in graph.iter_passages()}
-    docs = {d.id for d in graph.documents.all()}
+    documents = graph.documents.all()
+    docs = {d.id for d in documents}
     problems: list[str] = []
     warnings: list[str] = []
 
@@ -58,5 +59,8 @@ def check_graph(graph: Graph, max_problems: int = 200) -> CheckReport:
             bad(f"passage {p.id} belongs to unknown document {p.doc_id}")
         linked("passage", p.id, p.entity_ids, ents, lambda e: e.passage_ids)
         linked("passage", p.id, p.relation_ids, rels, lambda r: r.passage_ids)
+    for d in documents:
+        if not d.complete:
+            bad(f"document {d.name!r} ({d.id}) is incomplete (its ingest was cut): add it again to complete it")
     counts = {"passages": len(psgs), "entities": len(ents), "relations": len(rels), "documents": len(docs)}
     return CheckReport(counts, tuple(problems), tuple(warnings[:50]))

@@ -1,36 +1,44 @@
-"""Command line: python -m vgrag ingest|query|graphs|check|export|bench."""
+"""Command line: python -m vgrag ingest|query|graphs|docs|check|export|bench."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, query_params_from
 from .ingest import Progress
-from .sources import InputError
+from .sources import InputError, clean_text
 from .triple_files import TRIPLE_TYPES
 from .database import StoreError, quiet_storage_logs
 from .workspace import Workspace
 
 
 def _out(text: str) -> None:
-    sys.stdout.write(text + "\n")
+    """A line for the terminal: no escape codes or other control characters from documents or models."""
+    sys.stdout.write(_plain(text) + "\n")
+
+
+def _plain(text: str) -> str:
+    return clean_text(text).replace("\r", " ")
 
 
 def _bar(p: Progress) -> None:
     """A progress bar on a terminal; one line per stored batch (and per 50 chunks) in logs and pipes."""
     if not sys.stderr.isatty():
         if p.stage in ("store", "done") or p.done % 50 == 0:
-            sys.stderr.write(f"{p.stage} {p.done}/{p.total} {p.message}\n")
+            sys.stderr.write(f"{p.stage} {p.done}/{p.total} {_plain(p.message)}\n")
             sys.stderr.flush()
         return
     width = 30
     filled = int(width * p.done / p.total) if p.total else width
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} {p.stage:8} {p.message[:50]:50}")
+    msg = _plain(p.message)[:50]
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} {p.stage:8} {msg:50}")
     if p.stage == "done":
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -43,7 +51,7 @@ def _report(r: object) -> None:
 def cmd_ingest(ws: Workspace, a: argparse.Namespace) -> int:
     if a.openie or a.triples:
         path = Path(a.openie or a.triples)
-        name = path.name if a.triples else path.with_suffix(".json").name
+        name = str(path if a.triples else path.with_suffix(".json"))  # the path given: its identity (ingest.py)
         report = ws.import_triples((name, path.read_bytes()), a.graph, a.batch_size, on_progress=_bar)
     else:
         if not a.files:
@@ -62,7 +70,7 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
         ("answer", trace.answer and trace.answer.error),
     ):
         if error:
-            sys.stderr.write(f"note ({step}): {error}\n")
+            sys.stderr.write(f"note ({step}): {_plain(error)}\n")
     if a.json:
         _out(trace.to_json())
         return 0
@@ -77,11 +85,21 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
 
 def cmd_graphs(ws: Workspace, a: argparse.Namespace) -> int:
     if a.drop:
-        ws.drop(a.drop)  # type: ignore[attr-defined]
+        if not ws.drop(a.drop):  # type: ignore[attr-defined]
+            raise StoreError(f"No graph named {a.drop!r} in {ws.db.uri}; nothing was dropped.")
         _out(f"dropped {a.drop}")
         return 0
     for g in ws.db.list_graphs():  # type: ignore[attr-defined]
         _out(f"{g.name}\t{g.embedder}\t{g.dim}")
+    return 0
+
+
+def cmd_docs(ws: Workspace, a: argparse.Namespace) -> int:
+    if a.delete:
+        _report(ws.delete_document(a.delete, a.graph))
+        return 0
+    for d in ws.documents(a.graph):
+        _out(f"{d.id}\t{d.name}\t{d.n_passages}\t{'complete' if d.complete else 'INCOMPLETE'}")
     return 0
 
 
@@ -160,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--rerank", choices=["auto", "graph", "similarity", "llm"])
     g = sub.add_parser("graphs", help="list graphs (or --drop NAME)")
     g.add_argument("--drop")
+    d = sub.add_parser("docs", help="list a graph's documents (or --delete ID_OR_NAME)")
+    d.add_argument("--delete")
     sub.add_parser("check", help="consistency check of a graph")
     e = sub.add_parser("export", help="export a graph")
     e.add_argument("--format", choices=["graphml", "json", "csv"], default="json")
@@ -189,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     quiet_storage_logs()
     a = build_parser().parse_args(argv)
+    if a.cmd == "query" and re.search("[\udc80-\udcff]", a.question):  # bytes that were not UTF-8, kept by argv
+        sys.stderr.write(f"error: the question is not UTF-8 text ({os.fsencode(a.question)[:60]!r}); use a UTF-8 "
+                         "terminal (LANG=C.UTF-8) or retype it.\n")  # fmt: skip
+        return 2
     try:
         if a.cmd == "bench":
             return cmd_bench(None, a)
@@ -198,10 +222,11 @@ def main(argv: list[str] | None = None) -> int:
             "ingest": cmd_ingest,
             "query": cmd_query,
             "graphs": cmd_graphs,
+            "docs": cmd_docs,
             "check": cmd_check,
             "export": cmd_export,
         }[a.cmd]
         return handler(ws, a)
     except (StoreError, InputError, FileNotFoundError, ValueError) as e:
-        sys.stderr.write(f"error: {e}" + "\n")
+        sys.stderr.write(f"error: {_plain(str(e))}" + "\n")
         return 2

@@ -30,6 +30,27 @@ class QueryParams:
     # at 9k passages "candidates" changed no top-10 list and "fused" cost 10-16 R@5 points (README, Benchmark)
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
 
+    def __post_init__(self) -> None:
+        """Knobs out of range are refused here, naming the knob, instead of failing deep inside a query."""
+        counts = ("entity_top_k", "relation_top_k", "evidence_relations")
+        positive = ("eviction_cap", "rerank_keep", "passage_top_k")
+        for name in counts + positive + ("hops",):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
+            if value < (1 if name in positive else 0):
+                raise ValueError(f"{name} must be at least {1 if name in positive else 0}, not {value}")
+        if self.hops > 2:
+            raise ValueError(f"hops must be 0, 1 or 2, not {self.hops}")
+        for name, lo, hi in (("sim_threshold", -1.0, 1.0), ("relation_weight", 0.0, 10.0), ("ppr_damping", 0.0, 1.0)):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not lo <= value <= hi:
+                raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, not {value!r}")
+        if self.rerank not in ("auto", "graph", "similarity", "llm"):
+            raise ValueError(f"rerank must be auto, graph, similarity or llm, not {self.rerank!r}")
+        if self.lexical not in ("off", "candidates", "fused"):
+            raise ValueError(f"lexical must be off, candidates or fused, not {self.lexical!r}")
+
 
 @dataclass(frozen=True)
 class LLMSettings:
@@ -41,7 +62,8 @@ class LLMSettings:
     model_rerank: str = "gpt-4o-mini"
     model_answer: str = "gpt-4o-mini"
     temperature: float = 0.0
-    timeout_s: float = 60.0  # one request (a streamed answer: between two pieces)
+    timeout_s: float = 60.0  # the most one request may take, from sending it to the reply's last byte
+    max_reply_mb: float = 2.0  # the most one reply may send (a streamed one too); more is refused
     max_retries: int = 3  # rate limits and timeouts; an unreachable endpoint gets one quick retry only
     concurrency: int = 4
     json_mode: bool = True
@@ -98,6 +120,7 @@ class Settings:
             model_answer=env.get("VGRAG_MODEL_ANSWER", env.get("VGRAG_LLM_MODEL", base.llm.model_answer)),
             temperature=float(env.get("VGRAG_LLM_TEMPERATURE", base.llm.temperature)),
             timeout_s=float(env.get("VGRAG_LLM_TIMEOUT", base.llm.timeout_s)),
+            max_reply_mb=float(env.get("VGRAG_LLM_MAX_REPLY_MB", base.llm.max_reply_mb)),
             concurrency=int(env.get("VGRAG_LLM_CONCURRENCY", base.llm.concurrency)),
             query_deadline_s=float(env.get("VGRAG_LLM_DEADLINE", base.llm.query_deadline_s)),
             **{

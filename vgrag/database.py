@@ -10,14 +10,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pymilvus import MilvusClient
-from pymilvus.exceptions import MilvusException
-
+from .connection import (  # noqa: F401 - the storage errors, importable from here as before
+    Connection,
+    DatabaseLockedError,
+    ServerUnavailableError,
+    StoreError,
+    connect,
+    is_lite,
+)
 from .meta import DocumentLog, MetaStore
-from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
 from .mirror import Mirrors
-from .store import Graph, Index
+from .store import Graph, Index, load_collections
 
 # Per Lite file (one process may hold several Database objects on it): [open count, its vector copies]
 _MIRRORS: dict[str, list] = {}
@@ -31,48 +35,8 @@ def quiet_storage_logs() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-class StoreError(RuntimeError):
-    """A storage problem with a message that says what to do."""
-
-
-class DatabaseLockedError(StoreError):
-    pass
-
-
 class EmbedderMismatchError(StoreError):
     pass
-
-
-# pymilvus pings every 10 s even when idle; the in-process Milvus Lite server allows one ping per 5 minutes and
-# answers more with GOAWAY "too_many_pings" (logged to the terminal after ~2 idle minutes, measured). A local
-# server needs no keepalive: ping rarely, and never without calls in flight.
-LITE_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 600_000, "grpc.keepalive_permit_without_calls": False}
-
-
-def is_lite(uri: str) -> bool:
-    return not uri.startswith(("http://", "https://", "tcp://", "unix:"))
-
-
-def connect(uri: str, token: str = "") -> MilvusClient:
-    """Open a Milvus Lite file or a Milvus server, translating the common failures into clear errors."""
-    kwargs: dict = {"uri": uri}
-    if token:
-        kwargs["token"] = token
-    if is_lite(uri):
-        kwargs["grpc_options"] = LITE_GRPC_OPTIONS
-    try:
-        return MilvusClient(**kwargs)
-    except MilvusException as e:
-        if "Open local milvus failed" in str(e) or "lock" in str(e).lower():
-            raise DatabaseLockedError(
-                f"The database {uri} is already open in another process (a Milvus Lite file allows one). "
-                "Close the other program, or share it through a server: "
-                f"`milvus-lite server --data-dir {uri} --host 127.0.0.1 --port 19530` and set "
-                "VGRAG_MILVUS_URI=http://127.0.0.1:19530 for every program."
-            ) from e
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
-    except Exception as e:  # noqa: BLE001 - connection errors come in many types; report them plainly
-        raise StoreError(f"Cannot open Milvus at {uri}: {e}") from e
 
 
 @dataclass(frozen=True)
@@ -86,7 +50,7 @@ class GraphInfo:
 class Database:
     """One Milvus database (Lite file or server) holding any number of named graphs."""
 
-    def __init__(self, uri: str, token: str = "", client: MilvusClient | None = None) -> None:
+    def __init__(self, uri: str, token: str = "", client: Connection | None = None) -> None:
         self.uri = uri
         self.client = client or connect(uri, token)
         self.write_lock = threading.RLock()
@@ -101,13 +65,7 @@ class Database:
                 self.mirrors = entry[1]
         self.meta = MetaStore(self.client)
         self.meta.ensure()
-        self.load(META_COLLECTION)
-
-    def load(self, coll: str) -> None:
-        """Make a collection queryable: a reopened database starts with every collection released."""
-        state = self.client.get_load_state(coll).get("state")
-        if "Loaded" not in str(state):
-            self.client.load_collection(coll)
+        load_collections(self.client, [META_COLLECTION])
 
     def list_graphs(self) -> list[GraphInfo]:
         out = [
@@ -129,41 +87,54 @@ class Database:
 
     def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
         """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
-        if not GRAPH_NAME.match(name):
-            raise StoreError(f"Graph name {name!r} must start with a letter and use only letters, digits and _ (≤40).")
+        try:
+            g = self._graph(name, dim)
+        except ValueError as e:
+            raise StoreError(str(e)) from e
         info = self.graph_info(name)
         if info is None:
             if not create:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
             with self.write_lock:
-                g = self._graph(name, dim)
-                g.create_collections()
-                self.meta.put(
-                    f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
-                )
+                try:
+                    g.create_collections()
+                    self.meta.put(
+                        f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
+                    )
+                except Exception:  # never a half-made graph that every later command trips on
+                    self._drop_collections(g)
+                    raise
             return g
         if info.embedder != embedder_id or info.dim != dim:
             raise EmbedderMismatchError(
                 f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
                 f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
             )
-        g = self._graph(name, dim)
         with self.write_lock:
             new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
-            for coll in g.collections:
-                self.load(coll)
             if new_lexical:
                 g.backfill_lexical()
         return g
 
-    def drop_graph(self, name: str) -> None:
+    def drop_graph(self, name: str) -> bool:
+        """Drop a graph: its collections, their in-process copies and its records; False when there was none."""
+        try:
+            g = self._graph(name, 1)
+        except ValueError as e:
+            raise StoreError(str(e)) from e
         with self.write_lock:
-            for coll in self._graph(name, 1).collections:
-                if self.client.has_collection(coll):
-                    self.client.drop_collection(coll)
-                if self.mirrors is not None:
-                    self.mirrors.forget(coll)
+            if self.graph_info(name) is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
+                return False
+            self._drop_collections(g)
             self.meta.delete(self.meta.keys_of_graph(name))
+            return True
+
+    def _drop_collections(self, g: Graph) -> None:
+        for coll in g.all_collection_names:
+            if self.client.has_collection(coll):
+                self.client.drop_collection(coll)
+            if self.mirrors is not None:
+                self.mirrors.forget(coll)
 
     def close(self) -> None:
         if self.mirrors is not None:

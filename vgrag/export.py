@@ -8,17 +8,31 @@ import json
 
 import networkx as nx
 
+from .sources import clean_text
 from .store import Graph
+from .triple_files import SPREADSHEET_FORMULA
+
+
+def _cell(value: str) -> str:
+    """A CSV cell a spreadsheet shows as text: a leading =, +, -, @, tab or CR gets a ' before it (the importer,
+    triple_files.read_csv, takes it off again)."""
+    return "'" + value if value.startswith(SPREADSHEET_FORMULA) else value
 
 
 def to_networkx(graph: Graph) -> nx.MultiDiGraph:
-    """Entities as nodes, relations as edges (predicate and passage ids as attributes)."""
+    """Entities as nodes, relations as edges (predicate and passage ids as attributes); texts without control
+    characters, which XML (GraphML) cannot hold."""
     g = nx.MultiDiGraph(name=graph.name)
     for e in graph.iter_entities():
-        g.add_node(e.id, name=e.name, passages=len(e.passage_ids))
+        g.add_node(e.id, name=clean_text(e.name), passages=len(e.passage_ids))
     for r in graph.iter_relations():
         g.add_edge(
-            r.subject_id, r.object_id, key=r.id, predicate=r.predicate, text=r.text, passage_ids=",".join(r.passage_ids)
+            r.subject_id,
+            r.object_id,
+            key=r.id,
+            predicate=clean_text(r.predicate),
+            text=clean_text(r.text),
+            passage_ids=",".join(r.passage_ids),
         )
     return g
 
@@ -61,7 +75,7 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
             ],
         }
         return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
-    if fmt == "csv":  # the same shape the importer reads: one row per (passage, triple)
+    if fmt == "csv":  # the same shape the importer reads: one row per (passage, triple), formulas disarmed
         psgs = {p.id: p for p in graph.iter_passages()}
         buf = io.StringIO()
         w = csv.writer(buf)
@@ -70,6 +84,6 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
             for pid in r.passage_ids:
                 p = psgs.get(pid)
                 if p is not None:
-                    w.writerow([p.title, p.text, r.subject, r.predicate, r.object])
+                    w.writerow([_cell(x) for x in (p.title, p.text, r.subject, r.predicate, r.object)])
         return buf.getvalue().encode("utf-8")
     raise ValueError(f"unknown export format {fmt!r}: use graphml, json or csv")

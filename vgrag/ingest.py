@@ -5,71 +5,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, replace
 
 from .embed import Embedder
 from .extract import Extraction, Extractor
-from .models import Document, Triple
-from .sources import InputError, clean_file_name, document_sections
+from .models import Document
+from .schema import COLUMNS, TEXT
+from .sources import InputError, base_name, clean_file_name, document_sections, source_key
 from .triple_files import ImportedPassage
+from .ingest_report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, noop, Tally
 from .store import Graph
 from .text import chunk_text, content_hash, doc_id
-from .writer import SourceChunk, WriteStats, delete_document, write_chunks
+from .writer import SourceChunk, delete_document, write_chunks
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ChunkResult:
-    doc_name: str
-    chunk_index: int
-    text: str
-    triples: tuple[Triple, ...]
-    raw: str = ""
-    error: str | None = None
-
-
-Stage = Literal["read", "extract", "store", "embed", "tag", "done"]
-
-
-@dataclass(frozen=True)
-class Progress:
-    """One progress event: how far, and (per chunk) what was just extracted."""
-
-    stage: Stage
-    done: int
-    total: int
-    message: str = ""
-    chunk: ChunkResult | None = None
-
-
-@dataclass(frozen=True)
-class Failure:
-    source: str
-    chunk_index: int | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class IngestReport:
-    documents: tuple[str, ...]
-    unchanged: tuple[str, ...]
-    replaced: tuple[str, ...]
-    chunks: int
-    triples: int
-    passages_new: int
-    entities_new: int
-    relations_new: int
-    texts_embedded: int
-    failures: tuple[Failure, ...]
-    timings: dict[str, float] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    prompt_tokens: int = 0  # LLM extraction only
-    completion_tokens: int = 0
-
-
-ProgressFn = Callable[[Progress], None]
 
 
 @dataclass(frozen=True)
@@ -79,72 +28,39 @@ class PlannedChunk:
     text: str
 
 
+PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
+
+
+def fit_passage(text: str, limit: int = PASSAGE_BYTES) -> list[str]:
+    """`text` as it will be stored: itself when it fits the passage column, else split at sentences (a longer
+    sentence at a space) into parts that do — never cut silently."""
+    if len(text.encode("utf-8")) <= limit:
+        return [text]
+    chars = limit
+    while True:
+        parts = chunk_text(text, chars, 0)
+        if all(len(p.encode("utf-8")) <= limit for p in parts):
+            return parts
+        chars //= 2
+
+
 def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentences: int = 1) -> list[PlannedChunk]:
     """A document's chunks: sentence-aware, overlapping within a section, never across sections or pages."""
-    fallback = clean_file_name(name)
+    shown = clean_file_name(name)
+    fallback = base_name(shown)
     out: list[PlannedChunk] = []
-    for sec in document_sections(fallback, data):
+    for sec in document_sections(shown, data):
         title, topic = sec.title(fallback), sec.topic
-        out.extend(PlannedChunk(title, topic, c) for c in chunk_text(sec.text, chunk_chars, overlap_sentences))
+        for c in chunk_text(sec.text, chunk_chars, overlap_sentences):
+            out.extend(PlannedChunk(title, topic, part) for part in fit_passage(c))
     if not out:
-        raise InputError(f"{fallback}: no text found.")
+        raise InputError(f"{shown}: no text found.")
     return out
 
 
-def _noop(_: Progress) -> None:
-    return None
-
-
-@dataclass
-class _Tally:
-    chunks: int = 0
-    triples: int = 0
-    passages_new: int = 0
-    entities_new: int = 0
-    relations_new: int = 0
-    texts_embedded: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    timings: dict[str, float] = field(
-        default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0, "tag": 0.0}
-    )
-    failures: list[Failure] = field(default_factory=list)
-    documents: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-
-    def add(self, s: WriteStats) -> None:
-        self.passages_new += s.passages_new
-        self.entities_new += s.entities_new
-        self.relations_new += s.relations_new
-        self.texts_embedded += s.texts_embedded
-        self.timings["embed"] += s.embed_s
-        self.timings["store"] += s.store_s
-        self.timings["tag"] += s.tag_s
-
-    def report(self, graph: Graph, t_start: float) -> IngestReport:
-        self.timings["total"] = time.perf_counter() - t_start
-        return IngestReport(
-            documents=tuple(self.documents),
-            unchanged=tuple(self.unchanged),
-            replaced=tuple(self.replaced),
-            chunks=self.chunks,
-            triples=self.triples,
-            passages_new=self.passages_new,
-            entities_new=self.entities_new,
-            relations_new=self.relations_new,
-            texts_embedded=self.texts_embedded,
-            failures=tuple(self.failures),
-            timings={k: round(v, 3) for k, v in self.timings.items()},
-            counts=graph.counts(),
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-        )
-
-
-def _begin_document(graph: Graph, name: str, digest: str, n: int, tally: _Tally) -> str | None:
-    """Register a document; None when the same content is already fully stored."""
-    did = doc_id(name)
+def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally) -> str | None:
+    """Register a document under its key (source_key); None when the same content is already fully stored."""
+    did = doc_id(key)
     old = graph.documents.get(did)
     if old is not None and old.content_hash == digest and old.complete:
         tally.unchanged.append(name)
@@ -194,14 +110,24 @@ def ingest_documents(
     chunk_chars: int = 1200,
     overlap_sentences: int = 1,
     batch_size: int = 16,
-    on_progress: ProgressFn = _noop,
+    on_progress: ProgressFn = noop,
 ) -> IngestReport:
     """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
     t_start = time.perf_counter()
-    tally = _Tally()
-    plans: list[tuple[str, str, list[PlannedChunk]]] = []
+    tally = Tally()
+    plans: list[tuple[str, str, str, list[PlannedChunk]]] = []
+    given: dict[str, list[str]] = {}  # key -> content hashes seen in this upload
     for n, (raw_name, data) in enumerate(files):
-        name = clean_file_name(raw_name)
+        key, name, digest = source_key(raw_name), clean_file_name(raw_name), content_hash(data)
+        same = given.setdefault(key, [])
+        if digest in same:  # the same file twice in one upload: stored once
+            tally.unchanged.append(name)
+            continue
+        same.append(digest)
+        if len(same) > 1:  # one name, different contents (notes.txt from two folders): both kept
+            stem, dot, ext = name.rpartition(".")
+            key = f"{key}\x1f{digest}"
+            name = f"{stem} ({len(same)}).{ext}" if dot and stem and "/" not in ext else f"{name} ({len(same)})"
         on_progress(Progress("read", n, len(files), f"reading {name}"))
         t0 = time.perf_counter()
         try:
@@ -216,11 +142,11 @@ def ingest_documents(
             tally.failures.append(Failure(name, None, msg))
             continue
         tally.timings["read"] += time.perf_counter() - t0
-        plans.append((name, content_hash(data), chunks))
-    total = sum(len(c) for _, _, c in plans)
+        plans.append((key, name, digest, chunks))
+    total = sum(len(c) for *_, c in plans)
     done = 0
-    for name, digest, chunks in plans:
-        did = _begin_document(graph, name, digest, len(chunks), tally)
+    for key, name, digest, chunks in plans:
+        did = _begin_document(graph, key, name, digest, len(chunks), tally)
         if did is None:
             done += len(chunks)
             on_progress(Progress("extract", done, total, f"{name}: unchanged, skipped"))
@@ -278,6 +204,23 @@ def ingest_documents(
     return report
 
 
+def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally) -> list[ImportedPassage]:
+    """Passages split where they exceed the passage column (each part keeps the passage's triples), each split
+    reported as a Failure naming the file and the passage."""
+    out: list[ImportedPassage] = []
+    for n, p in enumerate(passages):
+        parts = fit_passage(p.text)
+        if len(parts) > 1:
+            size = len(p.text.encode("utf-8"))
+            tally.failures.append(Failure(name, n, (
+                f"{name}: passage {n + 1} ({p.title or 'untitled'}) has {size:,} bytes, over the"
+                f" {PASSAGE_BYTES:,}-byte "
+                f"limit of a stored passage; it was stored as {len(parts)} passages, each with its triples."
+            )))  # fmt: skip
+        out.extend(replace(p, text=part) for part in parts)
+    return out
+
+
 def ingest_imported(
     graph: Graph,
     embedder: Embedder,
@@ -285,19 +228,25 @@ def ingest_imported(
     data_hash: str,
     passages: Sequence[ImportedPassage],
     batch_size: int = 2000,
-    on_progress: ProgressFn = _noop,
+    on_progress: ProgressFn = noop,
 ) -> IngestReport:
-    """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document."""
+    """Store pre-extracted passages and triples (HippoRAG OpenIE, JSONL, CSV) as one source document; a passage
+    too long for the passage column is stored in parts, and the report says so."""
     t_start = time.perf_counter()
-    tally = _Tally()
-    did = _begin_document(graph, source_name, data_hash, len(passages), tally)
+    tally = Tally()
+    key, source_name = source_key(source_name), clean_file_name(source_name)
+    passages = _fitted(passages, source_name, tally)
+    did = _begin_document(graph, key, source_name, data_hash, len(passages), tally)
     if did is None:
         on_progress(Progress("done", len(passages), len(passages), f"{source_name}: unchanged, skipped"))
         return tally.report(graph, t_start)
     tally.documents.append(source_name)
     for n, p in enumerate(passages):
         if p.skipped:
-            tally.failures.append(Failure(source_name, n, f"{p.skipped} malformed triple(s) skipped"))
+            tally.failures.append(Failure(source_name, n, (
+                f"{source_name}: passage {n + 1}: {p.skipped} malformed triple(s) skipped; each needs a subject, "
+                "a predicate and an object (check the file)."
+            )))  # fmt: skip
     for start in range(0, len(passages), batch_size):
         part = passages[start : start + batch_size]
         chunks = [SourceChunk(did, p.title, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)]

@@ -1,13 +1,17 @@
 """A graph's passages as words, for Milvus's own BM25 full-text search (the hybrid baseline and the optional
 lexical passage step): one collection beside the three, each row a passage id and its text, from which Milvus's
-BM25 function derives a sparse vector. Kept in step with every passage write and delete (store.Graph)."""
+BM25 function derives a sparse vector. Kept in step with every passage write and delete (store.Graph).
+
+Optional: a server without BM25 functions (Milvus before 2.5) has no word index; the graph works without it and a
+word search says why it cannot run there."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pymilvus import DataType, Function, FunctionType, MilvusClient
+from pymilvus import DataType, Function, FunctionType
 
+from .connection import Connection, UnsupportedServerError
 from .models import Passage
 from .schema import ID, ID_LEN, MAX_TEXT, TEXT
 
@@ -17,12 +21,13 @@ BATCH = 2000
 
 
 class LexicalIndex:
-    def __init__(self, client: MilvusClient, collection: str, create: Callable[[str, object, object], None]) -> None:
+    def __init__(self, client: Connection, collection: str, create: Callable[[str, object, object], None]) -> None:
         self.client, self.collection, self._create = client, collection, create
+        self.available = client.has_bm25
 
     def create(self) -> bool:
         """Create the collection when it is missing; True when it was (an older graph: `write` its passages)."""
-        if self.client.has_collection(self.collection):
+        if not self.available or self.client.has_collection(self.collection):
             return False
         schema = self.client.create_schema(auto_id=False, enable_dynamic_field=False)
         schema.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=ID_LEN)
@@ -36,17 +41,25 @@ class LexicalIndex:
         return True
 
     def write(self, passages: Sequence[Passage]) -> None:
+        if not self.available:
+            return
         rows = [{ID: p.id, TEXT: p.full_text.encode("utf-8")[: MAX_TEXT // 4].decode("utf-8", "ignore")}
                 for p in passages]  # fmt: skip
         for start in range(0, len(rows), BATCH):
             self.client.upsert(self.collection, rows[start : start + BATCH])
 
     def delete(self, ids: Sequence[str]) -> None:
-        self.client.delete(self.collection, ids=list(ids))
+        if self.available:
+            self.client.delete(self.collection, ids=list(ids))
 
     def search(self, queries: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
         """Passage ids by BM25, best first, per query; score = BM25 (Milvus Lite 3.2.2 reports it negated, so the
         absolute value is used and the order is the engine's)."""
+        if not self.available:
+            raise UnsupportedServerError(
+                f"Word search (BM25) is unavailable on the Milvus server at {self.client.uri}: it needs Milvus 2.5 "
+                "or newer. The graph and dense methods work; use them, or upgrade the server for the hybrid baseline."
+            )
         if k <= 0 or not queries:
             return [[] for _ in queries]
         res = self.client.search(

@@ -11,19 +11,30 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import tenacity
 
 from .config import LLMSettings
 from .llm_failures import LLMError, StreamBroke, describe, fix_message, retry_after, transient
+from .llm_wire import (
+    NO_DEADLINE,
+    Deadline,
+    DeadlineReached,
+    ReplyTooLarge,
+    bounded_bytes,
+    delta_of,
+    json_body,
+    message_of,
+    sse_events,
+)
+from .sources import clean_text
 from .trace import LLMCall
 
 log = logging.getLogger(__name__)
@@ -43,25 +54,6 @@ class LLMResult:
     truncated: str | None = None  # why the reply stopped early: "max_tokens", "deadline" or None
     max_tokens: int = 0
     attempts: tuple[str, ...] = ()
-
-
-class Deadline:
-    """A moment after which a query stops waiting for the model (None: no deadline)."""
-
-    def __init__(self, seconds: float | None, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self.seconds = seconds
-        self._end = clock() + seconds if seconds else math.inf
-
-    def remaining(self) -> float:
-        return self._end - self._clock()
-
-    @property
-    def expired(self) -> bool:
-        return self.remaining() <= 0
-
-
-NO_DEADLINE = Deadline(None)
 
 
 class ResponseCache:
@@ -129,7 +121,7 @@ class OpenAILLM:
         self._count_lock = threading.Lock()
 
     # ---------- the policy
-    def _call(self, role: Role, request: Callable[[float, dict], LLMResult], deadline: Deadline) -> LLMResult:
+    def _call(self, role: Role, request: Callable[[float, str, dict], LLMResult], deadline: Deadline) -> LLMResult:
         """Run one request under the retry policy and the deadline; adapt once to servers lacking JSON mode or
         `max_tokens`; raise LLMError saying what was tried."""
         import openai
@@ -147,8 +139,13 @@ class OpenAILLM:
             if self._json_ok and role != "answer":
                 kwargs["response_format"] = {"type": "json_object"}
             t = time.perf_counter()
+            why = (
+                f"the query deadline of {deadline.seconds:g} s was reached before the reply was complete"
+                if left < s.timeout_s
+                else f"no complete reply within the {s.timeout_s:g} s request limit (timeout_s)"
+            )
             try:
-                return request(min(s.timeout_s, left), kwargs)
+                return request(min(s.timeout_s, left), why, kwargs)
             except Exception as e:
                 tried.append(f"attempt {len(tried) + 1}: {describe(e)} after {(time.perf_counter() - t) * 1000:.0f} ms")
                 raise
@@ -205,7 +202,11 @@ class OpenAILLM:
         )
 
     def _error(self, e: BaseException, model: str, tried: list[str], t0: float) -> LLMError:
-        if isinstance(e, TimeoutError) and "deadline" in str(e):
+        if isinstance(e, DeadlineReached):
+            msg, unreachable = f"Stopped waiting: {e}", False
+        elif isinstance(e, ReplyTooLarge):
+            msg, unreachable = f"Refused: {e}", False
+        elif isinstance(e, TimeoutError) and "deadline" in str(e):
             msg, unreachable = f"Skipped: {e}", False
         else:
             msg, unreachable = fix_message(e, model, self.settings.base_url, max(len(tried), 1))
@@ -215,6 +216,17 @@ class OpenAILLM:
             round((time.perf_counter() - t0) * 1000, 1),
             unreachable,
             partial=getattr(e, "partial", ""),
+        )
+
+    def _reply(self, limit: float, why: str, **request: Any) -> Generator[bytes, None, None]:
+        """The raw reply to one request, within `limit` seconds from now and MAX_REPLY_MB (llm_wire.py)."""
+        end = time.monotonic() + limit
+        opener = self._client.chat.completions.with_streaming_response.create  # type: ignore[attr-defined]
+        return bounded_bytes(
+            lambda: opener(temperature=self.settings.temperature, timeout=limit, **request),
+            lambda: end - time.monotonic(),
+            int(self.settings.max_reply_mb * 2**20),
+            why,
         )
 
     # ---------- the calls
@@ -234,18 +246,10 @@ class OpenAILLM:
             if hit is not None:
                 return hit
 
-        def request(timeout: float, extra: dict) -> LLMResult:
-            resp = self._client.chat.completions.create(  # type: ignore[attr-defined]
-                model=model, messages=messages, temperature=self.settings.temperature, timeout=timeout, **extra
-            )
-            choice = resp.choices[0] if resp.choices else None
-            usage = getattr(resp, "usage", None)
-            return LLMResult(
-                (choice.message.content or "") if choice else "",
-                getattr(usage, "prompt_tokens", 0) or 0,
-                getattr(usage, "completion_tokens", 0) or 0,
-                truncated="max_tokens" if choice is not None and choice.finish_reason == "length" else None,
-            )
+        def request(limit: float, why: str, extra: dict) -> LLMResult:
+            body = json_body(self._reply(limit, why, model=model, messages=messages, **extra))
+            text, pt, ct, finish = message_of(body)
+            return LLMResult(clean_text(text), pt, ct, truncated="max_tokens" if finish == "length" else None)
 
         r = self._call(role, request, deadline)
         if use_cache and self.cache is not None and r.text and not r.truncated:
@@ -259,45 +263,39 @@ class OpenAILLM:
         with `truncated` set; a stream that breaks after delivering text is not retried (LLMError.partial)."""
         model = self.settings.model_for(role)
 
-        def request(timeout: float, extra: dict) -> LLMResult:
+        def request(limit: float, why: str, extra: dict) -> LLMResult:
             parts: list[str] = []
-            usage = None
+            usage: dict = {}
             finish = None
             deltas = 0  # servers that send no usage (llama.cpp) stream about one token a delta: the fallback count
-            events = self._client.chat.completions.create(  # type: ignore[attr-defined]
-                model=model,
-                messages=messages,
-                temperature=self.settings.temperature,
-                stream=True,
-                stream_options={"include_usage": True},
-                timeout=timeout,
-                **extra,
+            chunks = self._reply(
+                limit, why, model=model, messages=messages, stream=True, stream_options={"include_usage": True}, **extra
             )
             try:
-                for ev in events:
-                    usage = getattr(ev, "usage", None) or usage
-                    for ch in ev.choices or []:
-                        piece = getattr(ch.delta, "content", None) or ""
-                        if piece:
-                            deltas += 1
-                            parts.append(piece)
-                            on_delta(piece)
-                        finish = ch.finish_reason or finish
+                for ev in sse_events(chunks):
+                    piece, finish_now, usage_now = delta_of(ev)
+                    usage, finish = usage_now or usage, finish_now or finish
+                    if piece:
+                        deltas += 1
+                        parts.append(clean_text(piece))
+                        on_delta(parts[-1])
                     if deadline.expired:
                         finish = "deadline"
                         break
+            except DeadlineReached:
+                if not parts:
+                    raise
+                finish = "deadline"  # the text so far is the answer
             except Exception as e:
                 if parts:
                     raise StreamBroke("".join(parts), e) from e
                 raise
             finally:
-                close = getattr(events, "close", None)
-                if close is not None:
-                    close()
+                chunks.close()
             return LLMResult(
                 "".join(parts),
-                getattr(usage, "prompt_tokens", 0) or 0,
-                getattr(usage, "completion_tokens", 0) or deltas,
+                int(usage.get("prompt_tokens") or 0),
+                int(usage.get("completion_tokens") or 0) or deltas,
                 truncated={"length": "max_tokens", "deadline": "deadline"}.get(finish or ""),
             )
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pymilvus import DataType, MilvusClient
+from pymilvus import DataType
+
+from .connection import Connection
 
 from .models import Document
 from .schema import GRAPH, ID, KIND, META, PAYLOAD, VEC
@@ -15,7 +17,7 @@ from .schema import GRAPH, ID, KIND, META, PAYLOAD, VEC
 class MetaStore:
     """Small JSON records keyed by id, filtered by kind and graph (Milvus requires a vector: a constant one)."""
 
-    def __init__(self, client: MilvusClient) -> None:
+    def __init__(self, client: Connection) -> None:
         self.client = client
 
     def ensure(self) -> None:

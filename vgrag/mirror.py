@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import threading
 import uuid
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -149,7 +150,7 @@ class VectorMirror:
                 m._rows = [blob[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
                 m.ids, m.pos, m._mat = ids, {x: i for i, x in enumerate(ids)}, np.asarray(z["vectors"], np.float32)
                 return m if len(m.pos) == len(ids) == len(m._mat) else None
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # cut by a crash or a full disk
             return None
 
 

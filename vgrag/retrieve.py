@@ -134,13 +134,14 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
 
 
 def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
-    """Keep the seed relations and the `cap` candidates most similar to the question."""
+    """Keep the seed relations (all of them, even when relation top-k is above the cap: later steps read them)
+    and the `cap` candidates most similar to the question."""
     t0 = time.perf_counter()
     before = len(cand.rels)
     if before <= cap:
         return EvictionStep(before, before, cap, (), ms_since(t0))
     ranked = sorted(cand.rels, key=lambda r: (r not in keep, -cand.sims[r], r))
-    evicted = tuple(ranked[cap:])
+    evicted = tuple(r for r in ranked[cap:] if r not in keep)
     for rid in evicted:
         del cand.rels[rid]
         del cand.sims[rid]

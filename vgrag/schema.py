@@ -34,7 +34,17 @@ META = "vgrag_meta"
 MAX_LIST = 4096  # Milvus ARRAY capacity; longer adjacency lists keep their first MAX_LIST ids
 MAX_TEXT = 65535
 ID_LEN = 64
-GRAPH_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
+GRAPH_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}")
+
+
+def check_graph_name(name: object) -> str:
+    """The name when it can name a graph (its collections and their files are named after it), else ValueError.
+    The one check: every graph is opened, created or dropped through `store.Graph`, which calls it."""
+    if not isinstance(name, str) or not GRAPH_NAME.fullmatch(name):
+        raise ValueError(
+            f"Graph name {name!r} must start with a letter and use only letters, digits and _ (at most 40)."
+        )
+    return name
 
 
 @dataclass(frozen=True)

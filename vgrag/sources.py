@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import re
+import unicodedata
 import zipfile
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,17 +23,47 @@ TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
 
 
 MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader states and enforces the same (max_upload_size)
+MAX_UNPACKED_MB = 2 * MAX_FILE_MB  # the most any unzipped or inflated part of a file may grow to (DOCX text)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, C1, lone surrogates
+
+
+def clean_text(text: str) -> str:
+    """Text at the boundary (documents, triple files, pasted text, questions, model replies): lone surrogates
+    become U+FFFD, control characters (ESC, NUL, C1) a space; tabs and line breaks stay."""
+    return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else " ", text)
+
+
+def source_key(name: str) -> str:
+    """A document's identity: the name or path exactly as given (separators unified), so `2023/report.pdf` and
+    `2024/report.pdf`, or `..` and a bare newline, stay different documents."""
+    return unicodedata.normalize("NFC", clean_surrogates(str(name))).replace("\\", "/")
+
+
+def clean_surrogates(text: str) -> str:
+    """Lone surrogates (which UTF-8 cannot encode) as U+FFFD; everything else as it was."""
+    return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
 
 
 def clean_file_name(name: str) -> str:
-    """The name shown and stored for an upload: its last path component, without control characters."""
-    base = re.split(r"[\\/]", str(name))[-1]
-    base = " ".join(_CONTROL.sub(" ", base).split()).strip(". ")
-    return base or "unnamed file"
+    """The name shown for an upload: the path as given without empty, "." and ".." parts or control characters
+    ("unnamed file" and a short hash of the name given when nothing is left)."""
+    parts = [" ".join(clean_text(p).split()).strip(". ") for p in re.split(r"[\\/]", str(name))]
+    shown = "/".join(p for p in parts if p)
+    return shown or f"unnamed file {hashlib.sha1(source_key(name).encode()).hexdigest()[:6]}"  # "..", "/", "\n"
+
+
+def base_name(name: str) -> str:
+    """The last part of a shown name (a passage's title when its section has no heading)."""
+    return name.rsplit("/", 1)[-1]
 
 
 def decode_text(data: bytes, name: str) -> str:
+    """Bytes of a text file as clean text (see clean_text), or InputError naming the file."""
+    return clean_text(_decode(data, name))
+
+
+def _decode(data: bytes, name: str) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
@@ -63,7 +96,7 @@ def _pdf_outline(reader: object) -> list[tuple[int, str, int]]:
                 page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
             except Exception:  # noqa: BLE001 - a broken outline entry is skipped, the text is still read
                 continue
-            title = " ".join(str(getattr(item, "title", "") or "").split())
+            title = " ".join(clean_text(str(getattr(item, "title", "") or "")).split())
             if title and page is not None and page >= 0:
                 out.append((level, title, page))
 
@@ -95,7 +128,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
                 raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
         if len(reader.pages) == 0:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
-        pages = [p.extract_text() or "" for p in reader.pages]
+        pages = [clean_text(p.extract_text() or "") for p in reader.pages]
         outline = _pdf_outline(reader)
     except InputError:
         raise
@@ -219,17 +252,55 @@ def _html_sections(raw: str) -> list[Section]:
 _DOCX_HEADING = re.compile(r'<w:pStyle w:val="(?:Heading|heading ?)(\d)"')
 
 
+def _read_capped(z: zipfile.ZipFile, member: str, name: str) -> bytes:
+    """One zip member, refused (InputError) once it unpacks past MAX_UNPACKED_MB, whatever its header claims:
+    read in 1 MB pieces so a zip bomb costs at most the cap in memory."""
+    cap = MAX_UNPACKED_MB * 1024 * 1024
+    too_big = InputError(f"{name}: its {member} unpacks to more than {MAX_UNPACKED_MB} MB (a zip bomb, or far more "
+                         "text than one file should hold); split the document and upload the parts.")  # fmt: skip
+    if z.getinfo(member).file_size > cap:
+        raise too_big
+    out = bytearray()
+    with z.open(member) as f:
+        while piece := f.read(1 << 20):
+            out += piece
+            if len(out) > cap:
+                raise too_big
+    return bytes(out)
+
+
+def _elements(xml: str, opening: str, closing: str, empty: str | None = None) -> list[str]:
+    """The text from each `opening` match to the next `closing` (an `empty` tag counts as an empty element), in
+    one linear scan: a file of unclosed tags cannot make the search quadratic."""
+    pattern = "|".join(re.escape(t) for t in (closing, empty) if t) + "|" + opening
+    out: list[str] = []
+    start: int | None = None
+    for m in re.finditer(pattern, xml):
+        tag = m.group()
+        if tag == closing:
+            if start is not None:
+                out.append(xml[start : m.end()])
+                start = None
+        elif tag == empty:
+            if start is None:
+                out.append("")
+        elif start is None:
+            start = m.start()
+    return out
+
+
 def _docx_sections(data: bytes, name: str) -> list[Section]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            xml = z.read("word/document.xml").decode("utf-8", "replace")
-    except (zipfile.BadZipFile, KeyError, OSError) as e:
+            xml = clean_text(_read_capped(z, "word/document.xml", name).decode("utf-8", "replace"))
+    except (zipfile.BadZipFile, KeyError, OSError, EOFError, NotImplementedError, zlib.error) as e:
         raise InputError(
             f"{name}: not a readable .docx file (Word 2007 or later); open it in Word and save as .docx."
         ) from e
     lines: list[str] = []
-    for para in re.findall(r"<w:p[ >].*?</w:p>|<w:p/>", xml, flags=re.S):
-        text = html.unescape("".join(re.findall(r"<w:t[^>]*>(.*?)</w:t>", para, flags=re.S))).strip()
+    for para in _elements(xml, r"<w:p[ >]", "</w:p>", "<w:p/>"):
+        runs = (re.sub(r"^<w:t[^>]*>|</w:t>$", "", t) for t in _elements(para, r"<w:t[ >]", "</w:t>"))
+        text = html.unescape("".join(runs)).strip()
         m = _DOCX_HEADING.search(para)
         if re.search(r'<w:pStyle w:val="Title"', para) and text:
             lines += [f"# {text}", ""]

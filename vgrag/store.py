@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pymilvus import MilvusClient
-
+from .connection import Connection
 from .meta import DocumentLog
-from .copies import GraphCopies
+from .engines import Collections, Hit, LocalEngine, MilvusEngine
 from .lexical import LEXICAL, LexicalIndex
-from .mirror import Mirrors, VectorMirror
+from .mirror import Mirrors
 from .tags import SentenceTags
 from .titles import TitleIndex
 from .models import Entity, Passage, Relation
@@ -27,12 +27,11 @@ from .schema import (
     ID,
     ID_PREFIX,
     KINDS,
-    TITLE,
     VEC,
     Kind,
     Record,
     add_fields,
-    decode_row,
+    check_graph_name,
     from_row,
     output_fields,
     to_row,
@@ -59,13 +58,12 @@ class Index:
         return {"metric_type": "COSINE", "params": {"ef": max(self.ef, 2 * limit)}}
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A search result: the record, its cosine similarity, and its vector when asked for."""
-
-    record: Record
-    score: float
-    vector: np.ndarray | None = None
+def load_collections(client: Connection, names: Sequence[str]) -> None:
+    """Make collections queryable (a reopened database starts with every one released), all at once: a server takes
+    ~3 s per load and overlaps them (3 loads: 2.6 s together, 9.1 s one by one; Milvus 2.3.5)."""
+    todo = [c for c in names if "Loaded" not in str(client.get_load_state(c).get("state"))]
+    with ThreadPoolExecutor(max(1, len(todo))) as pool:
+        list(pool.map(client.load_collection, todo))
 
 
 class Graph:
@@ -73,7 +71,7 @@ class Graph:
 
     def __init__(
         self,
-        client: MilvusClient,
+        client: Connection,
         name: str,
         dim: int,
         lock: threading.RLock,
@@ -83,31 +81,36 @@ class Graph:
     ) -> None:
         self.client, self.name, self.dim, self.lock, self.documents, self.index = (
             client,
-            name,
+            check_graph_name(name),
             dim,
             lock,
             documents,
             index,
         )
-        self.mirrors = mirrors  # in-process copies of the collections (Milvus Lite, see mirror.py); None: a server
-        self.copies = (
-            GraphCopies(mirrors, name, dim, lock, documents.meta, self.coll, self._buckets)
-            if mirrors is not None
-            else None
+        # the search engine (engines.py): Lite's in-process copies over the file (`mirrors`), or Milvus itself
+        store = Collections(client, self.coll, index.search_params, lock, self.buckets)
+        self.engine = (
+            LocalEngine(store, mirrors, self.name, dim, documents.meta) if mirrors is not None else MilvusEngine(store)
         )
         self.lexical = LexicalIndex(client, self.coll(LEXICAL), self._create)  # type: ignore[arg-type]
-        self._titles: TitleIndex | None = None  # a server's passage titles, read once (copies.py keeps Lite's)
 
     def coll(self, kind: Kind) -> str:
         return f"{self.name}_{kind}"
 
     @property
     def collections(self) -> tuple[str, ...]:
+        """The collections this graph uses (the word index's only where the engine has BM25)."""
+        words = (self.coll(LEXICAL),) if self.lexical.available else ()  # type: ignore[arg-type]
+        return tuple(self.coll(k) for k in KINDS) + words
+
+    @property
+    def all_collection_names(self) -> tuple[str, ...]:
+        """Every collection the graph may have left behind (to drop it whole)."""
         return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)  # type: ignore[arg-type]
 
     def create_collections(self) -> bool:
-        """Create what is missing; True when the lexical index was new (an older graph: call `backfill_lexical`
-        once its collections are loaded)."""
+        """Create what is missing and load every collection; True when the lexical index was new (an older graph:
+        call `backfill_lexical`)."""
         for kind in KINDS:
             if self.client.has_collection(self.coll(kind)):
                 continue
@@ -115,14 +118,15 @@ class Graph:
             ip = self.client.prepare_index_params()
             ip.add_index(VEC, **self.index.index_params())
             self._create(self.coll(kind), schema, ip)
-        return self.lexical.create()
+        new_words = self.lexical.create()
+        load_collections(self.client, self.collections)
+        return new_words
 
     def _create(self, coll: str, schema: object, index_params: object) -> None:
-        """Create, index and load a collection. `sync=False`: pymilvus otherwise sleeps 0.5 s before it first asks
-        whether an index is built (2 s per new graph, measured); an empty collection's index is ready at once."""
+        """Create and index a collection (`create_collections` loads it). `sync=False`: pymilvus otherwise sleeps
+        0.5 s before it first asks whether an index is built; an empty collection's index is ready at once."""
         self.client.create_collection(coll, schema=schema)
         self.client.create_index(coll, index_params, sync=False)
-        self.client.load_collection(coll)
 
     def backfill_lexical(self) -> None:
         """Index the words of every stored passage (a graph built before the lexical index existed)."""
@@ -130,28 +134,12 @@ class Graph:
         self.client.flush(self.lexical.collection)
 
     # ---------- reads by primary key
-    def _rows(self, kind: Kind, ids: Sequence[str], with_vectors: bool) -> list[dict]:
-        ids = list(dict.fromkeys(ids))
-        rows: list[dict] = []
-        fields = [ID, *output_fields(kind, with_vectors)]
-        for start in range(0, len(ids), BATCH):
-            rows.extend(self.client.get(self.coll(kind), ids=ids[start : start + BATCH], output_fields=fields))
-        return rows
-
     def get(self, kind: Kind, ids: Sequence[str]) -> list[Record]:
         """The records of the ids that exist, in the order asked, each once."""
-        mirror = self._mirror(kind)
-        if mirror is not None:  # the copy holds exactly the collection's rows (see mirror.py)
-            return [decode_row(kind, b) for b in mirror.rows(list(dict.fromkeys(ids)))]
-        return [from_row(kind, r) for r in self._rows(kind, ids, False)]
+        return self.engine.get(kind, ids)
 
     def get_with_vectors(self, kind: Kind, ids: Sequence[str]) -> list[tuple[Record, np.ndarray]]:
-        mirror = self._mirror(kind)
-        if mirror is None:
-            return [(from_row(kind, r), np.asarray(r[VEC], dtype=np.float32)) for r in self._rows(kind, ids, True)]
-        records = self.get(kind, ids)
-        vecs = mirror.vectors([r.id for r in records])
-        return [(r, vecs[r.id]) for r in records if r.id in vecs]
+        return self.engine.get_with_vectors(kind, ids)
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
         return self.get("entities", ids)  # type: ignore[return-value]
@@ -166,77 +154,33 @@ class Graph:
     def tags(self) -> SentenceTags | None:
         """The stored sentences' named entities, tagged at ingest (Milvus Lite; see tags.py). None: a server, where
         the reader tags at query time."""
-        return self.mirrors.tags if self.mirrors is not None else None
+        return self.engine.tags
 
     def title_index(self) -> TitleIndex:
-        """The passages' titles by the names they give (titles.py). Lite: derived from the passages' copy. A server:
-        read once per `Graph` and kept in step with its writes; passages another program adds later are found by
-        name once the graph is opened again (their vectors and triples serve at once)."""
-        index = self.copies.titles() if self.copies is not None else None
-        if index is not None:
-            return index
-        with self.lock:
-            if self._titles is None:
-                self._titles = TitleIndex(
-                    (r[ID], r[TITLE]) for rows in self._buckets("passages", [ID, TITLE]) for r in rows
-                )
-            return self._titles
+        """The passages' titles by the names they give (titles.py), kept in step with writes by the engine."""
+        return self.engine.titles()
 
     def passages_named_in(self, texts: Sequence[str]) -> list[set[str]]:
         """Per text, the ids of the passages whose title it mentions (a passage's own title included)."""
         index = self.title_index()
         return [index.named_in(t) for t in texts]
 
-    # ---------- the in-process copies (Milvus Lite; see copies.py)
-    def _mirror(self, kind: Kind) -> VectorMirror | None:
-        return self.copies.get(kind) if self.copies is not None else None
-
     def copies_loaded(self) -> bool:
         """Whether searches, reads and answers can start at once (a server, or every in-process copy and the
         sentence tags in memory)."""
-        return (self.copies is None or self.copies.loaded()) and (self.tags is None or self.tags.loaded)
+        return self.engine.loaded()
 
     def load_copies(self) -> None:
         """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite), and the
         sentence tags from theirs."""
-        if self.copies is not None:
-            self.copies.load()
-        if self.tags is not None:
-            self.tags.load()
-
-    def save_mirrors(self) -> None:
-        """Save the copies written since their last save (after an ingest), so the next start loads them fast."""
-        if self.copies is not None:
-            self.copies.save()
+        self.engine.load()
 
     # ---------- vector search
     def search(self, kind: Kind, vectors: np.ndarray, k: int, with_vectors: bool = False) -> list[list[Hit]]:
         """The k nearest records per query vector (cosine), best first, in one round trip."""
         if k <= 0 or len(vectors) == 0:
             return [[] for _ in range(len(vectors))]
-        mirror = self._mirror(kind)
-        if mirror is not None:
-            found = mirror.search(np.asarray(vectors), k)
-            wanted = list(dict.fromkeys(x for hits in found for x, _ in hits))
-            records = {r.id: r for r in self.get(kind, wanted)}
-            vecs = mirror.vectors(wanted) if with_vectors else {}
-            return [[Hit(records[x], s, vecs.get(x)) for x, s in hits if x in records] for hits in found]
-        res = self.client.search(
-            self.coll(kind),
-            data=[[float(x) for x in v] for v in vectors],
-            limit=k,
-            output_fields=output_fields(kind, with_vectors),
-            search_params=self.index.search_params(k),
-        )
-        out = []
-        for hits in res:
-            row_hits = []
-            for h in hits:
-                fields = {ID: h["id"], **h["entity"]}
-                vec = np.asarray(fields[VEC], dtype=np.float32) if with_vectors else None
-                row_hits.append(Hit(from_row(kind, fields), float(h["distance"]), vec))
-            out.append(row_hits)
-        return out
+        return self.engine.search(kind, np.asarray(vectors), k, with_vectors)
 
     def lexical_search(self, queries: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
         """Passage ids by BM25 (Milvus full-text search, lexical.py), best first, per query."""
@@ -253,8 +197,8 @@ class Graph:
         """Store records with their vectors: rows whose ids are absent are inserted (cheaper than upsert in
         Milvus Lite), the ids in `existing` upserted."""
         rows = [to_row(kind, rec, vec) for rec, vec in items]
-        if rows and self.copies is not None:
-            self.copies.before_write(kind)
+        if rows:
+            self.engine.before_write(kind)
         if kind == "passages":
             self.lexical.write([rec for rec, _ in items])  # type: ignore[misc]
         for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
@@ -262,31 +206,26 @@ class Graph:
             for start in range(0, len(part), BATCH):
                 batch = part[start : start + BATCH]
                 op(self.coll(kind), batch)
-                if self.copies is not None:  # after Milvus took the rows: the copy never holds what the store lacks
-                    self.copies.wrote(kind, batch)
-                if kind == "passages" and self._titles is not None:
-                    self._titles.add((r[ID], r[TITLE]) for r in batch)
+                self.engine.wrote(kind, batch)
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
         ids = list(ids)
-        if ids and self.copies is not None:
-            self.copies.before_write(kind)
+        if ids:
+            self.engine.before_write(kind)
         for start in range(0, len(ids), BATCH):
             self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
-            if self.copies is not None:
-                self.copies.deleted(kind, ids[start : start + BATCH])
-            if kind == "passages" and self._titles is not None:
-                self._titles.remove(ids[start : start + BATCH])
+            self.engine.deleted(kind, ids[start : start + BATCH])
             if kind == "passages":
                 self.lexical.delete(ids[start : start + BATCH])
 
     def flush(self) -> None:
+        """The end of a write: a Lite file flushed and its copies saved (the next start loads them fast)."""
         for coll in self.collections:
             self.client.flush(coll)
-        self.save_mirrors()
+        self.engine.save()
 
     # ---------- whole-graph scans (export, health, check; never on the query path)
-    def _buckets(self, kind: Kind, fields: list[str]) -> Iterable[list[dict]]:
+    def buckets(self, kind: Kind, fields: list[str]) -> Iterable[list[dict]]:
         """Every row, by primary-key prefix buckets (Lite's query iterator is unreliable); splits full buckets."""
         limit = 16384
         stack = [ID_PREFIX[kind] + h for h in "fedcba9876543210"]
@@ -302,7 +241,7 @@ class Graph:
 
     def scan(self, kind: Kind) -> Iterable[Record]:
         """Every record."""
-        for rows in self._buckets(kind, [ID, *output_fields(kind)]):
+        for rows in self.buckets(kind, [ID, *output_fields(kind)]):
             yield from (from_row(kind, r) for r in rows)
 
     def iter_entities(self) -> Iterable[Entity]:

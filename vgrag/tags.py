@@ -36,15 +36,22 @@ class SentenceTags:
     def _loaded(self) -> dict[str, Tags]:
         if self._tags is None:
             self._tags = {}
-            if self.path is not None and self.path.exists():
-                with self.path.open(encoding="utf-8", errors="replace") as f:
-                    for line in f:
-                        try:
-                            key, ents = json.loads(line)
-                            self._tags[str(key)] = tuple((str(t), str(label)) for t, label in ents)
-                        except (ValueError, TypeError):
-                            continue  # a line cut by a crash, or not ours
+            try:
+                self._read(self._tags)
+            except OSError:  # unreadable (a folder in its place, no permission): tagged again as questions need
+                pass
         return self._tags
+
+    def _read(self, into: dict[str, Tags]) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        with self.path.open(encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    key, ents = json.loads(line)
+                    into[str(key)] = tuple((str(t), str(label)) for t, label in ents)
+                except (ValueError, TypeError):
+                    continue  # a line cut by a crash, or not ours
 
     @property
     def loaded(self) -> bool:

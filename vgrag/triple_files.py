@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .parse import clean_triple
 from .models import Triple
-from .sources import MAX_FILE_MB, InputError, decode_text
+from .sources import MAX_FILE_MB, InputError, clean_file_name, clean_text, decode_text
 from .text import display_name
 
 MAX_TRIPLES_MB = 4 * MAX_FILE_MB  # a triple file carries its passages and their triples
@@ -27,24 +27,42 @@ class ImportedPassage:
     skipped: int = 0  # malformed triples dropped
 
 
+SPREADSHEET_FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run: export.py quotes it with '
+
+
+def _text(value: object, where: str) -> str:
+    """A text field of a triple file: a string (cleaned: see clean_text) or a number; missing/null is empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InputError(f"{where} is a {type(value).__name__}, not text.")
+    return clean_text(str(value))
+
+
+def _list(value: object, where: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"{where} is a {type(value).__name__}, not a list.")
+    return value
+
+
 def _passage(title: str, text: str, raw_triples: list, entities: list) -> ImportedPassage:
     triples, skipped = [], 0
     for t in raw_triples:
-        c = clean_triple(t) if isinstance(t, (list, tuple)) else None
+        parts = [clean_text(x) if isinstance(x, str) else x for x in t] if isinstance(t, (list, tuple)) else None
+        c = clean_triple(parts) if parts is not None else None
         if c is None:
             skipped += 1
         else:
             triples.append(c)
-    ents = tuple(display_name(str(e)) for e in entities if isinstance(e, str) and e.strip())
+    ents = tuple(display_name(clean_text(e)) for e in entities if isinstance(e, str) and e.strip())
     return ImportedPassage(title, text, tuple(dict.fromkeys(triples)), ents, skipped)
 
 
 def read_openie(data: bytes, name: str = "openie.json") -> list[ImportedPassage]:
     """HippoRAG OpenIE output: {"docs": [{title, text | passage, extracted_entities, extracted_triples}]}."""
-    try:
-        obj = json.loads(decode_text(data, name))
-    except json.JSONDecodeError as e:
-        raise InputError(f"{name}: not valid JSON ({e}).") from e
+    obj = _json(decode_text(data, name), name)
     docs = obj.get("docs") if isinstance(obj, dict) else None
     if not isinstance(docs, list):
         raise InputError(f"{name}: expected HippoRAG OpenIE JSON with a top-level 'docs' list.")
@@ -52,31 +70,43 @@ def read_openie(data: bytes, name: str = "openie.json") -> list[ImportedPassage]
     for i, d in enumerate(docs):
         if not isinstance(d, dict):
             raise InputError(f"{name}: docs[{i}] is not an object.")
-        title = str(d.get("title", "")).strip()
-        text = d.get("text")
-        if text is None:  # older files only carry "passage" = title + "\n" + text
-            passage = str(d.get("passage", ""))
+        where = f"{name}: docs[{i}]"
+        title = _text(d.get("title"), f"{where}.title").strip()
+        text = _text(d.get("text"), f"{where}.text")
+        if not text.strip():  # older files only carry "passage" = title + "\n" + text
+            passage = _text(d.get("passage"), f"{where}.passage")
             text = passage.split("\n", 1)[1] if title and passage.startswith(title + "\n") else passage
-        if not str(text).strip():
-            raise InputError(f"{name}: docs[{i}] has no text.")
-        out.append(_passage(title, str(text), d.get("extracted_triples") or [], d.get("extracted_entities") or []))
+        if not text.strip():
+            raise InputError(f"{where} has no text.")
+        triples = _list(d.get("extracted_triples"), f"{where}.extracted_triples")
+        out.append(_passage(title, text, triples, _list(d.get("extracted_entities"), f"{where}.extracted_entities")))
     return out
+
+
+def _json(text: str, name: str, where: str = "") -> object:
+    """One JSON value, or InputError naming the file (and line) for invalid or absurdly nested JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: {where}not valid JSON ({e.msg}, line {e.lineno} column {e.colno}).") from e
+    except RecursionError as e:
+        raise InputError(f"{name}: {where}JSON nested too deeply to read; check how the file was made.") from e
 
 
 def _group_rows(rows: list[dict], name: str) -> list[ImportedPassage]:
     order: dict[tuple[str, str], tuple[list, list]] = {}
     for n, r in enumerate(rows, 1):
-        text = str(r.get("passage") or r.get("text") or "").strip()
+        where = f"{name}: row {n}"
+        text = (_text(r.get("passage"), f"{where} 'passage'") or _text(r.get("text"), f"{where} 'text'")).strip()
         if not text:
-            raise InputError(f"{name}: row {n} has no 'passage' text.")
-        key = (str(r.get("title") or "").strip(), text)
+            raise InputError(f"{where} has no 'passage' text.")
+        key = (_text(r.get("title"), f"{where} 'title'").strip(), text)
         triples, ents = order.setdefault(key, ([], []))
-        if isinstance(r.get("triples"), list):
-            triples.extend(r["triples"])
+        if r.get("triples") is not None:
+            triples.extend(_list(r["triples"], f"{where} 'triples'"))
         elif any(r.get(k) for k in ("subject", "predicate", "object")):
-            triples.append([r.get("subject") or "", r.get("predicate") or "", r.get("object") or ""])
-        if isinstance(r.get("entities"), list):
-            ents.extend(r["entities"])
+            triples.append([_text(r.get(k), f"{where} '{k}'") for k in ("subject", "predicate", "object")])
+        ents.extend(_list(r.get("entities"), f"{where} 'entities'"))
     return [_passage(t, x, tr, en) for (t, x), (tr, en) in order.items()]
 
 
@@ -86,10 +116,7 @@ def read_jsonl(data: bytes, name: str = "triples.jsonl") -> list[ImportedPassage
     for n, line in enumerate(decode_text(data, name).splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{name}: line {n} is not valid JSON ({e.msg}).") from e
+        r = _json(line, name, f"line {n} is ")
         if not isinstance(r, dict):
             raise InputError(f"{name}: line {n} is not a JSON object.")
         rows.append(r)
@@ -101,28 +128,43 @@ def read_jsonl(data: bytes, name: str = "triples.jsonl") -> list[ImportedPassage
 def read_csv(data: bytes, name: str = "triples.csv") -> list[ImportedPassage]:
     """CSV with a header: passage, subject, predicate, object (title optional)."""
     reader = csv.DictReader(io.StringIO(decode_text(data, name)))
-    cols = {c.strip().lower() for c in reader.fieldnames or []}
-    missing = {"passage", "subject", "predicate", "object"} - cols
-    if missing:
-        raise InputError(f"{name}: CSV header lacks column(s) {', '.join(sorted(missing))}.")
-    rows = [{(k or "").strip().lower(): v for k, v in r.items()} for r in reader]
+    try:
+        cols = {c.strip().lower() for c in reader.fieldnames or []}
+        missing = {"passage", "subject", "predicate", "object"} - cols
+        if missing:
+            raise InputError(f"{name}: CSV header lacks column(s) {', '.join(sorted(missing))}.")
+        rows = [{(k or "").strip().lower(): _unquoted(v) for k, v in r.items()} for r in reader]
+    except csv.Error as e:  # e.g. a field over the csv module's 128 KB limit, a NUL byte
+        raise InputError(f"{name}: not a readable CSV file at line {reader.line_num} ({e}); check the file "
+                         "(a passage over 128 KB must be split into several rows).") from e  # fmt: skip
     if not rows:
         raise InputError(f"{name}: no rows.")
     return _group_rows(rows, name)
 
 
+def _unquoted(value: object) -> object:
+    """A CSV cell with the quote export.py puts before a spreadsheet formula character taken off again."""
+    if isinstance(value, str) and value[:1] == "'" and value[1:2] and value[1] in SPREADSHEET_FORMULA:
+        return value[1:]
+    return value
+
+
 def read_triples_file(name: str, data: bytes) -> list[ImportedPassage]:
-    """Any supported pre-extracted triple file, chosen by extension."""
+    """Any supported pre-extracted triple file, chosen by extension; anything wrong with it is one InputError
+    whose message starts with the file's name."""
+    name = clean_file_name(name)
     suffix = Path(name).suffix.lower()
     if not data:
         raise InputError(f"{name}: the file is empty.")
     if len(data) > MAX_TRIPLES_MB * 1024 * 1024:
         raise InputError(f"{name}: {len(data) / 2**20:,.0f} MB is over the {MAX_TRIPLES_MB} MB limit for a triple "
                          "file; split it and import the parts.")  # fmt: skip
-    if suffix == ".json":
-        return read_openie(data, name)
-    if suffix == ".jsonl":
-        return read_jsonl(data, name)
-    if suffix == ".csv":
-        return read_csv(data, name)
-    raise InputError(f"{name}: unsupported triple file; use HippoRAG OpenIE .json, .jsonl or .csv.")
+    reader = {".json": read_openie, ".jsonl": read_jsonl, ".csv": read_csv}.get(suffix)
+    if reader is None:
+        raise InputError(f"{name}: unsupported triple file; use HippoRAG OpenIE .json, .jsonl or .csv.")
+    try:
+        return reader(data, name)
+    except InputError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, RecursionError, MemoryError) as e:  # a shape not foreseen
+        raise InputError(f"{name}: could not be read ({type(e).__name__}: {str(e)[:200]}); check the file.") from e

@@ -17,12 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import QueryParams, Settings
-from .database import Database
-from .embed import Embedder, make_embedder
+from .database import Database, StoreError
+from .embed import Embedder, embed_queries, make_embedder
 from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
-from .pipeline import Method, run_query
+from .pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
+from .models import Document, Entity
+from .sources import clean_text
 from .triple_files import read_triples_file
+from .writer import DeleteReport, delete_document
 from .store import Graph
 from .text import content_hash
 from .trace import QueryTrace
@@ -55,9 +58,10 @@ class Workspace:
             self._graphs[name] = self.db.open_graph(name, self.embedder.model_id, self.embedder.dim, create=create)
         return self._graphs[name]
 
-    def drop(self, name: str) -> None:
-        self.db.drop_graph(name)
+    def drop(self, name: str) -> bool:
+        """Drop a graph and everything in it; False when there was no such graph (StoreError for a bad name)."""
         self._graphs.pop(name, None)
+        return self.db.drop_graph(name)
 
     # ---------- adding knowledge
     def add_documents(
@@ -72,7 +76,7 @@ class Workspace:
     ) -> IngestReport:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
         Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing."""
-        pairs = [f if isinstance(f, tuple) else (Path(f).name, Path(f).read_bytes()) for f in files]
+        pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
         ex = make_extractor(extractor, self.settings.llm, self.settings.cache_dir, glean)
         with self.db.write_lock:
             return ingest_documents(
@@ -83,7 +87,7 @@ class Workspace:
         self, texts: Sequence[str], graph: str | None = None, name: str = "texts", **kwargs: object
     ) -> IngestReport:
         """Plain strings as one document called `name` (keyword arguments as for add_documents)."""
-        data = "\n\n".join(texts).encode("utf-8")
+        data = clean_text("\n\n".join(texts)).encode("utf-8")  # lone surrogates cannot be encoded: replaced
         return self.add_documents([(f"{name}.txt", data)], graph, **kwargs)  # type: ignore[arg-type]
 
     def import_triples(
@@ -94,12 +98,26 @@ class Workspace:
         on_progress: ProgressFn = _noop,
     ) -> IngestReport:
         """Pre-extracted passages and triples: HippoRAG OpenIE JSON, JSONL or CSV (one source document)."""
-        name, data = source if isinstance(source, tuple) else (Path(source).name, Path(source).read_bytes())
+        name, data = source if isinstance(source, tuple) else (str(source), Path(source).read_bytes())
         passages = read_triples_file(name, data)
         with self.db.write_lock:
             return ingest_imported(
                 self.graph(graph), self.embedder, name, content_hash(data), passages, batch_size, on_progress
             )
+
+    # ---------- the documents of a graph
+    def documents(self, graph: str | None = None) -> list[Document]:
+        """A graph's source documents, oldest first (`complete` is False for one whose ingest was cut)."""
+        return self.graph(graph, create=False).documents.all()
+
+    def delete_document(self, document: str, graph: str | None = None) -> DeleteReport:
+        """Delete a source document (by id or name) and every passage, relation and entity only it supported."""
+        g = self.graph(graph, create=False)
+        found = [d for d in g.documents.all() if document in (d.id, d.name)]
+        if not found:
+            raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
+        with self.db.write_lock:
+            return delete_document(g, found[0].id)
 
     # ---------- asking
     def query(
@@ -112,20 +130,45 @@ class Workspace:
         on_delta: Callable[[str], None] | None = None,
     ) -> QueryTrace:
         """Retrieve and answer; the configured LLM (if any, and `use_llm`) makes at most two bounded calls."""
-        llm = None
-        if use_llm and self.settings.llm.enabled:
-            from .llm import make_llm
+        llm = self.query_llm(on_delta) if use_llm else None
+        trace = self.retrieve(question, graph, params, method, llm)
+        return self.answer(trace, graph, llm)
 
-            llm = make_llm(self.settings.llm, self.settings.cache_dir)
-        return run_query(
-            question,
-            self.graph(graph, create=False),
-            self.embedder,
-            params or self.settings.query,
-            llm=llm,
-            on_delta=on_delta,
-            method=method,
-        )
+    def query_llm(
+        self, on_delta: Callable[[str], None] | None = None, settings: Settings | None = None
+    ) -> QueryLLM | None:
+        """The LLM side of one query (its rerank and answer calls under one deadline), None when none is set up;
+        the answer streams to `on_delta`. `settings`: the app session's, when they differ (a key typed there)."""
+        s = settings or self.settings
+        if not s.llm.enabled:
+            return None
+        from .llm import make_llm
+
+        return QueryLLM(make_llm(s.llm, s.cache_dir), on_delta)
+
+    def retrieve(
+        self,
+        question: str,
+        graph: str | None = None,
+        params: QueryParams | None = None,
+        method: Method = "graph",
+        llm: QueryLLM | None = None,
+    ) -> QueryTrace:
+        """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`)."""
+        g = self.graph(graph, create=False)
+        return retrieve_trace(clean_text(question), g, self.embedder, params or self.settings.query, llm, method)
+
+    def answer(self, trace: QueryTrace, graph: str | None = None, llm: QueryLLM | None = None) -> QueryTrace:
+        """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason."""
+        return answer_trace(trace, self.graph(graph, create=False), self.embedder, llm)
+
+    def stopped_answer(self, trace: QueryTrace, partial: str, graph: str | None = None) -> QueryTrace:
+        """The trace of a query whose streamed answer was stopped: the text so far, cited."""
+        return stopped_answer(trace, partial, self.graph(graph, create=False), self.embedder)
+
+    def find_entities(self, text: str, graph: str | None = None, k: int = 15) -> list[tuple[Entity, float]]:
+        """The k entities closest to a name or phrase, embedded as retrieval embeds a question's spans."""
+        return self.graph(graph, create=False).search_entity_records(embed_queries(self.embedder, [text]), k)[0]
 
     def close(self) -> None:
         self.db.close()

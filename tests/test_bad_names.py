@@ -1,0 +1,98 @@
+"""Nothing lost to a name: a document is the path the user gave plus its content, through the Build page's path
+(Workspace.add_documents / import_triples) and the CLI's, against a real Milvus Lite file."""
+
+from __future__ import annotations
+
+import pytest
+import bad_fixtures
+
+from vgrag.check import check_graph
+from vgrag.text import doc_id
+from vgrag.writer import delete_document
+
+ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
+
+ADA = b"Ada Lovelace worked with Charles Babbage in London."
+GRACE = b"Grace Hopper wrote the first compiler at Remington Rand."
+ALAN = b"Alan Turing worked at Bletchley Park during the war."
+
+
+def _stored(ws, graph) -> list[str]:
+    return sorted(d.name for d in ws.graph(graph).documents.all())
+
+
+def _entities(ws, graph) -> set[str]:
+    return {e.name for e in ws.graph(graph).iter_entities()}
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("a/notes.txt", "b/notes.txt", "notes.txt"),
+        ("2023/report.txt", "2024/report.txt", "report.txt"),
+        ("..", "../", "\n"),
+        ("C:\\a\\x.txt", "C:\\b\\x.txt", "x.txt"),
+    ],
+    ids=["same base name in two folders", "a year per folder", "names with nothing left", "Windows paths"],
+)
+def test_one_upload_keeps_every_file_whose_path_differs(ws, graph, names):
+    report = ws.add_documents(list(zip(names, (ADA, GRACE, ALAN), strict=True)), graph)
+    assert len(report.documents) == 3 and len(_stored(ws, graph)) == 3, report
+    assert {"Ada Lovelace", "Grace Hopper", "Alan Turing"} <= _entities(ws, graph)
+    assert check_graph(ws.graph(graph)).ok
+    again = ws.add_documents(list(zip(names, (ADA, GRACE, ALAN), strict=True)), graph)
+    assert len(again.unchanged) == 3 and again.passages_new == 0 and not again.replaced  # "Unchanged: 3" is true
+
+
+def test_the_browser_sends_two_files_of_one_name(ws, graph):
+    """A browser upload carries base names only: notes.txt from two folders arrive with one name."""
+    report = ws.add_documents([("notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    assert _stored(ws, graph) == ["notes (2).txt", "notes.txt"] and report.documents == ("notes.txt", "notes (2).txt")
+    again = ws.add_documents([("notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    assert len(again.unchanged) == 2 and again.passages_new == 0
+
+
+def test_the_same_file_twice_in_one_upload_is_stored_once(ws, graph):
+    report = ws.add_documents([("notes.txt", ADA), ("notes.txt", ADA)], graph)
+    assert _stored(ws, graph) == ["notes.txt"] and report.unchanged == ("notes.txt",)
+
+
+def test_a_changed_file_under_the_same_path_replaces_the_old_one(ws, graph):
+    ws.add_documents([("a/notes.txt", ADA), ("b/notes.txt", GRACE)], graph)
+    report = ws.add_documents([("a/notes.txt", ALAN)], graph)
+    assert report.replaced == ("a/notes.txt",) and _stored(ws, graph) == ["a/notes.txt", "b/notes.txt"]
+    assert "Ada Lovelace" not in _entities(ws, graph) and "Grace Hopper" in _entities(ws, graph)
+
+
+def test_deleting_one_of_two_same_named_files_keeps_the_other(ws, graph):
+    ws.add_documents([("a/notes.txt", ADA), ("b/notes.txt", GRACE)], graph)
+    g = ws.graph(graph)
+    delete_document(g, doc_id("a/notes.txt"))
+    assert _stored(ws, graph) == ["b/notes.txt"] and "Grace Hopper" in _entities(ws, graph)
+    assert "Ada Lovelace" not in _entities(ws, graph) and check_graph(g).ok
+
+
+def test_paths_given_to_the_api_keep_their_folders(ws, graph, tmp_path, monkeypatch):
+    """What `python -m vgrag ingest 2023/report.txt 2024/report.txt` hands the workspace."""
+    monkeypatch.chdir(tmp_path)
+    for year, text in (("2023", ADA), ("2024", GRACE)):
+        (tmp_path / year).mkdir()
+        (tmp_path / year / "report.txt").write_bytes(text)
+    report = ws.add_documents(["2023/report.txt", "2024/report.txt"], graph)
+    assert report.documents == ("2023/report.txt", "2024/report.txt")
+    assert {"Ada Lovelace", "Grace Hopper"} <= _entities(ws, graph)
+
+
+def test_triple_files_of_one_name_from_two_folders_are_two_sources(ws, graph, tmp_path):
+    rows = (b'{"passage": "Ada met Charles.", "triples": [["Ada", "met", "Charles"]]}\n',
+            b'{"passage": "Grace met Alan.", "triples": [["Grace", "met", "Alan"]]}\n')  # fmt: skip
+    for folder, data in zip(("x", "y"), rows, strict=True):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "t.jsonl").write_bytes(data)
+        ws.import_triples(tmp_path / folder / "t.jsonl", graph)
+    assert len(_stored(ws, graph)) == 2 and {"Ada", "Grace"} <= _entities(ws, graph)
+
+
+def test_names_are_shown_without_control_characters_or_dot_parts(ws, graph):
+    report = ws.add_documents([("../../etc/\x1b[31mpasswd.txt", ADA), ("./a\x00b\nc.txt", GRACE)], graph)
+    assert report.documents == ("etc/[31mpasswd.txt", "a b c.txt")

@@ -1,0 +1,58 @@
+"""A file name is data: uploaded on the Build page, a name written as a Markdown image link is shown literally in
+the progress, the report and the source list, and the browser never fetches the URL inside it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from helpers import running_app
+
+from vgrag.sources import clean_file_name
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
+
+TRAP = "127.0.0.2"  # a loopback address nothing serves: any request to it came from a rendered name
+DOC_NAME = f"![n](http://{TRAP}:9/x.png).txt"
+TRIPLES_NAME = f"![t](http://{TRAP}:9/t.png) [go](http://{TRAP}:9/go).jsonl"
+
+
+def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
+    requests: list[str] = []
+    db = tmp_path / "names.db"
+    with running_app({**os.environ, "VGRAG_MILVUS_URI": str(db), "VGRAG_GRAPH": "names"}) as url:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(url + "/build", wait_until="networkidle")
+            page.get_by_role("button", name="Build").wait_for(timeout=60000)
+            text = b"Ada Lovelace worked with Charles Babbage in London."
+            page.locator("input[type=file]").nth(0).set_input_files(
+                [{"name": DOC_NAME, "mimeType": "text/plain", "buffer": text}]
+            )
+            page.get_by_role("button", name="Build").click()
+            page.get_by_text("Stored 1 chunks").wait_for(timeout=120000)
+            page.get_by_role("tab", name="Pre-extracted triples").click()
+            row = b'{"passage": "Grace Hopper wrote a compiler.", "triples": [["Grace Hopper", "wrote", "a compiler"]]}'
+            page.locator("input[type=file]").nth(1).set_input_files(
+                [{"name": TRIPLES_NAME, "mimeType": "application/json", "buffer": row}]
+            )
+            page.get_by_role("button", name="Import").click()
+            page.get_by_text("Imported 1 passage").wait_for(timeout=60000)
+            page.reload(wait_until="networkidle")  # a fresh run lists both sources
+            page.get_by_role("tab", name="Source documents").click()
+            sources = page.get_by_role("tabpanel", name="Source documents")
+            sources.get_by_text("Delete").nth(1).wait_for(timeout=30000)
+            shown = sources.inner_text().replace("\u200b", "")  # md_escape's zero-width space that stops auto-links
+            browser.close()
+    for name in (DOC_NAME, TRIPLES_NAME):  # as given, but for the empty part between the slashes of "//"
+        assert clean_file_name(name) in shown, shown
+    hits = [u for u in requests if urlparse(u).hostname == TRAP]
+    assert not hits, hits

@@ -1,0 +1,75 @@
+"""The one way to Milvus (connection.py): a failed graph creation leaves nothing behind, a server too old is refused
+by version, and a server's failures become one message naming it."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from vgrag.connection import Connection, ServerUnavailableError, UnsupportedServerError
+from vgrag.database import StoreError
+from vgrag.lexical import LexicalIndex
+
+
+def test_a_failed_graph_creation_is_rolled_back(db, embedder, monkeypatch):
+    def refuse(self: LexicalIndex) -> bool:  # as Milvus 2.3 refused the BM25 index (code 1100)
+        raise StoreError("create index on 104 field is not supported")
+
+    monkeypatch.setattr(LexicalIndex, "create", refuse)
+    with pytest.raises(StoreError, match="not supported"):
+        db.open_graph("halfmade", embedder.model_id, embedder.dim)
+    assert "halfmade" not in [g.name for g in db.list_graphs()]
+    assert not [c for c in db.client.list_collections() if c.startswith("halfmade_")]
+    monkeypatch.undo()
+    g = db.open_graph("halfmade", embedder.model_id, embedder.dim)  # and can be made again
+    assert g.counts() == {"passages": 0, "entities": 0, "relations": 0}
+    db.drop_graph("halfmade")
+
+
+class Deadline(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+
+    def __str__(self) -> str:
+        return "<_InactiveRpcError: StatusCode.DEADLINE_EXCEEDED, Deadline Exceeded>"
+
+
+class Server:
+    """The MilvusClient calls a server answers here: its version, and a get that the server never answers."""
+
+    def __init__(self, version: str) -> None:
+        self.version, self.calls = version, []
+
+    def get_server_version(self, timeout: float | None = None) -> str:
+        return self.version
+
+    def get(self, collection: str, ids: list, timeout: float | None = None, **kwargs: object) -> list:
+        self.calls.append((timeout, kwargs.get("consistency_level")))
+        raise Deadline()
+
+    def insert(self, collection: str, rows: list, timeout: float | None = None) -> dict:
+        return {"insert_count": len(rows)}
+
+
+def test_a_server_older_than_the_minimum_is_refused_by_version():
+    with pytest.raises(UnsupportedServerError, match=r"version 2\.2\.9; vgrag needs Milvus 2\.3\.0"):
+        Connection(Server("v2.2.9"), "http://db:19530", server=True).check_version()
+    new = Connection(Server("v2.5.4"), "http://db:19530", server=True)
+    new.check_version()
+    assert new.has_bm25 and not _checked("v2.3.5").has_bm25
+
+
+def _checked(version: str) -> Connection:
+    c = Connection(Server(version), "http://db:19530", server=True)
+    c.check_version()
+    return c
+
+
+def test_server_calls_have_a_deadline_fresh_reads_and_one_clear_error():
+    c = _checked("v2.3.5")
+    with pytest.raises(ServerUnavailableError, match=r"server at http://db:19530 did not answer get within 8.0 s"):
+        c.get("g_passages", ids=["x"])
+    c.insert("g_passages", [{"id": "x"}])
+    with pytest.raises(ServerUnavailableError):
+        c.get("g_passages", ids=["x"])
+    assert c.raw.calls == [(8.0, None), (8.0, "Strong")]  # Strong only for a read that follows our write

@@ -1,0 +1,148 @@
+"""The CLI against a REAL Milvus standalone server (PyPI `milvus==2.3.5`: no BM25, Bounded consistency by default,
+slow flushes and loads), not `milvus-lite server`: import, add a document, query graph and naive (equal to a Lite
+file's answers), check, export, delete a document; and a stopped server gives one clear message.
+
+Needs a Python with `milvus==2.3.5` in VGRAG_MILVUS_SERVER_PYTHON and a loopback-only network namespace (the server
+listens on every interface): `.ci/run` provides both (`unshare -rn`); elsewhere these tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER_PYTHON = os.environ.get("VGRAG_MILVUS_SERVER_PYTHON", "")
+DEMO = ROOT / "data" / "demo"
+KINDS = ("entities", "relations", "passages")
+
+
+def _skip_reason() -> str | None:
+    if not SERVER_PYTHON or not Path(SERVER_PYTHON).exists():
+        return "no real Milvus server: set VGRAG_MILVUS_SERVER_PYTHON to a Python with milvus==2.3.5 (.ci/run does)"
+    if [name for _, name in socket.if_nameindex()] != ["lo"]:
+        return "the real server listens on every interface: run inside a loopback-only namespace (`unshare -rn`)"
+    return None
+
+
+pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
+
+
+def _start(data: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(
+        [SERVER_PYTHON, str(ROOT / "tests" / "milvus_server.py"), str(data)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: killed whole at the end (SIGTERM does not stop it)
+    )
+    line = proc.stdout.readline() if proc.stdout else ""
+    if not line.startswith("ready "):
+        _stop(proc)
+        pytest.fail(f"the Milvus server did not start (see {data}/logs): {line!r}")
+    return proc, f"http://127.0.0.1:{line.split()[1]}"
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    """A fresh server per test (~5 s to start): one at a time, since each takes the same ports."""
+    proc, uri = _start(tmp_path / "milvus-server")
+    yield uri
+    _stop(proc)
+
+
+def vgrag(uri: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "VGRAG_MILVUS_URI": uri, "VGRAG_GRAPH": "flow", "PYTHONPATH": str(ROOT)}
+    env.pop("OPENAI_BASE_URL", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "vgrag", *args], cwd=ROOT, capture_output=True, text=True, env=env, timeout=600
+    )
+    if ok:
+        assert out.returncode == 0, out.stderr[-2000:]
+    return out
+
+
+def _flow(uri: str, tmp_path: Path) -> dict:
+    """The CLI flow on one database; what it printed, for comparing a server with a Lite file."""
+    vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+    note = tmp_path / "harbour.md"
+    note.write_text("# Harbour Lights\n\nHarbour Lights is a ferry company founded by Ines Varga in Split.\n")
+    added = json.loads(vgrag(uri, "ingest", str(note)).stdout)
+    assert added["passages_new"] >= 1 and not added["failures"]
+    question = json.loads((DEMO / "questions.json").read_text())[0]
+    answers = {
+        m: json.loads(vgrag(uri, "query", question, "--method", m, "--offline", "--json").stdout)
+        for m in ("graph", "naive")
+    }
+    check = json.loads(vgrag(uri, "check").stdout)
+    export = tmp_path / f"export-{abs(hash(uri))}.json"
+    vgrag(uri, "export", "--format", "json", "--out", str(export))
+    exported = json.loads(export.read_text())
+    before = check["counts"]["passages"]
+    vgrag(uri, "docs", "--delete", "harbour.md")
+    docs = vgrag(uri, "docs").stdout
+    after = json.loads(vgrag(uri, "check").stdout)
+    found = json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--offline", "--json").stdout)
+    return {
+        "answers": {m: (t["answer"]["text"], [p["id"] for p in t["passages"]["passages"]]) for m, t in answers.items()},
+        "check_ok": check["ok"] and after["ok"],
+        "counts": (check["counts"], after["counts"]),
+        "exported": {k: sorted(json.dumps(x, sort_keys=True) for x in exported[k]) for k in KINDS},
+        "deleted": before - after["counts"]["passages"],
+        "docs_left": docs,
+        "harbour_after_delete": [p["title"] for p in found["passages"]["passages"]],
+    }
+
+
+def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
+    on_server = _flow(server, tmp_path)
+    assert on_server["check_ok"], on_server["counts"]
+    assert on_server["deleted"] >= 1 and "harbour.md" not in on_server["docs_left"]
+    assert "northwind.jsonl" in on_server["docs_left"]
+    assert "Harbour Lights" not in on_server["harbour_after_delete"]  # a delete is seen by the next read
+    on_lite = _flow(str(tmp_path / "lite.db"), tmp_path)
+    assert on_server == on_lite
+    _word_index_is_unavailable(server)
+
+
+def _word_index_is_unavailable(uri: str) -> None:
+    """Milvus 2.3 has no BM25 functions: the graph is made without its word index, and a word search says why."""
+    sys.path.insert(0, str(ROOT))
+    from vgrag import Settings, Workspace
+    from vgrag.database import StoreError
+
+    ws = Workspace.open(Settings(milvus_uri=uri, graph="flow"))
+    try:
+        names = set(ws.db.client.list_collections())
+        assert {"flow_entities", "flow_relations", "flow_passages"} <= names and "flow_lexical" not in names
+        with pytest.raises(StoreError, match="unavailable on the Milvus server .* 2.5"):
+            ws.graph(create=False).lexical_search(["Northwind"], 3)
+    finally:
+        ws.close()
+
+
+def test_a_stopped_server_is_one_clear_message(tmp_path):
+    proc, uri = _start(tmp_path / "srv")
+    try:
+        vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+    finally:
+        _stop(proc)
+    out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

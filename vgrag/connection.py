@@ -1,0 +1,211 @@
+"""The one way to Milvus: a Lite file or a server, every call bounded in time, every failure one clear message.
+
+`Connection` wraps pymilvus's `MilvusClient`. On a server it gives every call a deadline (a killed or frozen server
+becomes a `ServerUnavailableError` naming the server within seconds, not a 70 s hang or a raw traceback), reads
+that follow this process's writes use Strong consistency (collections default to Bounded: a read right after an
+insert or delete was stale 20 times in 20 on Milvus 2.3.5), and `flush` is left to the server (each one took
+~2.2 s, and newer servers throttle them). The server's version is checked when it is opened. On a Lite file the
+calls are direct; a read-only or full disk is reported as such.
+"""
+
+from __future__ import annotations
+
+import errno
+import re
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pymilvus import MilvusClient
+from pymilvus.exceptions import MilvusException
+
+MIN_SERVER = (2, 3, 0)  # ARRAY columns and upsert
+BM25_SERVER = (2, 5, 0)  # full-text (BM25) functions and sparse vectors: the word index
+CALL_TIMEOUT_S = 8.0  # a server call; loading, indexing and creating collections get SLOW_TIMEOUT_S
+SLOW_TIMEOUT_S = 120.0
+FRESH_S = 10.0  # reads this soon after a write use Strong consistency (a server's Bounded lag is 5 s by default)
+
+_LOCAL = {"close", "create_schema", "prepare_index_params", "get_server_type"}  # no round trip, no timeout
+_SLOW = {"create_collection", "create_index", "load_collection", "release_collection", "drop_collection"}
+_READS = {"get", "query", "search", "hybrid_search"}
+_WRITES = {"insert", "upsert", "delete", "drop_collection", "create_collection"}
+
+
+class StoreError(RuntimeError):
+    """A storage problem with a message that says what to do."""
+
+
+class DatabaseLockedError(StoreError):
+    pass
+
+
+class ServerUnavailableError(StoreError):
+    """The Milvus server did not answer (stopped, unreachable or frozen)."""
+
+
+class UnsupportedServerError(StoreError):
+    """The Milvus server is too old for what was asked."""
+
+
+# pymilvus pings every 10 s even when idle; the in-process Milvus Lite server allows one ping per 5 minutes and
+# answers more with GOAWAY "too_many_pings" (logged to the terminal after ~2 idle minutes, measured). A local
+# server needs no keepalive: ping rarely, and never without calls in flight.
+LITE_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 600_000, "grpc.keepalive_permit_without_calls": False}
+
+
+def is_lite(uri: str) -> bool:
+    return not uri.startswith(("http://", "https://", "tcp://", "unix:"))
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    """(major, minor, patch) from a server's version string ("v2.3.5-lite", "2.5.10"); None when unreadable."""
+    m = re.search(r"(\d+)\.(\d+)\.(\d+)", text or "")
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def _fmt(v: tuple[int, ...]) -> str:
+    return ".".join(map(str, v))
+
+
+def _disk_problem(e: BaseException) -> str | None:
+    """'read-only' or 'full' when the error (or its cause) says the disk refused a write."""
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:  # pymilvus raises `e from e`: a chain can loop
+        seen.add(id(e))
+        code = getattr(e, "errno", None)
+        text = str(e).lower()
+        if code == errno.EROFS or "read-only file system" in text:
+            return "read-only"
+        if code == errno.ENOSPC or "no space left" in text:
+            return "full"
+        e = e.__cause__ or e.__context__  # type: ignore[assignment]
+    return None
+
+
+class Connection:
+    """A `MilvusClient` with deadlines, fresh reads after writes, and errors that say what to do."""
+
+    def __init__(self, raw: MilvusClient, uri: str, server: bool) -> None:
+        self.raw, self.uri, self.server = raw, uri, server
+        self.version: tuple[int, int, int] | None = None
+        self._last_write = float("-inf")
+
+    @property
+    def has_bm25(self) -> bool:
+        """Whether the engine runs full-text (BM25) functions: Milvus Lite and servers from 2.5 on."""
+        return not self.server or (self.version is not None and self.version >= BM25_SERVER)
+
+    def check_version(self) -> None:
+        """Refuse a server older than `MIN_SERVER` with a message naming both versions."""
+        self.version = parse_version(str(self.call("get_server_version")))
+        if self.version is not None and self.version < MIN_SERVER:
+            raise UnsupportedServerError(
+                f"The Milvus server at {self.uri} is version {_fmt(self.version)}; vgrag needs Milvus "
+                f"{_fmt(MIN_SERVER)} or newer ({_fmt(BM25_SERVER)}+ for the word index). Upgrade the server, or "
+                "use a Milvus Lite file (VGRAG_MILVUS_URI=data/vgrag.db)."
+            )
+
+    def flush(self, collection: str) -> None:
+        """Seal what was written. A Lite file: keeps its replay log short (20-30 ms). A server keeps its own log
+        durable and seals segments itself; a flush there costs seconds and newer servers throttle them."""
+        if not self.server:
+            self.call("flush", collection)
+
+    def __getattr__(self, name: str) -> Callable[..., object]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.call(name, *args, **kwargs)
+
+    def call(self, name: str, *args: object, **kwargs: object) -> object:
+        method = getattr(self.raw, name)
+        if self.server and name not in _LOCAL:
+            kwargs.setdefault("timeout", SLOW_TIMEOUT_S if name in _SLOW else CALL_TIMEOUT_S)
+            if name in _READS and time.monotonic() - self._last_write < FRESH_S:
+                kwargs.setdefault("consistency_level", "Strong")
+        try:
+            out = method(*args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - gRPC, pymilvus and OS errors: each becomes one readable message
+            raise self.error(name, e, kwargs.get("timeout")) from e
+        if name in _WRITES:
+            self._last_write = time.monotonic()
+        return out
+
+    def error(self, op: str, e: BaseException, timeout: object = None) -> StoreError:
+        text = str(e)
+        disk = _disk_problem(e)
+        if disk == "read-only":
+            return StoreError(
+                f"The database {self.uri} is on a read-only file system: it can be read but not changed. "
+                "Copy it to a writable folder (or remount it read-write) to add or delete documents."
+            )
+        if disk == "full":
+            return StoreError(
+                f"The disk holding {self.uri} is full; the last change was not stored. Free some space and run it "
+                "again (an interrupted document is completed by adding it again)."
+            )
+        if self.server:
+            low = text.lower()
+            if "deadline" in low or "retry timeout" in low or "timed out" in low:
+                return ServerUnavailableError(
+                    f"The Milvus server at {self.uri} did not answer {op} within {timeout} s (frozen or overloaded). "
+                    "Check that it is running and healthy (its /healthz), then try again."
+                )
+            if "unavailable" in low or "fail connecting" in low or "connection refused" in low or "connect" in low:
+                return ServerUnavailableError(
+                    f"The Milvus server at {self.uri} cannot be reached ({op}): is it running? Start it, or set "
+                    "VGRAG_MILVUS_URI to a reachable server or to a Milvus Lite file, then try again."
+                )
+            return StoreError(f"The Milvus server at {self.uri} refused {op}: {_short(e)}")
+        return StoreError(f"Milvus Lite ({self.uri}) failed in {op}: {_short(e)}")
+
+
+def _short(e: BaseException) -> str:
+    if isinstance(e, MilvusException):
+        return f"{e.message} (code {e.code})"
+    return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
+
+
+def _probe_write(uri: str) -> OSError | None:
+    """The error a write beside a Lite file meets (read-only or full disk), or None: Lite reports such a failure
+    to open only as 'Open local milvus failed', the message of a file locked by another process."""
+    folder = Path(uri) if Path(uri).is_dir() else Path(uri).parent
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as e:
+        return e if _disk_problem(e) else None
+
+
+def connect(uri: str, token: str = "") -> Connection:
+    """Open a Milvus Lite file or a Milvus server, translating the common failures into clear errors."""
+    server = not is_lite(uri)
+    kwargs: dict = {"uri": uri}
+    if token:
+        kwargs["token"] = token
+    if server:
+        kwargs["timeout"] = CALL_TIMEOUT_S
+    else:
+        kwargs["grpc_options"] = LITE_GRPC_OPTIONS
+    try:
+        raw = MilvusClient(**kwargs)
+    except MilvusException as e:
+        disk = None if server else _probe_write(uri)
+        if disk is not None:
+            raise Connection(None, uri, server).error("open", disk) from e  # type: ignore[arg-type]
+        if not server and ("Open local milvus failed" in str(e) or "lock" in str(e).lower()):
+            raise DatabaseLockedError(
+                f"The database {uri} is already open in another process (a Milvus Lite file allows one). "
+                "Close the other program, or share it through a server: "
+                f"`milvus-lite server --data-dir {uri} --host 127.0.0.1 --port 19530` and set "
+                "VGRAG_MILVUS_URI=http://127.0.0.1:19530 for every program."
+            ) from e
+        raise Connection(None, uri, server).error("connect", e, CALL_TIMEOUT_S) from e  # type: ignore[arg-type]
+    except Exception as e:  # noqa: BLE001 - connection errors come in many types; report them plainly
+        raise Connection(None, uri, server).error("connect", e, CALL_TIMEOUT_S) from e  # type: ignore[arg-type]
+    conn = Connection(raw, uri, server)
+    if server:
+        conn.check_version()
+    return conn
