@@ -323,6 +323,8 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
                 page.wait_for_timeout(1500)
                 box = page.locator(".st-key-graph_frame iframe").bounding_box()
                 assert box["y"] + box["height"] <= h and box["height"] >= 360, (w, h, box)
+                below = page.get_by_text(re.compile(r"^eviction: [0-9.]+ ms$")).bounding_box()
+                assert below["y"] >= box["y"] + box["height"], (below, box)  # the graph never covers what follows
                 page.screenshot(path=str(shots / f"ask_{w}x{h}.png"))
             page.set_viewport_size({"width": 1280, "height": 720})
             page.get_by_text("Present", exact=True).click()

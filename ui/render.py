@@ -44,6 +44,7 @@ def step_style(present: bool) -> None:
     css = (
         ".stMainBlockContainer{padding-top:2.25rem;padding-bottom:1rem}"
         f".st-key-graph_frame iframe{{height:max(360px,calc(100vh - {above}px))!important}}"
+        ".st-key-graph_frame div{height:auto!important}"  # the frame's wrapper kept st.iframe's height: overlap
     )
     if present:
         css += (
