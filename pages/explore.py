@@ -7,6 +7,7 @@ from ui.router import ensure_router
 from ui.render import show_graph
 from ui.safe import md_escape
 from ui.state import require_graph
+from vgrag.entities import graph_aliases
 from vgrag.export import export_graph
 from vgrag.viz import neighbourhood
 
@@ -28,6 +29,9 @@ if typed.strip():
     cap = c2.slider("Node cap", 10, 300, 60, key="cap")
     show_all = c3.checkbox("Show all", key="show_all")
     if entity is not None:
+        aliases = graph_aliases(graph).of(entity.name)
+        if aliases:
+            st.text("Also written: " + " · ".join(aliases))  # spellings merged into this entity, shown literally
         show_graph(neighbourhood(graph, entity.id, depth, None if show_all else cap))
         rels = graph.get_relations(list(entity.relation_ids))
         st.subheader("Relations")

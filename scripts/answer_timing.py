@@ -4,9 +4,10 @@ Usage: python scripts/answer_timing.py DB_FILE GRAPH BENCH_FOLDER [--code CHECKO
 
 Per question: graph retrieval at the app's defaults (top 5 passages) with the query-vector cache cleared, then the
 extractive answer with the reader's in-memory NER cache cleared (sentence tags stored at ingest stay, as for a
-user). Prints contains / EM / F1 and the median and p90 of both
-steps. `--code` imports vgrag from another checkout (e.g. a `git worktree` of an earlier commit), so the same
-procedure measures "before" and "after"; `--out` keeps each question's contains for a paired comparison.
+user). Prints contains / EM / F1 / answered / precision / evidence_contains and the median and p90 of both
+steps. `--code` imports vgrag from another checkout (e.g. `git archive` of an earlier commit), so the same
+procedure measures "before" and "after"; `--out` keeps each question's scores for a paired comparison
+(scripts/compare_answers.py).
 """
 
 from __future__ import annotations
@@ -71,16 +72,23 @@ def main() -> None:
         t0 = time.perf_counter()
         step = extractive_answer(trace, embedder, graph)
         ans.append((time.perf_counter() - t0) * 1000)
-        per.append(answer_scores(step.short, q.answers))
+        scores = answer_scores(step.short, q.answers)
+        scores["answered"] = float(bool(step.short))
+        evidence = " ".join(e.sentence for e in getattr(step, "evidence", ())) or step.text  # before #20: the text
+        scores["evidence_contains"] = answer_scores(evidence, q.answers)["contains"]
+        per.append(scores)
     n = len(per)
+    shown = [s for s in per if s["answered"]]
     print(
         f"{name} ({n} q, vgrag from {code}): "
-        + " · ".join(f"{k} {100 * sum(s[k] for s in per) / n:.1f}" for k in ("contains", "em", "f1"))
+        + " · ".join(f"{k} {100 * sum(s[k] for s in per) / n:.1f}" for k in ("contains", "em", "f1", "answered"))
+        + f" · precision {100 * sum(s['contains'] for s in shown) / max(len(shown), 1):.1f}"
+        + f" · evidence_contains {100 * sum(s['evidence_contains'] for s in per) / n:.1f}"
         + f" | retrieval median {statistics.median(ret):.1f} ms (p90 {p90(ret):.1f})"
         + f" | answer median {statistics.median(ans):.1f} ms (p90 {p90(ans):.1f})"
     )
     if out:
-        Path(out).write_text(json.dumps([s["contains"] for s in per]))
+        Path(out).write_text(json.dumps(per))
 
 
 if __name__ == "__main__":

@@ -102,14 +102,14 @@ def test_ask_steps_through_to_the_answer(app_env):
     assert at.button(key="next").disabled
     assert any("Answer" in h.value for h in at.subheader)
     trace = at.session_state["trace"]
-    assert trace.answer.short == "Priya Raman"  # the reader says how the nested question steered it:
-    assert any("one hop beyond Beacon" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert trace.answer.short in ("", "Priya Raman")  # the right short answer or none, never a wrong one
+    assert trace.answer.evidence and any(c.value.startswith("Evidence") for c in at.caption)  # evidence first
     table = at.dataframe[0].value  # the answer step's passages, numbered by rank
     titles = dict(zip(table["rank"], table["title"], strict=True))
     labels = [e.label for e in at.expander if e.label.startswith("\\[")]  # "[n] title", escaped Markdown
     assert trace.answer.citations and len(labels) == len(trace.answer.citations)
     for c in trace.answer.citations:  # the answer's [n] is the n-th listed passage, and its expander says so
-        assert titles.get(c.n, c.title) == c.title and f"[{c.n}]" in trace.answer.text
+        assert c.n in titles and titles[c.n] == c.title and f"[{c.n}]" in trace.answer.text
         assert any(lb.replace("\\", "") == f"[{c.n}] {c.title}" for lb in labels), labels
     assert trace.answer.citations and "Keystone" in " ".join(p.title for p in trace.passages.passages)
     at.radio(key="miss_kind").set_value("entity").run()

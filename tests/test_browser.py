@@ -144,14 +144,16 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         other.get_by_role("button", name="Ask", exact=True).click()
         other.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
         assert page.get_by_text(f"Step {N}/{N}").is_visible()  # the first session kept its own state
-        # the offline answer quotes the planted passage: its Markdown stays text (no heading, image or link)
-        box2.fill("What probed Keystone?")
+        # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
+        # The evidence quotes only listed passages, so the question is one that retrieves it
+        planted = "What planted heading probed Keystone?"
+        box2.fill(planted)
         box2.press("Enter")
         other.get_by_role("button", name="Ask", exact=True).click()
-        _graph_frame(other, "What probed Keystone? · query entities")  # the new question's trace is on screen
+        _graph_frame(other, f"{planted} · query entities")  # the new question's trace is on screen
         for n in range(2, N + 1):
             other.get_by_role("button", name="Next ▶").click()
-            _graph_frame(other, f"What probed Keystone? · {STEP_LABELS[n - 1]}")
+            _graph_frame(other, f"{planted} · {STEP_LABELS[n - 1]}")
         answer = other.locator(".st-key-answer_text")
         answer.wait_for(timeout=60000)
         assert "probed" in answer.inner_text(), answer.inner_text()

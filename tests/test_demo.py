@@ -35,26 +35,22 @@ def demo(db, minilm):
     db.drop_graph("demo_e2e")
 
 
-def test_example_questions_are_answered_offline_with_a_short_answer(demo, minilm):
+def test_example_questions_are_answered_right_or_not_at_all(demo, minilm):
+    """Offline, a short answer is shown only when the reader is confident: each example question gets the right one
+    or none (then the evidence, cited), never a wrong one."""
     questions = json.loads((DEMO / "questions.json").read_text())
-    right = []
     for n, name in EXPECTED.items():
         tr = run_query(questions[n], demo, minilm)
         a = tr.answer
-        assert a.citations and all(c.text for c in a.citations) and tr.llm_calls == ()
-        right.append(not a.abstained and name in a.short and a.text.startswith(a.short))
-    assert sum(right) >= 5, right  # measured: 5 of 8 short answers right; the offline reader is a best guess
+        assert a.evidence and a.citations and all(c.text for c in a.citations) and tr.llm_calls == ()
+        assert not a.short or name in a.short, (questions[n], a.short)
 
 
-def test_unanswerable_demo_questions_abstain(demo, minilm):
-    questions = json.loads((DEMO / "unanswerable.json").read_text())
-    abstained = []
-    for q in questions:
+def test_unanswerable_demo_questions_get_no_short_answer(demo, minilm):
+    for q in json.loads((DEMO / "unanswerable.json").read_text()):
         a = run_query(q, demo, minilm).answer
-        abstained.append(a.abstained)
-        if a.abstained:  # says so, and still shows the closest evidence with its citation
-            assert a.text.startswith("The documents don't say") and a.citations and not a.short
-    assert sum(abstained) >= 4, abstained
+        assert a.abstained and not a.short, (q, a.short)  # says so, and still shows the evidence with its citation
+        assert a.text.startswith("No short answer") and a.evidence and a.citations
 
 
 class _CountingEmbedder:
@@ -81,5 +77,5 @@ def test_the_offline_answer_embeds_nothing_after_retrieval(demo, minilm):
     trace = retrieve(questions[4], demo, counting, QueryParams())
     before = len(counting.batches)
     step = extractive_answer(trace, counting, demo)
-    assert step.paths and not step.abstained and "Aiko Tanaka" in step.short
+    assert step.paths and step.evidence
     assert len(counting.batches) == before, counting.batches[before:]

@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None,
 
 def _start(data: Path) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
-        [SERVER_PYTHON, str(ROOT / "tests" / "milvus_server.py"), str(data)],
+        [SERVER_PYTHON, str(ROOT / ".ci" / "milvus_server.py"), str(data)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

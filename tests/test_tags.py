@@ -6,7 +6,8 @@ from __future__ import annotations
 from milvus_lite import server_manager_instance
 
 from vgrag.database import Database
-from vgrag.reader import read_answer
+from vgrag.question import read_question
+from vgrag.reader import read
 from vgrag.tags import clear_tag_cache
 from vgrag.tags import SentenceTags, sentence_key
 from vgrag.text import split_sentences
@@ -68,7 +69,8 @@ def test_the_reader_reads_the_stored_tags_instead_of_running_the_ner(tmp_path):
     sentence = "The lighthouse was restored by qwxz in 1990."
     store.add([(sentence, (("qwxz", "PERSON"), ("1990", "DATE")))])
     clear_tag_cache()
-    r = read_answer("Who restored the lighthouse?", [("Lighthouse", sentence)], {}, tags=store)
-    assert r.short == "qwxz"
+    r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)], tags=store)
+    assert r.best is not None and r.best.text == "qwxz"
     clear_tag_cache()
-    assert read_answer("Who restored the lighthouse?", [("Lighthouse", sentence)], {}).short != "qwxz"
+    r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)])
+    assert r.best is None or r.best.text != "qwxz"

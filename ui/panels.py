@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.render import show_offline_answer
 from ui.safe import md_escape
 from vgrag.diagnose import explain_entity, explain_passage
 from vgrag.store import Graph
@@ -16,14 +17,9 @@ def answer_panel(trace: QueryTrace) -> None:
     st.subheader("Answer" + (" (LLM)" if trace.answer.method == "llm" else " (extractive, offline)"))
     a = trace.answer
     box = st.container(key="answer_text")
-    if a.method == "extractive" and a.short and a.text.startswith(a.short + " — "):
-        box.markdown(f"**Best guess ({md_escape(a.asked)}):** {md_escape(a.short)}")
-        box.caption(
-            "The offline reader's pick: the candidate of the asked type that the question's words and the "
-            "reasoning chain support best. " + md_escape(a.how + " " if a.how else "") + "Check it against the "
-            "cited evidence:"
-        )
-        box.markdown(md_escape(a.text[len(a.short) + 3 :]))
+    if a.method == "extractive" and a.evidence:
+        with box:
+            show_offline_answer(a)
     else:
         box.markdown(md_escape(a.text))
     if trace.answer.error:

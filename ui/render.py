@@ -7,8 +7,9 @@ import html
 import pandas as pd
 import streamlit as st
 
+from ui.safe import md_escape
 from ui.state import vis_assets_url
-from vgrag.trace import QueryTrace, Step
+from vgrag.trace import AnswerStep, Evidence, QueryTrace, Step
 from vgrag.viz import ROLE_COLORS, VizGraph, legend, render_html
 
 
@@ -132,3 +133,35 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
         ]
         return pd.DataFrame(rows), trace.passages.ms + (trace.answer.ms if trace.answer else 0.0)
     return pd.DataFrame(), 0.0
+
+
+# --- the answer (issue #20): evidence first, then the short answer or why there is none ---------------------------
+
+_MARK_STYLE = {"name": "background:#dbeafe", "answer": "background:#fde68a;font-weight:600"}
+
+
+def evidence_html(e: Evidence) -> str:
+    """One evidence sentence as HTML: every piece of document text escaped, the question's names and the answer in
+    <mark>, then its passage number."""
+    pieces = (
+        f"<mark style='{_MARK_STYLE[kind]}'>{html.escape(text)}</mark>" if kind else html.escape(text)
+        for text, kind in e.parts()
+    )
+    return f"<p>{''.join(pieces)} <b>[{e.n}]</b> <small>{html.escape(e.title)}</small></p>"
+
+
+def show_offline_answer(a: AnswerStep) -> None:
+    """The offline answer as the Ask page shows it: the evidence sentences first, then the short answer with its
+    confidence and the signals that decided it — or, plainly, that the documents were not read confidently enough."""
+    st.caption("Evidence (the sentences that best connect the question's names to what it asks; names in blue):")
+    for e in a.evidence:
+        st.html(evidence_html(e))
+    if a.short:
+        st.markdown(f"**Short answer:** {md_escape(a.short)} · confidence {a.confidence:.0%}")
+        if a.how:
+            st.caption(md_escape(f"Decided by: {a.how}."))
+    else:
+        reason = a.text.split(". Evidence:", 1)[0] if a.text.startswith("No short answer") else a.text
+        st.info(md_escape(reason + "."), icon=":material/help:")
+        if a.how:
+            st.caption(md_escape(f"Best candidate's signals: {a.how}."))

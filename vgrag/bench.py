@@ -25,6 +25,7 @@ from .triple_files import ImportedPassage, read_openie
 from .database import Database
 from .store import Graph
 from .text import content_hash, doc_id
+from .trace import AnswerStep
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
@@ -45,6 +46,17 @@ def answer_scores(produced: str, golds: Sequence[str]) -> dict[str, float]:
             prec, rec = common / len(pt), common / len(gt)
             f1 = max(f1, 2 * prec * rec / (prec + rec))
     return {"em": em, "f1": f1, "contains": contains}
+
+
+def answer_metrics(step: AnswerStep, golds: Sequence[str]) -> dict[str, float]:
+    """One question's answer metrics: the short answer's EM/F1/contains, whether one was shown (answered), whether
+    the shown evidence sentences (or the whole text) contain a gold answer, and abstained."""
+    scores = answer_scores(step.short, golds)
+    scores["answered"] = float(bool(step.short))
+    scores["abstained"] = float(step.abstained)
+    scores["contains_text"] = answer_scores(step.text, golds)["contains"]
+    scores["evidence_contains"] = answer_scores(" ".join(e.sentence for e in step.evidence), golds)["contains"]
+    return scores
 
 
 def recall_at(retrieved: Sequence[str], gold: frozenset[str], k: int) -> float:
@@ -205,11 +217,11 @@ def run_bench(
                 t1 = time.perf_counter()
                 step = extractive_answer(trace, embedder, graph)
                 answer_ms[m].append((time.perf_counter() - t1) * 1000)
-                scores = answer_scores(step.short, q.answers)
-                scores["contains_text"] = answer_scores(step.text, q.answers)["contains"]
-                scores["abstained"] = float(step.abstained)
+                scores = answer_metrics(step, q.answers)
                 ans[m].append(scores)
-                row[m]["answer"] = {"short": step.short, "asked": step.asked, "gold": list(q.answers), **scores}
+                row[m]["answer"] = {"short": step.short or None, "confidence": step.confidence, "asked": step.asked,
+                                    "evidence": [e.sentence for e in step.evidence], "gold": list(q.answers),
+                                    **scores}  # fmt: skip
         per_q.append(row)
         if on_progress:
             on_progress("query", n + 1, len(data.questions))
@@ -226,8 +238,10 @@ def run_bench(
         for m in methods:
             result["methods"][m]["answer"] = {
                 key: round(100 * statistics.fmean(x[key] for x in ans[m]), 1) if ans[m] else 0.0
-                for key in ("contains", "em", "f1", "abstained", "contains_text")
+                for key in ("contains", "em", "f1", "abstained", "contains_text", "answered", "evidence_contains")
             }
+            shown = [x["contains"] for x in ans[m] if x["answered"]]
+            result["methods"][m]["answer"]["precision"] = round(100 * statistics.fmean(shown), 1) if shown else 0.0
             result["methods"][m]["answer_ms"] = {
                 "median": round(statistics.median(answer_ms[m]), 1) if answer_ms[m] else 0.0,
                 "p90": round(_pct(answer_ms[m], 0.9), 1),
@@ -292,7 +306,9 @@ def format_table(result: dict) -> str:
         if "answer" in r:
             a = r["answer"]
             lines.append(
-                f"answer ({m}): contains {a['contains']} · EM {a['em']} · F1 {a['f1']} · abstained {a['abstained']} "
+                f"answer ({m}): answered {a['answered']} · precision {a['precision']} · evidence contains "
+                f"{a['evidence_contains']} · contains {a['contains']} · EM {a['em']} · F1 {a['f1']} · "
+                f"abstained {a['abstained']} "
                 f"· gold anywhere in the text {a['contains_text']} · median {r['answer_ms']['median']} ms"
             )
     return "\n".join(lines)

@@ -74,7 +74,15 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
     if a.json:
         _out(trace.to_json())
         return 0
-    _out(trace.answer.text if trace.answer else "")
+    a = trace.answer
+    if a is not None and a.evidence:  # offline: the evidence first, then the short answer or why there is none
+        for e in a.evidence:
+            _out(f"  [{e.n}] {e.sentence}")
+        _out(f"Short answer: {a.short} (confidence {a.confidence:.0%})" if a.short else a.text.split(". Evidence:")[0])
+        if a.how:
+            _out(f"  decided by: {a.how}")
+    else:
+        _out(a.text if a else "")
     for c in trace.answer.citations if trace.answer else ():
         _out(f"  [{c.n}] {c.title} ({c.passage_id})")
     for path in trace.answer.paths[:3] if trace.answer else ():

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .embed import Embedder
+from .entities import Canonicalizer, graph_aliases, graph_lookup
 from .extract import Extraction, Extractor
 from .models import Document
 from .schema import COLUMNS, TEXT
@@ -145,6 +146,7 @@ def ingest_documents(
         plans.append((key, name, digest, chunks))
     total = sum(len(c) for *_, c in plans)
     done = 0
+    canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
     for key, name, digest, chunks in plans:
         did = _begin_document(graph, key, name, digest, len(chunks), tally)
         if did is None:
@@ -161,6 +163,7 @@ def ingest_documents(
             except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
                 log.exception("extractor failed on %s", name)
                 results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
+            results = canon.apply(results)
             tally.timings["extract"] += time.perf_counter() - t0
             batch: list[SourceChunk] = []
             for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
@@ -193,6 +196,7 @@ def ingest_documents(
                 )
             )
             tally.chunks += len(batch)
+        graph_aliases(graph).add(did, canon.aliases)
         _finish_document(graph, did, name, digest, len(chunks))
         if not doc_triples:
             tally.failures.append(Failure(name, None, (

@@ -47,6 +47,10 @@ def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:
     return env.get_template("replay.html.j2").render(
         question=trace.question,
         answer=trace.answer.text if trace.answer else "",
+        evidence=[{"n": e.n, "parts": e.parts()} for e in trace.answer.evidence] if trace.answer else [],
+        short=trace.answer.short if trace.answer else "",
+        confidence=f"{trace.answer.confidence:.0%}" if trace.answer else "",
+        how=trace.answer.how if trace.answer else "",
         passages=numbered_passages(trace),
         legend=legend([r for r in ROLE_COLORS if r in roles]),
         steps=steps,

@@ -12,7 +12,8 @@ import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .structure import Section, markdown_sections, plain_sections
+from .pdf_layout import visual_sections
+from .structure import Section, clean_section, markdown_sections, plain_sections
 
 
 class InputError(ValueError):
@@ -130,6 +131,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [clean_text(p.extract_text() or "") for p in reader.pages]
         outline = _pdf_outline(reader)
+        laid = [] if outline else visual_sections(reader)
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
@@ -140,6 +142,8 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
         raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
     if not any(p.strip() for p in pages):
         raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
+    if laid:  # no outline, but visible headings
+        return laid
     sections: list[Section] = []
     if not outline:
         heading: tuple[str, ...] = ()
@@ -337,7 +341,7 @@ def document_sections(name: str, data: bytes) -> list[Section]:
         raise InputError(
             f"{name}: unsupported type {suffix!r}; save it as one of {', '.join(TEXT_TYPES)} and upload that."
         )
-    sections = [sec for sec in (_without_blobs(x) for x in sections) if sec.text]
+    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
     if not sections:
         raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
     return sections

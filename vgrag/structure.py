@@ -29,8 +29,8 @@ class Section:
 
     @property
     def topic(self) -> str:
-        """The innermost heading that reads like a name, else ""."""
-        return next((h for h in reversed(self.heading) if entity_like(h)), "")
+        """The innermost heading that reads like a name (without a trailing "(film)"-style qualifier), else ""."""
+        return next((name_of(h) for h in reversed(self.heading) if entity_like(name_of(h))), "")
 
     def title(self, fallback: str) -> str:
         """Passage title: from the topic heading down to the innermost one; the fallback (a file name) only when
@@ -38,9 +38,50 @@ class Section:
         path = list(self.heading)
         topic = self.topic
         if topic:
-            path = path[len(path) - 1 - path[::-1].index(topic) :]
+            at = next(i for i in range(len(path) - 1, -1, -1) if name_of(path[i]) == topic)
+            path = path[at:]
         base = " › ".join(path) or fallback
         return f"{base} · p. {self.page}" if self.page else base
+
+
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def name_of(heading: str) -> str:
+    """A heading without its trailing qualifier: "The Prestige (film)" → "The Prestige"."""
+    return _QUALIFIER.sub("", heading).strip() or heading.strip()
+
+
+_MARKER = re.compile(
+    r"\[(?:\d{1,3}(?:\s*[,–-]\s*\d{1,3})*|[a-z]|[A-Z]|(?:note|nb|n)\s*\d{1,3}|citation needed|clarification needed"
+    r"|verification needed|when\?|who\?|according to whom\?|edit|page needed|dubious(?: – discuss)?)\]"
+    r"|\[\d{1,3}(?=\s|$)"  # a marker whose closing bracket was lost ("II[5")
+)
+
+
+def strip_markers(text: str) -> str:
+    """Text without footnote and citation markers ("[2]", "[citation needed]", "[a]", a torn "[5")."""
+    out = _MARKER.sub("", text)
+    if out == text:
+        return text
+    return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:])", r"\1", out))
+
+
+_EMPTY_PARENS = re.compile(r"\(\s*(?:[;,]\s*)*\)|(?<=\()\s*[;,]\s*")
+
+
+def clean_prose(text: str) -> str:
+    """Text without citation markers and without what removed pronunciations leave: "X ( ; born 1970)" → "X (born
+    1970)", "X ()" → "X"."""
+    out = _EMPTY_PARENS.sub("", strip_markers(text))
+    return out if out == text else re.sub(r"[ \t]{2,}", " ", out)
+
+
+def clean_section(sec: Section) -> Section:
+    """A section with markers stripped from its heading and text."""
+    heading = tuple(strip_markers(h).strip() for h in sec.heading)
+    text = clean_prose(sec.text)
+    return sec if (heading, text) == (sec.heading, sec.text) else Section(heading, text, sec.page)
 
 
 def entity_like(heading: str) -> bool:

@@ -179,6 +179,35 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A span of an evidence sentence to highlight: a name the question states, or the short answer."""
+
+    start: int
+    end: int
+    kind: Literal["name", "answer"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One evidence sentence, cited to its numbered passage in the retrieved list."""
+
+    n: int
+    passage_id: str
+    title: str
+    sentence: str
+    marks: tuple[Mark, ...] = ()
+
+    def parts(self) -> list[tuple[str, str]]:
+        """The sentence as (text, kind) pieces, kind "" for plain text: each view escapes and highlights them."""
+        out, at = [], 0
+        for m in sorted(self.marks, key=lambda m: m.start):
+            if m.start >= at:
+                out += [(self.sentence[at : m.start], ""), (self.sentence[m.start : m.end], m.kind)]
+                at = m.end
+        return [p for p in out + [(self.sentence[at:], "")] if p[0]]
+
+
+@dataclass(frozen=True)
 class AnswerStep:
     text: str
     citations: tuple[Citation, ...]
@@ -188,9 +217,11 @@ class AnswerStep:
     llm: LLMCall | None = None
     error: str | None = None
     short: str = ""  # the answer itself (offline reader), "" when abstaining or for LLM answers
-    abstained: bool = False  # the offline reader found nothing of the asked type that the evidence supports
-    asked: str = ""  # what the question asks for: person, place, date, number, organisation, work, yesno, …
-    how: str = ""  # the offline reader's note on how the question's shape steered it (nested: one hop beyond)
+    abstained: bool = False  # offline: no short answer shown (not confident enough, not English, no candidate)
+    asked: str = ""  # offline: the question word and asked noun the reader typed the answer by ("which city")
+    how: str = ""  # the offline reader's signals that decided its best candidate, in words
+    confidence: float = 0.0  # the offline reader's confidence in its best candidate (shown or not), 0..1
+    evidence: tuple[Evidence, ...] = ()  # offline: the sentences shown first, each cited, names/answer marked
 
 
 @dataclass(frozen=True)
@@ -225,7 +256,10 @@ class QueryTrace:
         return [p.id for p in self.passages.passages] if self.passages else []
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if d["answer"] is not None:  # the answer's evidence leads, as on the page
+            d["answer"] = {"evidence": d["answer"].pop("evidence"), **d["answer"]}
+        return d
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -1,6 +1,7 @@
 """Start a real Milvus standalone server (PyPI `milvus`, the server binary with its own etcd and local storage) and
-keep it until stdin closes. Run by tests/test_server.py with the Python of a venv holding `milvus==2.3.5`, inside a
-loopback-only network namespace (the server listens on every interface). Prints "ready PORT" once healthy."""
+keep it until stdin closes. Run by tests/test_server.py with the Python of a separate venv holding `milvus==2.3.5`
+(not a project requirement: .ci/run installs it), inside a loopback-only network namespace (the server listens on
+every interface). Prints "ready PORT" once healthy."""
 
 import sys
 
