@@ -1,24 +1,34 @@
-"""Ask: a question, the retrieval knobs, and a step-through of the query on an interactive graph."""
+"""Ask: a question, the retrieval knobs, and a step-through of the query on an interactive graph. The run (graph,
+question, knobs, step) lives in the URL: a reload or a shared link reopens it at the same step."""
 
 import streamlit as st
 
-from ui.router import ensure_router
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
-from ui.render import show_graph, show_table, step_table
+from ui.render import legend_html, show_graph, show_table, step_style, step_table
+from ui.router import ensure_router
+from ui.run_link import knob_widgets, pending_restore, seed_from_url, url_step, write_url
 from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
-from vgrag.explain import HOW_IT_WORKS, explain
-from vgrag.trace import Step
-from vgrag.viz import STEPS, trace_graph
+from vgrag.explain import HOW_IT_WORKS, explain, is_noop, steps_for
+from vgrag.trace import QueryTrace, Step
+from vgrag.viz import trace_graph
 
 ensure_router()
-
-st.title("Ask")
 ws, graph = require_graph()
 s = settings()
-
+seed_from_url()
 examples = demo_questions() if graph.name == DEMO_GRAPH else []
+
+
+def run(question: str, p: QueryParams, llm: object | None) -> QueryTrace:
+    """The query with its answer (the one place the page calls the pipeline), and naive retrieval beside it."""
+    trace = ws.retrieve(question, graph.name, p, llm=llm)
+    st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)
+    if llm is not None:
+        st.session_state["pending"] = trace  # kept if the stream is interrupted
+        st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
+    return ws.answer(trace, graph.name, llm)
 
 
 def _use_example() -> None:
@@ -26,80 +36,113 @@ def _use_example() -> None:
         st.session_state["question"] = st.session_state["example"]
 
 
-q_col, ask_col = st.columns([9, 1], vertical_alignment="bottom")
-question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
-asked = ask_col.button("Ask", type="primary", key="ask", width="stretch")
-ex_col, how, knobs = st.columns([3, 1, 2]) if examples else (None, *st.columns([1, 2]))
-if ex_col is not None:
-    ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
-with how.expander("How this works"):
-    st.markdown(HOW_IT_WORKS)
-with knobs.expander("Retrieval knobs"):
-    c1, c2, c3, c4 = st.columns(4)
-    d = QueryParams()
-    p = QueryParams(
-        entity_top_k=c1.number_input("Entity top-k", 0, 50, d.entity_top_k, key="k_ent"),
-        relation_top_k=c2.number_input("Relation top-k", 0, 100, d.relation_top_k, key="k_rel"),
-        sim_threshold=c3.slider("Similarity threshold", 0.0, 1.0, d.sim_threshold, 0.05, key="thr"),
-        hops=c4.radio("Hops", [1, 2], index=d.hops - 1, horizontal=True, key="hops"),
-        eviction_cap=c1.number_input("Eviction cap", 10, 2000, d.eviction_cap, key="cap"),
-        rerank=c2.selectbox("Rerank", ["auto", "graph", "similarity", "llm"], key="rerank"),
-        rerank_keep=c3.number_input("Relations kept by rerank", 1, 200, d.rerank_keep, key="keep"),
-        passage_top_k=c4.number_input("Passages", 1, 20, d.passage_top_k, key="k_psg"),
-    )
+def _go(delta: int) -> None:  # Previous / Next (and ← / →): before the run, so the page draws the new step at once
+    steps = steps_for(st.session_state["trace"])
+    now = next((i for i, x in enumerate(steps) if x.label == st.session_state.get("step")), 0)
+    st.session_state["step"] = st.session_state["step_pick"] = steps[max(0, min(len(steps) - 1, now + delta))].label
 
-pending = st.session_state.pop("pending", None)
-if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
-    partial = "".join(st.session_state.pop("streamed", []))
-    st.session_state["trace"] = ws.stopped_answer(pending, partial, graph.name)
-    st.session_state["step"] = STEPS[0]
 
-if asked and question.strip():
-    llm = None
-    if s.llm.enabled:
-        live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
-        streamed.clear()
+def _picked() -> None:  # a click on the selected step unselects it: keep the step
+    st.session_state["step"] = st.session_state["step_pick"] = st.session_state["step_pick"] or st.session_state["step"]
 
-        def show_piece(piece: str) -> None:
-            streamed.append(piece)
-            live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
 
-        llm = ws.query_llm(on_delta=show_piece, settings=s)
-    try:
-        trace = ws.retrieve(question, graph.name, p, llm=llm)
-        st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)
-        if llm is not None:
-            st.session_state["pending"] = trace  # kept if the stream is interrupted
-            st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
-        st.session_state["trace"] = ws.answer(trace, graph.name, llm)
-        st.session_state.pop("pending", None)
-        st.session_state["step"] = STEPS[0]
-        st.rerun()  # draw the step-through without the streaming widgets
-    except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
-        st.session_state.pop("pending", None)
-        st.error(md_escape(f"The query failed: {e}"))
+def _start(trace: QueryTrace, step_label: str) -> None:
+    st.session_state.update(trace=trace, trace_graph=graph.name, step=step_label, step_pick=step_label)
+
+
+old = st.session_state.get("trace_graph")
+if "trace" in st.session_state and old != graph.name:  # another graph was picked: its trace would mislead
+    for key in ("trace", "naive", "step", "pending"):
+        st.session_state.pop(key, None)
+    for key in ("q", "step"):
+        st.query_params.pop(key, None)
+    st.info(md_escape(f"You switched to graph “{graph.name}”: the run on “{old}” was cleared. Press Ask to ask here."))
+present = st.session_state.get("present", False) and "trace" in st.session_state
+if "trace" in st.session_state:
+    step_style(present)
+else:
+    st.title("Ask")
+if not present:
+    q_col, ask_col, ex_col, knobs = st.columns([5, 1, 2.6, 1.6], vertical_alignment="bottom")
+    question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
+    asked = ask_col.button("Ask", type="primary", key="ask", width="stretch")
+    if examples:
+        ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
+    with knobs.popover("Knobs", icon=":material/tune:", width="stretch", help="The retrieval knobs"):
+        p = knob_widgets()
+    if "trace" not in st.session_state:
+        st.popover("How it works").markdown(HOW_IT_WORKS)
+    if asked and not question.strip():
+        st.warning("Type a question first (or pick one of the example questions).")
+
+    pending = st.session_state.pop("pending", None)
+    if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
+        partial = "".join(st.session_state.pop("streamed", []))
+        _start(ws.stopped_answer(pending, partial, graph.name), "query entities")
+
+    restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
+    if (asked and question.strip()) or restore:
+        st.session_state["restore_tried"] = True
+        llm = None
+        if s.llm.enabled:
+            live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
+            streamed.clear()
+
+            def show_piece(piece: str) -> None:
+                streamed.append(piece)
+                live.markdown("**Answer (streaming)**  \n" + md_escape("".join(streamed)))
+
+            llm = ws.query_llm(on_delta=show_piece, settings=s)
+        try:
+            with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
+                trace = run(question, p, llm)
+            st.session_state.pop("pending", None)
+            _start(trace, url_step(steps_for(trace)).label if restore else "query entities")
+            if llm is not None or not restore:
+                st.rerun()  # draw the step-through in its compact layout, without the streaming widgets
+        except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
+            st.session_state.pop("pending", None)
+            st.error(md_escape(f"The query failed: {e}"))
 
 trace = st.session_state.get("trace")
 if trace is None:
     st.stop()
-
-step = st.session_state.get("step", STEPS[0])
-b1, b2, b3 = st.columns([1, 6, 1])
-if b1.button("◀ Previous", key="prev", disabled=step == STEPS[0]):
-    st.session_state["step"] = STEPS[step.index - 1]
-    st.rerun()
-if b3.button("Next ▶", key="next", disabled=step == STEPS[-1]):
-    st.session_state["step"] = STEPS[step.index + 1]
-    st.rerun()
-b2.progress((step.index + 1) / len(STEPS), text=f"Step {step.index + 1}/{len(STEPS)}: {step.label}")
-
-st.markdown(md_escape(explain(trace, step)))
-show_all = st.checkbox("Show all nodes", key="all_nodes")
-show_graph(trace_graph(trace, step, None if show_all else 60), view=f"{trace.question} · {step.label}")
+steps = steps_for(trace)
+step = next((x for x in steps if x.label == st.session_state.get("step")), steps[0])
+st.session_state["step"] = st.session_state["step_pick"] = step.label
+b1, b2, b3 = st.columns([1.5, 7, 1.5], vertical_alignment="center")
+b1.button(
+    "◀ Previous", key="prev", disabled=step == steps[0], on_click=_go, args=(-1,), shortcut="left", width="stretch"
+)
+b3.button("Next ▶", key="next", disabled=step == steps[-1], on_click=_go, args=(1,), shortcut="right", width="stretch")
+b2.segmented_control(
+    "Steps",
+    [x.label for x in steps],
+    key="step_pick",
+    on_change=_picked,
+    label_visibility="collapsed",
+    format_func=lambda label: label + (" ∅" if is_noop(trace, next(x for x in steps if x.label == label)) else ""),
+    help="∅: this step changed nothing for this question. ← and → step through.",
+)
+noop = is_noop(trace, step)
+with st.container(key="step_noop" if noop else "step_sentence"):
+    badge = ":orange-badge[:material/block: No change] " if noop else ""
+    st.markdown(
+        f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
+    )
+g_legend, g_all, g_present = st.columns([8, 1.9, 1.4], vertical_alignment="center")
+show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
+g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
+g = trace_graph(trace, step, None if show_all else 60)
+g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
+show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
 table, ms = step_table(trace, step)
 st.caption(f"{step.label}: {ms:.1f} ms")
 show_table(table)
+write_url(graph.name, trace, step)
 
+with st.expander("How this works"):
+    st.markdown(HOW_IT_WORKS)
 if step is Step.ANSWER:
     answer_panel(trace)
 llm_calls_panel(trace)

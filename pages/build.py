@@ -5,7 +5,7 @@ import streamlit as st
 from ui.build_tabs import documents_tab, sources_tab, triples_tab
 from ui.router import ensure_router
 from ui.safe import md_escape
-from ui.state import create_and_select, current_graph, settings, workspace
+from ui.state import create_and_select, current_graph, has_data, settings, workspace
 
 ensure_router()
 
@@ -14,16 +14,19 @@ ws = workspace()
 if ws is None:
     st.stop()
 s = settings()
-name = st.session_state.get("graph") or s.graph
-graph = current_graph(ws) or ws.graph(name)
-st.info(
-    f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "
-    "Re-adding an unchanged file does nothing; a changed file replaces the old one."
-)
-with st.expander("Start a new graph"):
+graph = current_graph(ws)  # never created by opening this page: an empty "demo" hid the demo button everywhere
+has_data(ws, graph, "start a new graph below and add documents to it")
+if graph is not None:
+    st.info(
+        f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "
+        "Re-adding an unchanged file does nothing; a changed file replaces the old one."
+    )
+with st.expander("Start a new graph", expanded=graph is None):
     new_name = st.text_input("Name", placeholder="letters, digits and _", key="build_new_graph")
     if st.button("Create and select", key="build_create_graph") and new_name.strip():
         create_and_select(ws, new_name.strip())
+if graph is None:
+    st.stop()
 
 tab_docs, tab_triples, tab_sources = st.tabs(["Documents", "Pre-extracted triples", "Source documents"])
 with tab_docs:

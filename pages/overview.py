@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.router import ensure_router
-from ui.state import create_and_select, current_graph, mode_label, no_graph_hint, settings, workspace
+from ui.state import create_and_select, current_graph, has_data, mode_label, settings, workspace
 
 ensure_router()
 
@@ -19,9 +19,7 @@ if ws is None:
     st.stop()
 s = settings()
 graph = current_graph(ws)
-if graph is None:
-    no_graph_hint(ws)
-else:
+if has_data(ws, graph):
     counts = graph.counts()
     docs = graph.documents.all()
     st.subheader(f"Graph “{graph.name}”")
@@ -48,6 +46,7 @@ with st.expander("Manage graphs"):
         sure = st.checkbox(f"Yes, delete “{victim}” and all its data", key="drop_sure")
         if st.button("Drop graph", disabled=not sure, key="drop_graph"):
             ws.drop(victim)
+            st.session_state.get("graphs_with_data", set()).discard((s.milvus_uri, victim))
             st.success(f"Dropped “{victim}”.")
             st.rerun()
 

@@ -2,7 +2,7 @@
 
 Usage: python scripts/bench_ui.py [--runs 3]   (needs Debian chromium and `pip install playwright`)
 Starts `streamlit run app.py` on a temp Milvus Lite file with the demo graph, asks every demo question, clicks
-through the seven steps and times click → the step's label and its timing caption are drawn. Prints JSON.
+through the steps and times click → the step's label and its timing caption are drawn. Prints JSON.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import running_app  # noqa: E402
-from vgrag.viz import STEPS  # noqa: E402
+from vgrag.config import QueryParams  # noqa: E402
+from vgrag.trace import Step  # noqa: E402
+
+# the steps the page shows at the default knobs (no hop-2 step at Hops = 1)
+STEPS = tuple(s for s in Step if s.hop_depth is None or s.hop_depth <= QueryParams().hops)
 
 
 def _drawn(page, view: str) -> None:
@@ -74,14 +78,14 @@ def main() -> None:
                     box.press("Enter")
                     t0 = time.perf_counter()
                     page.get_by_role("button", name="Ask", exact=True).click()
-                    page.get_by_text("Step 1/7").wait_for(timeout=60000)
+                    page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
                     page.get_by_text(re.compile(r"^query entities: [0-9.]+ ms$")).wait_for(timeout=60000)
                     _drawn(page, f"{q} · query entities")
                     ask_ms.append((time.perf_counter() - t0) * 1000)
-                    for n in range(2, 8):
+                    for n in range(2, len(STEPS) + 1):
                         t0 = time.perf_counter()
                         page.get_by_role("button", name="Next ▶").click()
-                        page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+                        page.get_by_text(f"Step {n}/{len(STEPS)}").wait_for(timeout=60000)
                         page.get_by_text(re.compile(f"^{STEPS[n - 1].label}: [0-9.]+ ms$")).wait_for(timeout=60000)
                         _drawn(page, f"{q} · {STEPS[n - 1].label}")
                         per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)

@@ -94,9 +94,12 @@ def test_ask_steps_through_to_the_answer(app_env):
     at.selectbox(key="example").select("Who is the escalation contact for the service that Beacon depends on?").run()
     at.button(key="ask").click().run()
     assert not at.exception
-    for _ in range(6):
+    steps = at.segmented_control(key="step_pick").options  # Hops = 1: no hop-2 step drawing an empty graph
+    assert [o.split(" ")[0] for o in steps] == ["query", "seeds", "hop", "eviction", "rerank", "answer"], steps
+    for n in range(2, len(steps) + 1):
         at.button(key="next").click().run()
-        assert not at.exception
+        assert not at.exception and any(f"Step {n}/{len(steps)}" in m.value for m in at.markdown)
+    assert at.button(key="next").disabled
     assert any("Answer" in h.value for h in at.subheader)
     trace = at.session_state["trace"]
     assert trace.answer.short in ("", "Priya Raman")  # the right short answer or none, never a wrong one
@@ -245,3 +248,109 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     at.text_input(key="triple_filter").input("Hopper").run()
     assert not at.exception and len(at.dataframe[-1].value) >= 1
     assert demo_before != "notes_2"
+
+
+def test_the_run_lives_in_the_url_and_a_new_session_reopens_it(app_env):
+    """Ask, two Next clicks: the URL holds graph, question, knobs and step; a new session opened on that URL (a
+    reload, a copied link) shows the same question at the same step."""
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.number_input(key="k_psg").set_value(4)
+    at.button(key="ask").click().run()
+    at.button(key="next").click().run()
+    at.button(key="next").click().run()
+    assert not at.exception
+    url = {k: at.query_params[k] for k in at.query_params}
+    url = {k: v[0] if isinstance(v, list) else v for k, v in url.items()}
+    assert url["q"] == "Who leads the team that owns Tollgate?" and url["step"] == "hop 1", url
+    assert url["graph"] == "demo" and url["k_psg"] == "4" and url["hops"] == "1", url
+    again = AppTest.from_file(APP, default_timeout=T)
+    for k, v in url.items():
+        again.query_params[k] = v
+    again.run()
+    again.switch_page("pages/ask.py")
+    for k, v in url.items():  # switch_page starts the page without them, as a sidebar click would
+        again.query_params[k] = v
+    again.run()
+    assert not again.exception
+    trace = again.session_state["trace"]
+    assert trace.question == url["q"] and trace.params.passage_top_k == 4
+    assert any("Step 3/6 · hop 1" in m.value for m in again.markdown), [m.value for m in again.markdown][:5]
+    assert again.text_input(key="question").value == url["q"]
+
+
+def test_an_empty_question_gets_a_message(app_env):
+    at = page("pages/ask.py")
+    at.button(key="ask").click().run()
+    assert not at.exception and "trace" not in at.session_state
+    assert any("Type a question first" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_switching_graphs_clears_the_run(app_env):
+    """The old graph's trace stayed on screen under the new graph's name; now it is cleared, saying so."""
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.button(key="ask").click().run()
+    assert "trace" in at.session_state and at.query_params["q"]
+    app_workspace(at).import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "copy_of_demo")
+    at.run()  # the picker lists it
+    assert "trace" in at.session_state
+    at.sidebar.selectbox(key="graph_picker").select("copy_of_demo").run()
+    assert not at.exception
+    assert "trace" not in at.session_state and "q" not in at.query_params
+    assert any("the run on “demo” was cleared" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.query_params["graph"] == "copy_of_demo"
+    tab = page(demo=False)  # a new tab, no URL: it opens the graph in use, not the configured "demo"
+    assert tab.sidebar.selectbox(key="graph_picker").value == "copy_of_demo"
+    tab.sidebar.selectbox(key="graph_picker").select("demo").run()  # and back, for the tests that follow
+
+
+def app_workspace(at: AppTest):
+    """The workspace the app under test opened (its cached resource), to look at the database it sees."""
+    from ui.state import _workspace
+
+    s = at.session_state["settings"]
+    return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
+
+
+def test_visiting_every_page_on_a_fresh_database_creates_no_graph(tmp_path, monkeypatch):
+    """Opening Build first created an empty "demo": the demo button vanished everywhere and Ask offered the demo's
+    questions against nothing. Now no page creates a graph by being looked at, and the demo stays one click away."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    path = str(tmp_path / "fresh.db")
+    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
+    monkeypatch.chdir(ROOT)
+    at = page(demo=False)
+    for p in ("pages/build.py", "pages/explore.py", "pages/ask.py", "pages/evaluate.py", "pages/settings.py"):
+        at.switch_page(p).run()
+        assert not at.exception, p
+        if p != "pages/evaluate.py" and p != "pages/settings.py":
+            assert at.button(key="load_demo_hint"), p  # the demo is offered on every page that needs a graph
+    wsp = app_workspace(at)
+    assert wsp.db.list_graphs() == []
+    at.switch_page("pages/build.py").run()
+    at.button(key="load_demo_hint").click().run()
+    assert not at.exception and [g.name for g in wsp.db.list_graphs()] == ["demo"]
+    server_manager_instance.release_server(path)
+
+
+def test_another_embedder_than_the_graphs_is_a_message_with_a_way_back(app_env):
+    """Choosing e5 in Settings on a MiniLM database said "There is no graph… Load the demo", and that button raised
+    a traceback. It says which embedder built the graph, and one click switches back to it."""
+    from dataclasses import replace
+
+    from vgrag.config import Settings
+
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["settings"] = replace(Settings.from_env(), embedder="e5")
+    at.session_state["graph"] = at.session_state["select_graph"] = "demo"
+    at.run()
+    at.switch_page("pages/ask.py").run()
+    assert not at.exception
+    warn = " ".join(w.value for w in at.warning)
+    assert "built with the embedder all-MiniLM-L6-v2-int8" in warn and "multilingual-e5" in warn, warn
+    assert "load_demo_hint" not in [b.key for b in at.button]
+    at.button(key="embedder_back").click().run()
+    assert not at.exception and at.session_state["settings"].embedder == "minilm"
+    assert at.text_input(key="question")  # the Ask page is back

@@ -30,7 +30,18 @@ EVIL_JSONL = json.dumps(
     }
 )
 EXAMPLE = "Who is the escalation contact for the service that Beacon depends on?"
-STEP_LABELS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
+STEP_LABELS = ("query entities", "seeds", "hop 1", "eviction", "rerank", "answer")  # Hops = 1: no hop-2 step
+N = len(STEP_LABELS)
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 @pytest.fixture(scope="module")
@@ -59,24 +70,22 @@ def _graph_frame(page, view: str | None = None):
     )
 
 
+def _ask_the_example(page, url: str) -> None:
+    """Open Ask, pick the example question, ask it, and wait for its first step."""
+    page.goto(url + "/ask", wait_until="networkidle")
+    page.get_by_label("Example questions").click()
+    page.get_by_role("option", name=EXAMPLE).click()
+    playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+
+
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
     shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path  # README images on request
     shots.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--disable-quic",
-            ],
-        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("request", lambda r: requests.append(r.url))
         page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server
@@ -92,17 +101,12 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.locator("input[type=file]").nth(1).set_input_files(str(evil))
         page.get_by_role("button", name="Import").click()
         page.get_by_text("Imported 1 passage and 1 triple;").wait_for(timeout=60000)
-        page.goto(app_url + "/ask", wait_until="networkidle")
-        page.get_by_label("Example questions").click()
-        page.get_by_role("option", name=EXAMPLE).click()
-        playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
-        page.get_by_role("button", name="Ask", exact=True).click()
-        page.get_by_text("Step 1/7").wait_for(timeout=60000)
+        _ask_the_example(page, app_url)
         positions: dict[str, tuple] = {}
-        for n in range(1, 8):
+        for n in range(1, N + 1):
             if n > 1:
                 page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+                page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
             frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
             drawn = frame.evaluate("network.getPositions()")
             for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
@@ -113,7 +117,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             if n == 3:  # hop 1: Keystone's neighbours, the injected entity among them
                 labels = frame.evaluate("nodes.get().map(n => n.label)")
                 assert any("onerror" in lb for lb in labels), labels  # drawn as text
-            page.get_by_text(f"Step {n}/7").scroll_into_view_if_needed()  # the step's sentence, graph and legend
+            page.get_by_text(f"Step {n}/{N}").scroll_into_view_if_needed()  # the step's sentence, graph and legend
             page.screenshot(path=str(shots / f"ask_step{n}.png"))
         assert len(positions) >= 5
         page.get_by_text("Reasoning paths").wait_for(timeout=60000)
@@ -138,8 +142,8 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         box2.fill("Which team owns the service where Keystone stores its user records?")
         box2.press("Enter")
         other.get_by_role("button", name="Ask", exact=True).click()
-        other.get_by_text("Step 1/7").wait_for(timeout=60000)
-        assert page.get_by_text("Step 7/7").is_visible()  # the first session kept its own state
+        other.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+        assert page.get_by_text(f"Step {N}/{N}").is_visible()  # the first session kept its own state
         # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
         # The evidence quotes only listed passages, so the question is one that retrieves it
         planted = "What planted heading probed Keystone?"
@@ -147,7 +151,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         box2.press("Enter")
         other.get_by_role("button", name="Ask", exact=True).click()
         _graph_frame(other, f"{planted} · query entities")  # the new question's trace is on screen
-        for n in range(2, 8):
+        for n in range(2, N + 1):
             other.get_by_role("button", name="Next ▶").click()
             _graph_frame(other, f"{planted} · {STEP_LABELS[n - 1]}")
         answer = other.locator(".st-key-answer_text")
@@ -217,10 +221,10 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
             page.get_by_role("button", name="Ask", exact=True).click()
             page.get_by_text("w3", exact=False).first.wait_for(timeout=60000)  # streaming has begun
             page.get_by_role("button", name="■ Stop the answer").click()
-            page.get_by_text("Step 1/7").wait_for(timeout=60000)
-            for n in range(2, 8):
+            page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+            for n in range(2, N + 1):
                 page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/7").wait_for(timeout=60000)
+                page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
             page.get_by_text("stopped by the user after").first.wait_for(timeout=60000)
             page.get_by_text("![x](http", exact=False).first.wait_for(timeout=10000)
             shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
@@ -261,3 +265,78 @@ def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
         x, y, width, height = box
         assert 0 <= x <= width and 0 <= y <= height, box
         browser.close()
+
+
+SIZES = ((1280, 720), (1400, 1000), (1920, 1080))
+IN_VIEW = (  # each fitted node's box (dot and label) in the frame's pixels, and the frame's size
+    "(() => { const r = document.getElementById('mynetwork').getBoundingClientRect();"
+    " return [r.width, r.height, (window.vgragFocus || []).map(id => { const b = network.getBoundingBox(id);"
+    " const a = network.canvasToDOM({x: b.left, y: b.top}), z = network.canvasToDOM({x: b.right, y: b.bottom});"
+    " return [id, a.x, a.y, z.x, z.y]; })]; })()"
+)
+
+
+def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
+    """On a fresh database, opening Build first leaves the demo one click away; at 1280×720 the Next button and the
+    whole graph (≥ 360 px tall) fit in 680 px, every fitted node and label inside the frame; a step that changed
+    nothing is marked; a reload and a copied link reopen the same question at the same step; Present mode steps
+    with the → key."""
+    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
+    with running_app({**os.environ, "VGRAG_MILVUS_URI": str(tmp_path / "class.db")}) as url:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(url + "/build", wait_until="networkidle")  # Build first: it created an empty "demo"
+            page.get_by_text("There is no graph in this database yet").wait_for(timeout=60000)
+            page.goto(url + "/ask", wait_until="networkidle")
+            page.get_by_role("button", name="Load the demo graph").click()  # still offered, one click
+            page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)
+            _ask_the_example(page, url)
+            for n in (2, 3):
+                _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 2]}")  # the page has settled
+                page.get_by_role("button", name="Next ▶").click()
+                page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
+            frame = _graph_frame(page, f"{EXAMPLE} · hop 1")
+            nxt = page.get_by_role("button", name="Next ▶").bounding_box()
+            box = page.locator(".st-key-graph_frame iframe").bounding_box()
+            assert box["height"] >= 360 and box["y"] + box["height"] - nxt["y"] <= 680, (nxt, box)
+            assert box["y"] + box["height"] <= 720, box  # on one screen, no scrolling
+            width, height, fitted = frame.evaluate(IN_VIEW)
+            assert fitted, "no node fitted"
+            for node, x0, y0, x1, y1 in fitted:  # nothing clipped at the frame's edge
+                assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height, (node, x0, y0, x1, y1, width, height)
+            page.screenshot(path=str(shots / "ask_1280x720.png"))
+            link = page.url
+            assert "step=hop+1" in link or "step=hop%201" in link, link
+            page.reload(wait_until="networkidle")  # the run survives a reload, at the same step
+            page.get_by_text(f"Step 3/{N} · hop 1").wait_for(timeout=60000)
+            playwright.expect(page.get_by_label("Question", exact=True)).to_have_value(EXAMPLE, timeout=60000)
+            other = browser.new_context().new_page()  # a copied link, in another browser
+            other.goto(link, wait_until="networkidle")
+            other.get_by_text(f"Step 3/{N} · hop 1").wait_for(timeout=60000)
+            _graph_frame(other, f"{EXAMPLE} · hop 1")
+            other.close()
+            page.get_by_role("button", name="Next ▶").click()  # eviction: nothing to evict on the demo
+            page.get_by_text(f"Step 4/{N} · eviction").wait_for(timeout=60000)
+            marked = page.locator(".st-key-step_noop")
+            assert marked.is_visible() and "No change" in marked.inner_text(), marked.inner_text()
+            for w, h in SIZES[1:]:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_timeout(1500)
+                box = page.locator(".st-key-graph_frame iframe").bounding_box()
+                assert box["y"] + box["height"] <= h and box["height"] >= 360, (w, h, box)
+                below = page.get_by_text(re.compile(r"^eviction: [0-9.]+ ms$")).bounding_box()
+                assert below["y"] >= box["y"] + box["height"], (below, box)  # the graph never covers what follows
+                page.screenshot(path=str(shots / f"ask_{w}x{h}.png"))
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.get_by_text("Present", exact=True).click()
+            page.locator("[data-testid=stSidebar]").wait_for(state="hidden", timeout=30000)
+            _graph_frame(page, f"{EXAMPLE} · eviction")
+            page.get_by_text(f"Step 4/{N} · eviction").click()  # focus the page (not the graph's frame)
+            page.keyboard.press("ArrowRight")
+            page.get_by_text(f"Step 5/{N} · rerank").wait_for(timeout=60000)
+            _graph_frame(page, f"{EXAMPLE} · rerank")
+            box = page.locator(".st-key-graph_frame iframe").bounding_box()
+            assert box["width"] >= 1000 and box["y"] + box["height"] <= 720, box  # full width, still one screen
+            page.screenshot(path=str(shots / "ask_present_1280x720.png"))
+            browser.close()

@@ -154,3 +154,51 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
         if e.label and e.source != e.target:
             room = len(short_label(e.label, EDGE_LABEL_CHARS)) * CHAR_PX + 40
             assert math.dist(at[e.source], at[e.target]) >= 0.95 * room, e
+
+
+def test_the_step_list_follows_the_knobs_and_no_op_steps_say_so(graph, embedder):
+    """Hops = 1 has no hop-2 step (it drew an empty graph); an eviction under the cap and a rerank that kept every
+    candidate are no-ops, and their sentences begin by saying so."""
+    from test_retrieve import FACTS, Q
+
+    from vgrag.config import QueryParams
+    from vgrag.explain import explain, is_noop, steps_for
+    from vgrag.pipeline import run_query
+    from vgrag.trace import Step
+    from vgrag.writer import SourceChunk, write_chunks
+
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
+    one = run_query(Q, graph, embedder, QueryParams(hops=1, eviction_cap=2000, rerank_keep=200))
+    assert Step.HOP_2 not in steps_for(one) and len(steps_for(one)) == 6
+    assert is_noop(one, Step.EVICTION) and explain(one, Step.EVICTION).startswith("No change")
+    assert is_noop(one, Step.RERANK) and explain(one, Step.RERANK).startswith("No change")
+    assert not is_noop(one, Step.SEEDS) and not explain(one, Step.SEEDS).startswith("No change")
+    two = run_query(Q, graph, embedder, QueryParams(hops=2, eviction_cap=10, rerank_keep=1))
+    assert Step.HOP_2 in steps_for(two) and len(steps_for(two)) == 7
+    assert not is_noop(two, Step.RERANK) and not explain(two, Step.RERANK).startswith("No change")
+    hop2 = next(h for h in two.hops if h.depth == 2)
+    assert is_noop(two, Step.HOP_2) == (not hop2.new_relation_ids)
+    assert explain(two, Step.HOP_2).startswith("No change") == (not hop2.new_relation_ids)
+
+
+def test_edges_between_the_same_two_nodes_bend_apart():
+    """Two relations between one pair of entities were drawn on one straight line, labels on top of each other."""
+    from vgrag.viz import parallel_bends
+
+    edges = (
+        VizEdge("f", "a", "b", "founded by", "seed", ""),
+        VizEdge("c", "b", "a", "chief officer of", "seed", ""),  # the other way round
+        VizEdge("d", "a", "b", "director of", "seed", ""),
+        VizEdge("x", "a", "c", "alone", "seed", ""),
+    )
+    bends = parallel_bends(edges)
+    assert set(bends) == {"f", "c", "d"}  # a lone edge stays straight
+
+    def side(e: VizEdge) -> float:  # +1 / -1: which side of the a→b line the curve takes, times its roundness
+        b = bends[e.id]
+        cw = b["type"] == "curvedCW"
+        return (1 if cw else -1) * (1 if e.source <= e.target else -1) * b["roundness"]
+
+    assert len({side(e) for e in edges[:3]}) == 3  # three distinct curves
+    html = render_html(VizGraph((VizNode("a", "A", "seed", ""), VizNode("b", "B", "seed", "")), edges[:2]))
+    assert html.count('"smooth": {"enabled": true') == 2 and "<h1>" not in html  # no empty headings pushing it down

@@ -13,21 +13,46 @@ from vgrag.trace import AnswerStep, Evidence, QueryTrace, Step
 from vgrag.viz import ROLE_COLORS, VizGraph, legend, render_html
 
 
-def show_graph(g: VizGraph, height: int = 560, view: str = "") -> None:
-    """The graph in an iframe (`view` names what it shows, for tests), its legend and how many nodes are hidden."""
-    if not g.nodes:
-        st.info("Nothing to draw at this step.")
-        return
-    st.iframe(render_html(g, height - 20, vis_assets_url(), view), height=height)
+def legend_html(g: VizGraph) -> str:
+    """The legend of the roles drawn, as one line of our fixed strings (escaped), never wrapping mid-item."""
     roles = [r for r in ROLE_COLORS if r in {n.role for n in g.nodes} | {e.role for e in g.edges}]
     items = (
-        f"<span style='white-space:nowrap;margin-right:18px;display:inline-block'>"
+        f"<span style='white-space:nowrap;margin-right:14px;display:inline-block;font-size:0.9em'>"
         f"<span style='color:{c};font-size:1.2em'>●</span> {html.escape(m)}</span>"
         for _, c, m in legend(roles)
     )
-    st.markdown(" ".join(items), unsafe_allow_html=True)  # only our fixed legend strings, escaped; never wraps mid-item
-    if g.hidden_nodes:
-        st.caption(f"{g.hidden_nodes} more node(s) hidden by the node cap.")
+    hidden = f"<span style='color:#888'>{g.hidden_nodes} more node(s) hidden by the node cap.</span>"
+    return " ".join(items) + (" " + hidden if g.hidden_nodes else "")
+
+
+def show_graph(g: VizGraph, height: int = 560, view: str = "", fill: bool = False) -> None:
+    """The graph in an iframe (`view` names what it shows, for tests) and its legend. With `fill`, the drawing fills
+    whatever height the page's style gives the frame (see step_style) and the page draws the legend itself."""
+    if not g.nodes:
+        st.info("Nothing to draw at this step.")
+        return
+    with st.container(key="graph_frame" if fill else None):
+        st.iframe(render_html(g, None if fill else height - 20, vis_assets_url(), view), height=height)
+    if not fill:
+        st.markdown(legend_html(g), unsafe_allow_html=True)
+
+
+def step_style(present: bool) -> None:
+    """The Ask page once a run exists: a compact header, and the graph frame as tall as the window leaves room for
+    (the controls, the step's sentence and the graph fit on one 1280×720 screen). Presenting hides the sidebar,
+    the header and the question row: the graph gets the full width."""
+    above = 215 if present else 300  # px the window keeps above the frame (measured in Chromium, docs/ui.md)
+    css = (
+        ".stMainBlockContainer{padding-top:2.25rem;padding-bottom:1rem}"
+        f".st-key-graph_frame iframe{{height:max(360px,calc(100vh - {above}px))!important}}"
+        ".st-key-graph_frame div{height:auto!important}"  # the frame's wrapper kept st.iframe's height: overlap
+    )
+    if present:
+        css += (
+            "[data-testid=stSidebar],[data-testid=stSidebarCollapsedControl],header[data-testid=stHeader]"
+            "{display:none}.stMainBlockContainer{padding-top:1rem;max-width:100%}"
+        )
+    st.html(f"<style>{css}</style>")
 
 
 def show_table(df: pd.DataFrame, max_rows: int = 12) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.state import current_graph_name, mode_label, settings, workspace
+from ui.state import chose_graph, current_graph_name, mode_label, remember_graph, settings, workspace
 
 ICON = str(Path(__file__).resolve().parent.parent / "data" / "icon.png")  # local: no favicon request leaves the host
 
@@ -39,7 +39,10 @@ def _sidebar() -> None:
                 if st.session_state.get("select_graph") in names:  # a page chose a graph on the previous run
                     st.session_state["graph_picker"] = st.session_state.pop("select_graph")
                 current = current_graph_name(ws)
-                st.session_state["graph"] = st.selectbox("Graph", names, index=names.index(current), key="graph_picker")
+                picked = st.selectbox(
+                    "Graph", names, index=names.index(current), key="graph_picker", on_change=chose_graph
+                )
+                remember_graph(picked)
             st.caption(f"Database: `{s.milvus_uri}`")
 
 

@@ -9,9 +9,9 @@ import streamlit as st
 from ui.safe import md_escape
 
 from vgrag.config import DATA_DIR, Settings
-from vgrag.embed import EmbedderUnavailable
+from vgrag.embed import E5Embedder, EmbedderUnavailable, MiniLMEmbedder
 from vgrag.ingest import IngestReport
-from vgrag.database import StoreError, quiet_storage_logs
+from vgrag.database import EmbedderMismatchError, StoreError, quiet_storage_logs
 from vgrag.store import Graph
 from vgrag.workspace import Workspace
 
@@ -76,35 +76,65 @@ def workspace() -> Workspace | None:
     return None
 
 
+@st.cache_resource(show_spinner=False)
+def _in_use() -> dict[str, str]:
+    """Per database URI, the graph last chosen in any session of this server: a new tab opens the graph in use."""
+    return {}
+
+
 def current_graph_name(ws: Workspace) -> str | None:
-    """The session's graph; a new session opens on the configured one (VGRAG_GRAPH, default "demo"), not on whichever
+    """The session's graph; a new session opens on the one its URL names (a reload, a shared link), else the graph
+    in use in this server's other tabs, else the configured one (VGRAG_GRAPH, default "demo"), not on whichever
     sorts first (a database with a benchmark graph opened every new session on "bench_…")."""
     names = [g.name for g in ws.db.list_graphs()]
-    for name in (st.session_state.get("graph"), settings().graph):
+    s = settings()
+    for name in (st.session_state.get("graph"), st.query_params.get("graph"), _in_use().get(s.milvus_uri), s.graph):
         if name in names:
             return name
     return names[0] if names else None
 
 
+def remember_graph(name: str) -> None:
+    """The session's graph, kept in the URL (a reload, a copied link)."""
+    st.session_state["graph"] = name
+    if st.query_params.get("graph") != name:
+        st.query_params["graph"] = name
+
+
 def current_graph(ws: Workspace) -> Graph | None:
+    """The current graph, never created by looking at it; None after saying why it cannot be opened."""
     name = current_graph_name(ws)
     if name is None:
         return None
     try:
         return ws.graph(name, create=False)
+    except EmbedderMismatchError:
+        embedder_mismatch(ws, name)
     except StoreError as e:
         st.error(md_escape(str(e)))
-        return None
+    return None
+
+
+def has_data(ws: Workspace, graph: Graph | None, elsewhere: str = "build your own on the Build page") -> bool:
+    """True when `graph` holds passages; otherwise offer the demo (unless current_graph already said why there is no
+    graph: another embedder, a storage error), so it stays one click away until a graph with data exists."""
+    seen = st.session_state.setdefault("graphs_with_data", set())  # counting rows scans them in Milvus Lite 3.x
+    if graph is not None and ((settings().milvus_uri, graph.name) in seen or graph.counts()["passages"] > 0):
+        seen.add((settings().milvus_uri, graph.name))
+        return True
+    if graph is not None or not ws.db.list_graphs():
+        no_graph_hint(ws, graph, elsewhere)
+    return False
 
 
 def require_graph() -> tuple[Workspace, Graph]:
-    """The workspace and current graph, or stop the page after saying what is missing (and offering the demo)."""
+    """The workspace and current graph with data in it, or stop the page after saying what is missing (and offering
+    the demo)."""
     ws = workspace()
     if ws is None:
         st.stop()
     graph = current_graph(ws)
-    if graph is None:
-        no_graph_hint(ws)
+    if not has_data(ws, graph):
         st.stop()
     if not graph.copies_loaded():  # once per start: ~1 s from the saved copy, ~40 s per 188k rows without one
         with st.spinner(f"Loading “{graph.name}” into memory for exact search (once per start)…"):
@@ -116,6 +146,12 @@ def select_graph(name: str) -> None:
     """Make `name` the current graph from the next run on (the sidebar picker is drawn before any page)."""
     st.session_state["graph"] = name
     st.session_state["select_graph"] = name
+    chose_graph(name)
+
+
+def chose_graph(name: str | None = None) -> None:
+    """A graph the user chose (the sidebar picker, or a page acting for them): a new tab opens on it."""
+    _in_use()[settings().milvus_uri] = name or st.session_state["graph_picker"]
 
 
 def create_and_select(ws: Workspace, name: str) -> None:
@@ -137,19 +173,47 @@ def load_demo(ws: Workspace) -> IngestReport:
     return report
 
 
-def no_graph_hint(ws: Workspace) -> None:
-    """What to do when the database has no graph yet: one click loads the demo."""
+def no_graph_hint(
+    ws: Workspace, empty: Graph | None = None, elsewhere: str = "build your own on the Build page"
+) -> None:
+    """What to do while no graph with data is open (none yet, or an empty one): one click loads the demo."""
+    where = f"Graph “{empty.name}” is empty" if empty is not None else "There is no graph in this database yet"
     st.info(
-        "There is no graph in this database yet. Load the demo graph (36 passages about a fictional cloud "
-        "company, offline, a few seconds) or build your own on the Build page."
+        f"{where}. Load the demo graph (36 passages about a fictional cloud company, offline, a few seconds) "
+        f"or {elsewhere}."
     )
     if st.button("Load the demo graph", type="primary", key="load_demo_hint"):
-        with st.spinner("Loading the demo graph…"):
-            r = load_demo(ws)
+        try:
+            with st.spinner("Loading the demo graph…"):
+                r = load_demo(ws)
+        except StoreError as e:
+            st.error(md_escape(str(e)))
+            return
         st.session_state["flash"] = (
             f"Demo graph ready: {r.counts['passages']} passages, {r.counts['entities']} entities, "
             f"{r.counts['relations']} relations."
         )
+        st.rerun()
+
+
+EMBEDDER_KEYS = {MiniLMEmbedder.model_id: "minilm", E5Embedder.model_id: "e5"}  # Settings.embedder by model id
+
+
+def embedder_mismatch(ws: Workspace, name: str) -> None:
+    """A graph built with another embedder than this session's: say so, and offer to switch back to its embedder."""
+    info = ws.db.graph_info(name)
+    st.warning(
+        f"Graph “{name}” was built with the embedder {info.embedder if info else '?'}, but this session uses "
+        f"{ws.embedder.model_id}. Its vectors cannot be compared: switch back to its embedder, or pick or build "
+        "another graph with the new one."
+    )
+    back = EMBEDDER_KEYS.get(info.embedder) if info else None
+    if back is None and info and info.embedder.startswith("openai:"):
+        back = "openai"
+    if back and st.button(f"Use {info.embedder} for this session", type="primary", key="embedder_back"):
+        model = info.embedder.removeprefix("openai:") if back == "openai" else settings().embed_model
+        st.session_state["settings"] = replace(settings(), embedder=back, embed_model=model)
+        st.session_state["flash"] = f"Embedder switched back to {info.embedder} for this session."
         st.rerun()
 
 

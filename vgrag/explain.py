@@ -24,13 +24,21 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else plural}"
 
 
+def steps_for(trace: QueryTrace) -> tuple[Step, ...]:
+    """The steps this run went through: no hop-2 step when Hops = 1 (it drew an empty graph, unexplained)."""
+    return tuple(s for s in Step if s.hop_depth is None or s.hop_depth <= trace.params.hops)
+
+
 def is_noop(trace: QueryTrace, step: Step) -> bool:
-    """A step that did nothing for this query (a hop beyond the configured depth, or no eviction needed)."""
+    """A step that changed nothing for this query: a hop that reached nothing new, an eviction under the cap, a
+    rerank that kept every candidate (it only ordered them). The page marks it and its sentence says so."""
     if step.hop_depth is not None:
         hop = next((h for h in trace.hops if h.depth == step.hop_depth), None)
-        return hop is None
+        return hop is None or not hop.new_relation_ids
     if step is Step.EVICTION:
         return trace.eviction is None or trace.eviction.before == trace.eviction.after
+    if step is Step.RERANK:
+        return trace.rerank is not None and len(trace.rerank.selected) >= len(trace.rerank.candidates)
     return False
 
 
@@ -54,9 +62,12 @@ def explain(trace: QueryTrace, step: Step) -> str:
         )
     if step.hop_depth is not None:
         hop = next((h for h in trace.hops if h.depth == step.hop_depth), None)
-        if hop is None:
+        if hop is None and step.hop_depth > p.hops:
+            return f"No change: hop {step.hop_depth} did not run, because Hops is set to {p.hops}."
+        if hop is None or not hop.new_relation_ids:
             return (
-                f"Hop {step.hop_depth} did not run: Hops is set to {p.hops} (or the previous hop reached nothing new)."
+                f"No change: hop {step.hop_depth} found no new relation — every neighbour of the frontier entities "
+                f"was already in the subgraph (knob: Hops = {p.hops})."
             )
         return (
             f"Hop {hop.depth} followed the id lists of the frontier entities by primary-key look-up — no vector "
@@ -66,7 +77,10 @@ def explain(trace: QueryTrace, step: Step) -> str:
     if step is Step.EVICTION and trace.eviction:
         e = trace.eviction
         if e.before == e.after:
-            return f"No eviction needed: {_n(e.before, 'candidate relation')}, within the Eviction cap of {e.cap}."
+            return (
+                f"No change: {_n(e.before, 'candidate relation')} fit within the Eviction cap of {e.cap}, so none was "
+                "evicted."
+            )
         return (
             f"{_n(e.before, 'candidate relation')} exceeded the Eviction cap of {e.cap}: the {len(e.evicted)} "
             f"least similar to the question were dropped, {e.after} kept."
@@ -76,6 +90,12 @@ def explain(trace: QueryTrace, step: Step) -> str:
         how = {"llm": "one LLM call", "graph": "personalised PageRank + similarity", "similarity": "similarity"}[
             r.method
         ]
+        if len(r.selected) >= len(r.candidates):
+            return (
+                f"No change to the set: the rerank ({how}) kept all {_n(len(r.candidates), 'candidate relation')} "
+                f"(Relations kept by rerank = {p.rerank_keep}); it only ordered them, and the top "
+                f"{min(TOP_SELECTED, len(r.selected))} are drawn in full colour."
+            )
         return (
             f"The rerank ({how}) selected {len(r.selected)} of {_n(len(r.candidates), 'candidate relation')} "
             f"(Relations kept by rerank = {p.rerank_keep}); {len(r.candidates) - len(r.selected)} were not selected. "

@@ -90,7 +90,25 @@ _EXTERNAL = re.compile(
     r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>",
     re.I | re.S,
 )
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
 VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
+
+
+def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
+    """Per edge that shares its two nodes with another, a vis `smooth` curve of its own: drawn straight, such edges
+    laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, a label's
+    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
+    groups: dict[tuple[str, str], list[VizEdge]] = {}
+    for e in edges:
+        groups.setdefault((min(e.source, e.target), max(e.source, e.target)), []).append(e)
+    out: dict[str, dict] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            for n, e in enumerate(group):
+                clockwise = (n % 2 == 0) == (e.source <= e.target)
+                kind = "curvedCW" if clockwise else "curvedCCW"
+                out[e.id] = {"enabled": True, "type": kind, "roundness": 0.15 + 0.15 * (n // 2)}
+    return out
 
 
 @functools.lru_cache(maxsize=2)
@@ -101,12 +119,14 @@ def vis_asset(name: str) -> str:
     return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
 
 
-def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None, view: str = "") -> str:
+def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None = None, view: str = "") -> str:
     """An HTML page drawing the graph with zero external requests: vis-network inlined (standalone), or, with
-    `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw."""
+    `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw.
+    `height_px=None` fills its frame, whatever height the page gives the frame."""
     from pyvis.network import Network
 
-    net = Network(height=f"{height_px}px", width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
+    height = "calc(100vh - 2px)" if height_px is None else f"{height_px}px"  # 2 px: the drawing's border
+    net = Network(height=height, width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
     fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
     for n in g.nodes:
         faded = n.role in FADED
@@ -121,6 +141,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
             font={"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3, "strokeColor": "#ffffff"},
             **pos,
         )
+    bends = parallel_bends(g.edges)
     for e in g.edges:
         faded = e.role in FADED
         net.add_edge(
@@ -130,6 +151,7 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
             title=e.title,
             color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
             width=1 if faded else (4 if e.role == "path" else 2.5),
+            **({"smooth": bends[e.id]} if e.id in bends else {}),
         )
     physics = (
         '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 160}}'
@@ -140,6 +162,8 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
         ' "interaction": {"hover": true, "tooltipDelay": 120}}'
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
+    # pyvis adds two empty <h1> headings (~85 px): below them the drawing's bottom was cut off by the frame
+    html = _EMPTY_HEADING.sub("", html).replace("</head>", "<style>body{margin:0;overflow:hidden}</style></head>", 1)
     html = html.replace("</body>", _zoom_script(g, fixed, view) + "</body>", 1)
     if assets_url:
         js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
@@ -150,16 +174,24 @@ def render_html(g: VizGraph, height_px: int = 560, assets_url: str | None = None
     return html
 
 
-# Fit a vis network to the focus nodes (most important first); when they do not all fit at a readable scale, to
-# the longest leading part that does (halving), then to the first node at the minimum scale. Fitting them all and
-# clamping the scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the
-# HotpotQA graph). Shared by the app's drawing and the replay file.
+# Fit a vis network to the focus nodes (most important first), labels included, with a margin: vis's own fit sizes
+# to the dots and cut long labels at the frame's edge. When they do not all fit at a readable scale, fit the longest
+# leading part that does (binary search: halving overshot to a handful of nodes), else the first node at the minimum
+# scale. Returns how many of the focus nodes are wholly in view. Fitting them all and clamping the
+# scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the HotpotQA graph).
+# Shared by the app's drawing and the replay file.
 FIT_JS = (
-    "function vgragFit(net,focus,min){var n=focus.length;"
-    "net.fit(n?{nodes:focus,animation:false}:{animation:false});"
-    "while(n>1&&net.getScale()<min){n=Math.ceil(n/2);net.fit({nodes:focus.slice(0,n),animation:false});}"
-    "if(net.getScale()<min){var p=n?net.getPositions([focus[0]])[focus[0]]:undefined;"
-    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}}"
+    "function vgragShow(net,ids){var b=null;for(var i=0;i<ids.length;i++){var r=net.getBoundingBox(ids[i]);"
+    "if(!r)continue;b=b?{left:Math.min(b.left,r.left),right:Math.max(b.right,r.right),top:Math.min(b.top,r.top),"
+    "bottom:Math.max(b.bottom,r.bottom)}:r;}if(!b)return 0;var c=net.body.container;"
+    "var s=Math.min((c.clientWidth-40)/Math.max(b.right-b.left,1),(c.clientHeight-40)/Math.max(b.bottom-b.top,1),1);"
+    "net.moveTo({position:{x:(b.left+b.right)/2,y:(b.top+b.bottom)/2},scale:s,animation:false});return s;}"
+    "function vgragFit(net,focus,min){var ids=focus.length?focus:Object.keys(net.getPositions());"
+    "var s=vgragShow(net,ids);"
+    "var best=ids.length;if(s<min){var lo=1,hi=ids.length-1;best=1;while(lo<=hi){var m=(lo+hi)>>1;"
+    "if(vgragShow(net,ids.slice(0,m))>=min){best=m;lo=m+1;}else{hi=m-1;}}s=vgragShow(net,ids.slice(0,best));}"
+    "if(s<min){var p=ids.length?net.getPositions([ids[0]])[ids[0]]:undefined;best=0;"
+    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}return best;}"
 )
 
 
@@ -169,7 +201,7 @@ def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
     data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
     return (
         "<script>" + FIT_JS + "(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){"
-        "setTimeout(go,50);return;}var f=function(){vgragFit(network,o.focus,o.min);"
+        "setTimeout(go,50);return;}var f=function(){window.vgragFocus=o.focus.slice(0,vgragFit(network,o.focus,o.min));"
         "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
         "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
     )
