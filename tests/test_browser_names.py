@@ -32,6 +32,8 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.on("request", lambda r: requests.append(r.url))
             page.goto(url + "/build", wait_until="networkidle")
+            page.get_by_label("Name").fill("names")  # opening Build no longer creates a graph (#23): start one
+            page.get_by_role("button", name="Create and select").click()
             page.get_by_role("button", name="Build").wait_for(timeout=60000)
             text = b"Ada Lovelace worked with Charles Babbage in London."
             page.locator("input[type=file]").nth(0).set_input_files(
