@@ -49,7 +49,7 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
             )
             page.get_by_text("go).jsonl").first.wait_for(timeout=60000)  # listed (its middle elided): uploaded
             page.get_by_role("button", name="Import").click()
-            page.get_by_text("Imported 1 passage").wait_for(timeout=120000)
+            page.get_by_text("Imported 1 passage").first.wait_for(state="attached", timeout=120000)  # its tab may be re-drawn
             page.reload(wait_until="networkidle")  # a fresh run lists both sources
             page.get_by_role("tab", name="Source documents").click()
             sources = page.get_by_role("tabpanel", name="Source documents")
