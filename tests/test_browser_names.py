@@ -48,7 +48,7 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
                 [{"name": TRIPLES_NAME, "mimeType": "application/json", "buffer": row}]
             )
             page.get_by_text("go).jsonl").first.wait_for(timeout=60000)  # listed (its middle elided): uploaded
-            page.get_by_role("button", name="Import").click()
+            page.get_by_role("button", name="Import").click(timeout=120000)  # the upload's rerun may redraw it
             page.get_by_text("Imported 1 passage").first.wait_for(state="attached", timeout=120000)  # its tab may be re-drawn
             page.reload(wait_until="networkidle")  # a fresh run lists both sources
             page.get_by_role("tab", name="Source documents").click()
