@@ -68,8 +68,14 @@ def test_near_duplicates_merge_with_aliases_kept():
         Triple("The Mill House", "owned by", "Mary Ann Evans"), Triple("Mill House", "located in", "Nuneaton"),
     ))])  # fmt: skip
     names = {x for t in ex.triples for x in (t.subject, t.object)}
-    assert names == {"Mary Ann Evans", "Middlemarch", "Nuneaton", "Mill House"}
-    assert canon.aliases == {"Mary Ann Evans": {"Evans, Mary Ann"}, "Mill House": {"The Mill House"}}
+    assert names == {"Mary Ann Evans", "Middlemarch", "Nuneaton", "The Mill House"}  # the name keeps its article
+    assert canon.aliases == {"Mary Ann Evans": {"Evans, Mary Ann"}, "The Mill House": {"Mill House"}}
+
+
+def test_a_name_keeps_the_article_the_text_writes_and_a_stored_spelling_wins():
+    canon = Canonicalizer(lambda names: {n: "The Hague" for n in names if n in ("Hague", "The Hague")})
+    (ex,) = canon.apply([Extraction((Triple("The Beatles", "played in", "Hague"),))])
+    assert (ex.triples[0].subject, ex.triples[0].object) == ("The Beatles", "The Hague")
 
 
 def test_ingest_merges_across_batches_and_the_graph_and_stores_aliases(graph, embedder):

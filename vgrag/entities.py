@@ -66,13 +66,13 @@ class Canonicalizer:
     canonical name it was given, so batches written earlier stay consistent; `aliases` collects the spellings
     merged into each canonical name."""
 
-    def __init__(self, known: Callable[[str], str | None] | None = None) -> None:
-        self._known = known  # the name of an entity already in the graph, looked up by a spelling (or None)
+    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None) -> None:
+        self._known = known  # spelling → name of the entity already in the graph with that spelling's id
         self.names: dict[str, str] = {}  # key of a mention → canonical display name
         self.aliases: dict[str, set[str]] = {}
 
     def name(self, mention: str) -> str:
-        return self.names.get(key(mention), clean_name(mention))
+        return self.names.get(key(mention), tidy(mention) or clean_name(mention))
 
     def add(self, mentions: Iterable[str]) -> None:
         """Learn canonical names for new mentions: the most frequent clean spelling of a key, a surname-first
@@ -80,15 +80,13 @@ class Canonicalizer:
         spellings: dict[str, Counter[str]] = {}
         for m in mentions:
             clean = clean_name(m)
-            if clean:
-                spellings.setdefault(normalize_name(clean), Counter())[clean] += 1
-                if tidy(m) != clean:
-                    spellings[normalize_name(clean)][tidy(m)] += 0
-        for k, forms in spellings.items():
-            if k in self.names:
-                continue
-            best = max(forms, key=lambda f: (forms[f], len(f), f))
-            self.names[k] = best
+            if clean:  # the key drops a leading article; the name keeps the form the text writes
+                spellings.setdefault(normalize_name(clean), Counter())[tidy(m) or clean] += 1
+        new = {k: forms for k, forms in spellings.items() if k not in self.names}
+        stored = self._known([f for forms in new.values() for f in forms]) if self._known and new else {}
+        for k, forms in new.items():  # a spelling the graph already has wins, else the most written one
+            ranked = sorted(forms, key=lambda f: (forms[f], len(f), f), reverse=True)
+            self.names[k] = next((stored[f] for f in ranked if f in stored), ranked[0])
         for k, forms in spellings.items():  # then merge surname-first forms
             inv = next((i for i in map(inverted, forms) if i), None)
             target = self._merge_target(inv) if inv else None
@@ -107,7 +105,7 @@ class Canonicalizer:
         k = normalize_name(written_out)
         if k in self.names:
             return self.names[k]
-        return self._known(written_out) if self._known else None
+        return self._known([written_out]).get(written_out) if self._known else None
 
     def _alias(self, canon: str, forms: set[str]) -> None:
         extra = {f for f in forms if f and f != canon}
@@ -151,12 +149,12 @@ class AliasLog:
         return self.all().get(name, ())
 
 
-def graph_lookup(graph: Any) -> Callable[[str], str | None]:
-    """The name of an entity already in `graph` with this spelling's id, or None."""
+def graph_lookup(graph: Any) -> Callable[[Sequence[str]], dict[str, str]]:
+    """Spellings → the names of the entities already in `graph` with their ids (one read for all of them)."""
 
-    def known(name: str) -> str | None:
-        found = graph.get_entities([entity_id(name)])
-        return found[0].name if found else None
+    def known(names: Sequence[str]) -> dict[str, str]:
+        ids = {entity_id(n): n for n in names}
+        return {ids[e.id]: e.name for e in graph.get_entities(list(ids)) if e.id in ids}
 
     return known
 
