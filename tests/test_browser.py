@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
+pytestmark = pytest.mark.flaky(reruns=1)  # a Streamlit rerun can outlast a wait when the machine is loaded
 if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
 
@@ -147,6 +148,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
         # The evidence quotes only listed passages, so the question is one that retrieves it
         planted = "What planted heading probed Keystone?"
+        playwright.expect(other.get_by_label("Question", exact=True)).to_have_count(1, timeout=60000)  # run finished
         box2.fill(planted)
         box2.press("Enter")
         other.get_by_role("button", name="Ask", exact=True).click()

@@ -15,6 +15,7 @@ from vgrag.sources import clean_file_name
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
+pytestmark = pytest.mark.flaky(reruns=1)  # a Streamlit rerun can outlast a wait when the machine is loaded
 if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)", allow_module_level=True)
 
