@@ -55,3 +55,16 @@ def test_cli_errors_are_messages(cli):
     assert r.returncode == 2 and "No graph named 'nope'" in r.stderr
     r = cli("ingest", "--triples", str(ROOT / "README.md"))
     assert r.returncode == 2 and "unsupported triple file" in r.stderr
+
+
+def test_docs_delete_takes_a_files_bare_name_unless_two_documents_share_it(cli, tmp_path):
+    for folder, text in (("a", "Ferry Alpha sails from Split."), ("b", "Ferry Beta sails from Hvar."), ("c", "Zadar.")):
+        (tmp_path / folder).mkdir()
+        name = "other.md" if folder == "c" else "notes.md"
+        (tmp_path / folder / name).write_text(f"# {folder}\n\n{text}\n")
+        assert cli("--graph", "names", "ingest", str(tmp_path / folder / name)).returncode == 0
+    r = cli("--graph", "names", "docs", "--delete", "notes.md")
+    assert r.returncode == 2 and "names 2 documents" in r.stderr and "a/notes.md" in r.stderr
+    assert cli("--graph", "names", "docs", "--delete", "other.md").returncode == 0
+    left = cli("--graph", "names", "docs").stdout
+    assert "other.md" not in left and left.count("notes.md") == 2

@@ -113,7 +113,13 @@ class Workspace:
     def delete_document(self, document: str, graph: str | None = None) -> DeleteReport:
         """Delete a source document (by id or name) and every passage, relation and entity only it supported."""
         g = self.graph(graph, create=False)
-        found = [d for d in g.documents.all() if document in (d.id, d.name)]
+        docs = g.documents.all()
+        found = [d for d in docs if document in (d.id, d.name)]
+        if not found:  # a file's bare name, as `ingest /some/dir/notes.md` stored it under its path
+            found = [d for d in docs if d.name.rsplit("/", 1)[-1] == document]
+            if len(found) > 1:
+                names = ", ".join(repr(d.name) for d in found)
+                raise StoreError(f"{document!r} names {len(found)} documents in graph {g.name!r} ({names}); give the full name.")
         if not found:
             raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
         with self.db.write_lock:
