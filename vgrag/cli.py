@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .config import Settings, query_params_from
 from .ingest import Progress
-from .sources import InputError, clean_text
+from .inputs import InputError, clean_text
 from .triple_files import TRIPLE_TYPES
 from .database import StoreError, quiet_storage_logs
 from .workspace import Workspace

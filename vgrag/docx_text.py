@@ -8,7 +8,7 @@ import re
 import zipfile
 import zlib
 
-from .sources import MAX_UNPACKED_MB, InputError, clean_text
+from .inputs import MAX_UNPACKED_MB, InputError, clean_text
 from .structure import Section, markdown_sections
 
 _DOCX_HEADING = re.compile(r'<w:pStyle w:val="(?:Heading|heading ?)(\d)"')

@@ -8,7 +8,7 @@ import json
 
 import networkx as nx
 
-from .sources import clean_text
+from .inputs import clean_text
 from .store import Graph
 from .triple_files import SPREADSHEET_FORMULA
 

@@ -34,7 +34,7 @@ from .llm_wire import (
     message_of,
     sse_events,
 )
-from .sources import clean_text
+from .inputs import clean_text
 from .trace import LLMCall
 
 log = logging.getLogger(__name__)

@@ -10,38 +10,20 @@ import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 
+from .docx_text import docx_sections
+from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
 from .pdf_layout import visual_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
-
-class InputError(ValueError):
-    """An input file that cannot be used; the message says why, in words for the person who gave it."""
-
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
-
-
-MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader states and enforces the same (max_upload_size)
-MAX_UNPACKED_MB = 2 * MAX_FILE_MB  # the most any unzipped or inflated part of a file may grow to (DOCX text)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, C1, lone surrogates
-
-
-def clean_text(text: str) -> str:
-    """Text at the boundary (documents, triple files, pasted text, questions, model replies): lone surrogates
-    become U+FFFD, control characters (ESC, NUL, C1) a space; tabs and line breaks stay."""
-    return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else " ", text)
 
 
 def source_key(name: str) -> str:
     """A document's identity: the name or path exactly as given (separators unified), so `2023/report.pdf` and
     `2024/report.pdf`, or `..` and a bare newline, stay different documents."""
     return unicodedata.normalize("NFC", clean_surrogates(str(name))).replace("\\", "/")
-
-
-def clean_surrogates(text: str) -> str:
-    """Lone surrogates (which UTF-8 cannot encode) as U+FFFD; everything else as it was."""
-    return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
 
 
 def clean_file_name(name: str) -> str:
@@ -263,8 +245,6 @@ def document_sections(name: str, data: bytes) -> list[Section]:
     if suffix == ".pdf":
         sections = _pdf_sections(data, name)
     elif suffix == ".docx":
-        from .docx_text import docx_sections  # it uses this module's error type and limits
-
         sections = docx_sections(data, name)
     elif suffix in (".html", ".htm"):
         sections = _html_sections(decode_text(data, name))

@@ -23,7 +23,7 @@ from .extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
 from .models import Document, Entity
-from .sources import clean_text
+from .inputs import clean_text
 from .triple_files import read_triples_file
 from .writer import DeleteReport, delete_document
 from .store import Graph
