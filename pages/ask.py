@@ -10,9 +10,9 @@ from ui.run_link import knob_widgets, pending_restore, seed_from_url, url_step, 
 from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
-from vgrag.explain import HOW_IT_WORKS, explain, is_noop, steps_for
-from vgrag.trace import QueryTrace, Step
-from vgrag.viz import trace_graph
+from vgrag.present.explain import HOW_IT_WORKS, explain, is_noop, steps_for
+from vgrag.present.viz import trace_graph
+from vgrag.query.trace import QueryTrace, Step
 
 ensure_router()
 ws, graph = require_graph()

@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from ui.router import ensure_router
-from ui.state import select_graph, workspace
 from ui.safe import md_escape
+from ui.state import select_graph, workspace
 from vgrag.bench import run_bench
 from vgrag.bench_data import load_bench
 

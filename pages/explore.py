@@ -3,13 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from ui.router import ensure_router
 from ui.render import show_graph
+from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
-from vgrag.entities import graph_aliases
-from vgrag.export import export_graph
-from vgrag.viz import neighbourhood
+from vgrag.extraction.entities import graph_aliases
+from vgrag.present.viz import neighbourhood
+from vgrag.storage.export import export_graph
 
 ensure_router()
 

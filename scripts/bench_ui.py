@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import running_app  # noqa: E402
+
 from vgrag.config import QueryParams  # noqa: E402
-from vgrag.trace import Step  # noqa: E402
+from vgrag.query.trace import Step  # noqa: E402
 
 # the steps the page shows at the default knobs (no hop-2 step at Hops = 1)
 STEPS = tuple(s for s in Step if s.hop_depth is None or s.hop_depth <= QueryParams().hops)

@@ -1,11 +1,10 @@
 """Offline extractor vs HippoRAG's GPT-3.5 triples on a benchmark corpus: entity and triple overlap.
 
-Usage: python scripts/extract_quality.py ../shared/bench/musique_train [N passages [first passage]]
-Entity recall/precision compare normalised entity names per passage; a triple "matches" when its subject
-and object both match a GPT triple's subject and object (predicates are worded too differently to compare).
-Names are compared twice: normalised (case, spacing) and by the canonical key both sides get (vgrag.entities.key:
-also no leading article or citation marker), since the graph stores canonical names ("Beatles" for "The Beatles").
-"""
+Usage: python scripts/extract_quality.py ../shared/bench/musique_train [N passages [first passage]] Entity
+recall/precision compare normalised entity names per passage; a triple "matches" when its subject and object both
+match a GPT triple's subject and object (predicates are worded too differently to compare). Names are compared
+twice: normalised (case, spacing) and by the canonical key both sides get (vgrag.extraction.entities.key: also no
+leading article or citation marker), since the graph stores canonical names ("Beatles" for "The Beatles")."""
 
 from __future__ import annotations
 
@@ -17,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vgrag.extract import OfflineExtractor  # noqa: E402
-from vgrag.entities import key  # noqa: E402
+from vgrag.extraction.entities import key  # noqa: E402
+from vgrag.extraction.extract import OfflineExtractor  # noqa: E402
 from vgrag.text import normalize_name  # noqa: E402
 
 

@@ -1,12 +1,12 @@
-"""Fit the offline reader's scorer and cross-validate its threshold; write vgrag/reader_weights.json.
+"""Fit the offline reader's scorer and cross-validate its threshold; write vgrag/query/reader_weights.json.
 
 Usage: python scripts/fit_reader.py --set NAME DB_FILE GRAPH BENCH_FOLDER [--set …] [--target 0.6] [--write]
                                     [--curve FILE.md] [--generate N]
 
 Per set: graph retrieval at the app's defaults (top 5 passages) for every question, then every candidate's signals
-(vgrag/reader.py). A candidate is right when it contains a gold answer or alias (the bench's "contains"). The model
-is a logistic regression (numpy, Newton steps, L2 1e-4, deterministic); since a candidate's signals come from its
-best-scoring sentence, it is fitted twice (the second time on the signals the first fit picks).
+(vgrag/query/reader.py). A candidate is right when it contains a gold answer or alias (the bench's "contains"). The
+model is a logistic regression (numpy, Newton steps, L2 1e-4, deterministic); since a candidate's signals come from
+its best-scoring sentence, it is fitted twice (the second time on the signals the first fit picks).
 
 With --generate N the weights are fitted instead on N questions per set generated from the graph's own triples
 ("<wh-word> <predicate> <subject>?", answer: the object); measured: those single-hop questions teach weights that
@@ -32,18 +32,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vgrag.answer import chain_of, extractive_answer, query_names, reasoning_paths  # noqa: E402
 from vgrag.bench import answer_metrics, answer_scores  # noqa: E402
 from vgrag.bench_data import load_bench  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
-from vgrag.database import Database, quiet_storage_logs  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
-from vgrag.question import read_question  # noqa: E402
-from vgrag.reader import SIGNALS, WEIGHTS_FILE, Model, candidates  # noqa: E402
-from vgrag.retrieve import retrieve  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
-from vgrag.question import norm  # noqa: E402
-from vgrag.tags import tag_sentences  # noqa: E402
+from vgrag.query.answer import chain_of, extractive_answer, query_names, reasoning_paths  # noqa: E402
+from vgrag.query.question import norm, read_question  # noqa: E402
+from vgrag.query.reader import SIGNALS, WEIGHTS_FILE, Model, candidates  # noqa: E402
+from vgrag.query.retrieve import retrieve  # noqa: E402
+from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
+from vgrag.storage.tags import tag_sentences  # noqa: E402
 from vgrag.text import split_sentences  # noqa: E402
 
 L2 = 1e-3

@@ -2,7 +2,7 @@
 sentences (no question is read): for every entity the NER tagged at ingest, the words inside it and the content word
 right before it ("Avery County", "in the year 1995", "the film Jaws") count for its label (the word after it was
 tried: "Jaws starring Roy Scheider" made "starring" a film's word and "film" half a person's). Writes
-vgrag/answer_types.json: per noun seen at least MIN_SEEN times, P(label | noun) for the labels with P >= 0.05.
+vgrag/query/answer_types.json: per noun seen at least MIN_SEEN times, P(label | noun) for the labels with P >= 0.05.
 
 Usage: python scripts/fit_types.py DB_FILE:BENCH_FOLDER [DB_FILE:BENCH_FOLDER …]
 (the tags are the ones `bench --db DB_FILE` stored beside the graph, keyed by sentence)
@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from vgrag.bench_data import load_corpus  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
-from vgrag.question import TYPES_FILE, content_lemmas  # noqa: E402
-from vgrag.tags import SentenceTags  # noqa: E402
+from vgrag.query.question import TYPES_FILE, content_lemmas  # noqa: E402
+from vgrag.storage.tags import SentenceTags  # noqa: E402
 from vgrag.text import split_sentences  # noqa: E402
 
 MIN_SEEN = 20

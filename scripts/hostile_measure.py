@@ -33,7 +33,7 @@ def build_bomb(path: Path, unpacked_mb: int) -> None:
 CHILD = """
 import resource, sys, time
 sys.path.insert(0, {root!r})
-from vgrag.sources import InputError, document_sections
+from vgrag.documents.sources import InputError, document_sections
 data = open({path!r}, "rb").read()
 t0 = time.perf_counter()
 try:
@@ -71,10 +71,10 @@ def drip(a: argparse.Namespace) -> dict:
     from test_retrieve import FACTS, Q
 
     from vgrag.config import LLMSettings, QueryParams
-    from vgrag.database import Database
     from vgrag.llm import Deadline, LLMError, make_llm
-    from vgrag.pipeline import run_query
-    from vgrag.writer import SourceChunk, write_chunks
+    from vgrag.query.pipeline import run_query
+    from vgrag.storage.database import Database
+    from vgrag.storage.writer import SourceChunk, write_chunks
 
     emb = HashEmbedder()
     db = Database(str(Path(a.db)))

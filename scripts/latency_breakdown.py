@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vgrag.config import QueryParams  # noqa: E402
-from vgrag.database import Database, quiet_storage_logs  # noqa: E402
 from vgrag.embed import clear_query_cache, make_embedder  # noqa: E402
-from vgrag.baselines import retrieve_hybrid, retrieve_naive  # noqa: E402
-from vgrag.retrieve import retrieve  # noqa: E402
+from vgrag.query.baselines import retrieve_hybrid, retrieve_naive  # noqa: E402
+from vgrag.query.retrieve import retrieve  # noqa: E402
+from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 
 
 def main() -> None:

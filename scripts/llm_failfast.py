@@ -14,11 +14,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vgrag.config import LLMSettings, Settings  # noqa: E402
+from vgrag.documents.triple_files import read_jsonl  # noqa: E402
 from vgrag.embed import MiniLMEmbedder  # noqa: E402
 from vgrag.ingest import ingest_imported  # noqa: E402
 from vgrag.llm import make_llm  # noqa: E402
-from vgrag.pipeline import run_query  # noqa: E402
-from vgrag.triple_files import read_jsonl  # noqa: E402
+from vgrag.query.pipeline import run_query  # noqa: E402
 from vgrag.text import content_hash  # noqa: E402
 from vgrag.workspace import Workspace  # noqa: E402
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vgrag.extract import OfflineExtractor  # noqa: E402
+from vgrag.extraction.extract import OfflineExtractor  # noqa: E402
 from vgrag.text import chunk_text, normalize_name  # noqa: E402
 
 NAME = "wiki_articles.md"
@@ -30,7 +30,7 @@ def planned(data: bytes) -> list[tuple[str, str, str]]:
     try:
         from vgrag.ingest import plan_chunks
     except ImportError:  # before structure-aware ingest
-        from vgrag.sources import document_text
+        from vgrag.documents.sources import document_text
 
         return [(NAME, NAME, c) for c in chunk_text(document_text(NAME, data), 1200, 1)]
     return [(c.title, c.topic, c.text) for c in plan_chunks(NAME, data, 1200, 1)]

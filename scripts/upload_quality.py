@@ -28,10 +28,10 @@ fixtures = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(fixtures)  # type: ignore[union-attr]
 with_markers, write = fixtures.with_markers, fixtures.write
 
-from vgrag.database import Database  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
-from vgrag.extract import OfflineExtractor  # noqa: E402
+from vgrag.extraction.extract import OfflineExtractor  # noqa: E402
 from vgrag.ingest import ingest_documents, plan_chunks  # noqa: E402
+from vgrag.storage.database import Database  # noqa: E402
 
 OUT = Path("/tmp/vgrag-upload")
 

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes import HashEmbedder  # noqa: E402
 
-from vgrag.database import Database, quiet_storage_logs  # noqa: E402
+from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 
 BENCH = ROOT.parent / "shared" / "bench"  # benchmark data beside the clone; absent for users: tests skip
 SAMPLE_BENCH = ROOT / "data" / "sample_bench"  # bundled, always present

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def database_held_open(path: Path) -> Iterator[None]:
     """Another process keeps the Milvus Lite file at `path` open (and so locked) inside the block."""
     code = (
-        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\nfrom vgrag.database import Database\n"
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\nfrom vgrag.storage.database import Database\n"
         f"Database({str(path)!r}); print('open', flush=True); time.sleep(300)"
     )
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
@@ -80,6 +80,6 @@ def running_app(env: dict) -> Iterator[str]:
 def replace_mirrors(g, mirrors):
     """The same graph's collections through a new Graph; mirrors=None searches and reads Milvus directly, as on a
     server."""
-    from vgrag.store import Graph
+    from vgrag.storage.store import Graph
 
     return Graph(g.client, g.name, g.dim, g.lock, g.documents, g.index, mirrors)

@@ -10,7 +10,6 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-
 PICK = '{"selected": [1, 2, 3]}'
 
 

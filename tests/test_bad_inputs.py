@@ -16,8 +16,8 @@ from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
 from vgrag import Settings, Workspace
-from vgrag.check import check_graph
-from vgrag.sources import MAX_FILE_MB, InputError
+from vgrag.documents.sources import MAX_FILE_MB, InputError
+from vgrag.storage.check import check_graph
 
 GOOD = ("good.txt", b"Ada Lovelace worked with Charles Babbage in London. Babbage designed the Analytical Engine.")
 ACTION = ("upload", "save", "split", "check", "run ocr", "try", "re-export", "open it", "import")
@@ -140,7 +140,7 @@ def _fresh(ws, request) -> str:
 
 def _bomb() -> bytes:
     """A DOCX whose word/document.xml unpacks past MAX_UNPACKED_MB (about 100 KB packed), written in pieces."""
-    from vgrag.sources import MAX_UNPACKED_MB
+    from vgrag.documents.sources import MAX_UNPACKED_MB
 
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z, z.open("word/document.xml", "w", force_zip64=True) as f:
@@ -208,7 +208,7 @@ def test_non_utf8_text_is_read_not_refused(ws, request):
 
 
 def test_a_docx_with_no_paragraph_text_says_so():
-    from vgrag.sources import document_sections
+    from vgrag.documents.sources import document_sections
 
     with pytest.raises(InputError, match="no readable text"):
         document_sections("blank.docx", _docx(["", " "]))

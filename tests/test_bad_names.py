@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import pytest
 import bad_fixtures
+import pytest
 
-from vgrag.check import check_graph
+from vgrag.storage.check import check_graph
+from vgrag.storage.writer import delete_document
 from vgrag.text import doc_id
-from vgrag.writer import delete_document
 
 ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
 

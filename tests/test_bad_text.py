@@ -9,17 +9,17 @@ import io
 import json
 import xml.etree.ElementTree as ET
 
-import pytest
 import bad_fixtures
+import pytest
 from test_retrieve import FACTS, Q
 
-from vgrag.check import check_graph
 from vgrag.config import QueryParams
-from vgrag.export import export_graph
+from vgrag.documents.triple_files import read_csv
 from vgrag.ingest import PASSAGE_BYTES
-from vgrag.pipeline import run_query
-from vgrag.triple_files import read_csv
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.query.pipeline import run_query
+from vgrag.storage.check import check_graph
+from vgrag.storage.export import export_graph
+from vgrag.storage.writer import SourceChunk, write_chunks
 
 ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
 

@@ -51,7 +51,7 @@ def test_bench_on_the_bundled_sample_known_values(minilm, tmp_path):
 
 def test_rrf_and_the_paired_bootstrap_interval():
     from vgrag.bench import paired_bootstrap
-    from vgrag.baselines import rrf
+    from vgrag.query.baselines import rrf
 
     fused = rrf([["a", "b", "c"], ["c", "a", "d"]], k=60)
     assert [i for i, _ in fused] == ["a", "c", "b", "d"]  # a: 1/61 + 1/62 > c: 1/63 + 1/61 > b > d

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 import pytest
 from helpers import running_app
 
-from vgrag.sources import clean_file_name
+from vgrag.documents.sources import clean_file_name
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")

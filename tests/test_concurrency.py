@@ -6,11 +6,11 @@ import threading
 import time
 
 from vgrag.config import QueryParams
+from vgrag.documents.triple_files import ImportedPassage
 from vgrag.ingest import ingest_imported
 from vgrag.models import Triple
-from vgrag.pipeline import run_query
-from vgrag.triple_files import ImportedPassage
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.query.pipeline import run_query
+from vgrag.storage.writer import SourceChunk, write_chunks
 
 
 def test_queries_run_while_an_ingest_is_in_progress(graph, embedder):

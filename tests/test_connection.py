@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from vgrag.connection import Connection, ServerUnavailableError, UnsupportedServerError
-from vgrag.database import StoreError
-from vgrag.lexical import LexicalIndex
+from vgrag.storage.connection import Connection, ServerUnavailableError, UnsupportedServerError
+from vgrag.storage.database import StoreError
+from vgrag.storage.lexical import LexicalIndex
 
 
 def test_a_failed_graph_creation_is_rolled_back(db, embedder, monkeypatch):

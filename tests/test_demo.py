@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from vgrag.documents.triple_files import read_jsonl
 from vgrag.ingest import ingest_imported
-from vgrag.pipeline import run_query
-from vgrag.triple_files import read_jsonl
+from vgrag.query.pipeline import run_query
 from vgrag.text import content_hash
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo"
@@ -68,9 +68,9 @@ class _CountingEmbedder:
 def test_the_offline_answer_embeds_nothing_after_retrieval(demo, minilm):
     """The answer step reuses retrieval's question vector and scores whole chains with the relations' stored
     vectors: no model call between the retrieved trace and the answer."""
-    from vgrag.answer import extractive_answer
     from vgrag.config import QueryParams
-    from vgrag.retrieve import retrieve
+    from vgrag.query.answer import extractive_answer
+    from vgrag.query.retrieve import retrieve
 
     counting = _CountingEmbedder(minilm)
     questions = json.loads((DEMO / "questions.json").read_text())

@@ -3,10 +3,10 @@ from __future__ import annotations
 from test_retrieve import FACTS, Q, rid
 
 from vgrag.config import QueryParams
-from vgrag.diagnose import explain_entity, explain_passage
-from vgrag.retrieve import retrieve
+from vgrag.present.diagnose import explain_entity, explain_passage
+from vgrag.query.retrieve import retrieve
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id
-from vgrag.writer import SourceChunk, write_chunks
 
 
 def _graph(graph, embedder):

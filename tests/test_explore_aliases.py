@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from vgrag.extract import Extraction
+from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vgrag.entities import Canonicalizer, clean_name, graph_aliases
-from vgrag.extract import Extraction, OfflineExtractor
+from vgrag.extraction.entities import Canonicalizer, clean_name, graph_aliases
+from vgrag.extraction.extract import Extraction, OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
 from vgrag.nlp import load_spacy

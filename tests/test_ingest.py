@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -11,13 +11,13 @@ from pathlib import Path
 
 from pdfmake import text_pdf
 
-from vgrag.check import check_graph
-from vgrag.extract import Extraction
+from vgrag.documents.triple_files import read_openie
+from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents, ingest_imported
 from vgrag.models import Triple
-from vgrag.triple_files import read_openie
+from vgrag.storage.check import check_graph
+from vgrag.storage.writer import delete_document
 from vgrag.text import content_hash
-from vgrag.writer import delete_document
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,7 +154,7 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
 
 
 def test_embedding_progress_is_reported_with_counts_rate_and_time_left(graph, embedder):
-    from vgrag.writer import EMBED_SLICE
+    from vgrag.storage.writer import EMBED_SLICE
 
     text = " ".join(f"Entity{i} works with Partner{i} in City{i}." for i in range(120)).encode()
     events = []

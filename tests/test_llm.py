@@ -8,12 +8,12 @@ from llm_server import ScriptedServer
 from test_retrieve import FACTS, Q, rid
 
 from vgrag.config import QueryParams
+from vgrag.extraction.extract import LLMExtractor
 from vgrag.llm import LLMError
-from vgrag.extract import LLMExtractor
-from vgrag.rerank import parse_selected_ids
 from vgrag.models import Triple
-from vgrag.pipeline import run_query
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.query.pipeline import run_query
+from vgrag.query.rerank import parse_selected_ids
+from vgrag.storage.writer import SourceChunk, write_chunks
 
 GOOD = json.dumps({"entities": ["Ada", "Charles"], "triples": [["Ada", "worked with", "Charles"]]})
 

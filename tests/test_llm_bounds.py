@@ -14,10 +14,10 @@ from llm_server import Cut, ScriptedServer
 from test_retrieve import FACTS, Q
 
 from vgrag.config import LLMSettings, QueryParams
-from vgrag.extract import LLMExtractor
+from vgrag.extraction.extract import LLMExtractor
 from vgrag.llm import QUICK_RETRY_S, Deadline, LLMError, make_llm
-from vgrag.pipeline import retrieve_trace, run_query, stopped_answer
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.query.pipeline import retrieve_trace, run_query, stopped_answer
+from vgrag.storage.writer import SourceChunk, write_chunks
 
 GOOD = json.dumps({"entities": ["Ada", "Charles"], "triples": [["Ada", "worked with", "Charles"]]})
 CAPS = {"max_tokens_extract": 300, "max_tokens_glean": 100, "max_tokens_rerank": 50, "max_tokens_answer": 200}

@@ -14,10 +14,10 @@ import time
 import pytest
 
 from vgrag.config import LLMSettings, QueryParams
-from vgrag.extract import LLMExtractor
+from vgrag.extraction.extract import LLMExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.llm import make_llm
-from vgrag.pipeline import run_query
+from vgrag.query.pipeline import run_query
 
 URL = os.environ.get("VGRAG_TEST_LLM_BASE_URL", "")
 pytestmark = pytest.mark.skipif(not URL, reason="no real LLM server: set VGRAG_TEST_LLM_BASE_URL to run")

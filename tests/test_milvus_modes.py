@@ -14,9 +14,9 @@ import pytest
 from helpers import database_held_open
 
 from vgrag.models import Triple
-from vgrag.database import Database
+from vgrag.storage.database import Database
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id
-from vgrag.writer import SourceChunk, write_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 

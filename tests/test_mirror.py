@@ -4,14 +4,15 @@ follows every write and delete, survives a restart through its file, and never s
 from __future__ import annotations
 
 import random
+
 import numpy as np
+from helpers import replace_mirrors
 from milvus_lite import server_manager_instance
 
-from helpers import replace_mirrors
-from vgrag.database import Database
-from vgrag.mirror import VectorMirror
 from vgrag.models import Triple
-from vgrag.writer import SourceChunk, delete_document, write_chunks
+from vgrag.storage.database import Database
+from vgrag.storage.mirror import VectorMirror
+from vgrag.storage.writer import SourceChunk, delete_document, write_chunks
 
 
 def _brute(matrix: np.ndarray, ids: list[str], q: np.ndarray, k: int) -> list[str]:

@@ -8,15 +8,15 @@ import html
 import pytest
 
 from tests.fakes import HashEmbedder
-from vgrag.answer import cited_answer, extractive_answer
 from vgrag.bench import answer_metrics, answer_scores
 from vgrag.config import QueryParams
-from vgrag.question import is_english, overlap, read_question
-from vgrag.reader import SIGNALS, Model, fitted, read
 from vgrag.nlp import load_spacy
-from vgrag.tags import SentenceTags, clear_tag_cache, tag_sentences
+from vgrag.query.answer import cited_answer, extractive_answer
+from vgrag.query.question import is_english, overlap, read_question
+from vgrag.query.reader import SIGNALS, Model, fitted, read
+from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
+from vgrag.storage.tags import SentenceTags, clear_tag_cache, tag_sentences
 from vgrag.text import split_sentences
-from vgrag.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
 
 LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
 PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engineer. She was born in Brill.")]
@@ -175,7 +175,7 @@ def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags)
     import json
     from dataclasses import replace
 
-    from vgrag.trace import trace_from_dict
+    from vgrag.query.trace import trace_from_dict
 
     trace = _trace("Who restored the Varn lighthouse?", PASSAGES, ("Varn",))
     step = extractive_answer(trace, HashEmbedder(), None, _model(0.5))

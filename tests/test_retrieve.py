@@ -6,12 +6,12 @@ import pytest
 
 from vgrag.config import QueryParams
 from vgrag.models import Triple
-from vgrag.pipeline import run_query
-from vgrag.baselines import retrieve_naive
-from vgrag.retrieve import retrieve
+from vgrag.query.baselines import retrieve_naive
+from vgrag.query.pipeline import run_query
+from vgrag.query.retrieve import retrieve
+from vgrag.query.trace import trace_from_dict
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id, relation_id
-from vgrag.trace import trace_from_dict
-from vgrag.writer import SourceChunk, write_chunks
 
 FACTS = [
     ("Alice Smith founded Acme Corp in 1990.", Triple("Alice Smith", "founded", "Acme Corp")),
@@ -115,7 +115,7 @@ def test_words_find_a_rare_name_that_dense_search_ranks_below_lookalikes(graph, 
     30 look-alike passages above it."""
     from dataclasses import replace
 
-    from vgrag.baselines import retrieve_hybrid
+    from vgrag.query.baselines import retrieve_hybrid
 
     filler = [
         SourceChunk(
@@ -150,7 +150,7 @@ def test_personalised_pagerank_matches_networkx_on_random_subgraphs():
 
     from vgrag.config import QueryParams
     from vgrag.models import Relation
-    from vgrag.rerank import RerankInput, entity_ppr
+    from vgrag.query.rerank import RerankInput, entity_ppr
 
     rng = random.Random(5)
     for trial in range(20):

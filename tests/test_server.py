@@ -124,7 +124,7 @@ def _word_index_is_unavailable(uri: str) -> None:
     """Milvus 2.3 has no BM25 functions: the graph is made without its word index, and a word search says why."""
     sys.path.insert(0, str(ROOT))
     from vgrag import Settings, Workspace
-    from vgrag.database import StoreError
+    from vgrag.storage.database import StoreError
 
     ws = Workspace.open(Settings(milvus_uri=uri, graph="flow"))
     try:

@@ -8,12 +8,12 @@ import pytest
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
-from vgrag.parse import parse_triples_output
-from vgrag.models import Triple
+from vgrag.documents.sources import InputError, document_sections, document_text
+from vgrag.documents.structure import drop_code, entity_like
+from vgrag.documents.triple_files import read_csv, read_jsonl, read_openie, read_triples_file
+from vgrag.extraction.parse import parse_triples_output
 from vgrag.ingest import plan_chunks
-from vgrag.sources import InputError, document_sections, document_text
-from vgrag.triple_files import read_csv, read_jsonl, read_openie, read_triples_file
-from vgrag.structure import drop_code, entity_like
+from vgrag.models import Triple
 from vgrag.text import chunk_text, split_sentences
 
 

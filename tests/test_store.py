@@ -4,11 +4,11 @@ from dataclasses import replace
 
 import pytest
 
-from vgrag.check import check_graph
 from vgrag.models import Triple
-from vgrag.database import EmbedderMismatchError, StoreError
+from vgrag.storage.check import check_graph
+from vgrag.storage.database import EmbedderMismatchError, StoreError
+from vgrag.storage.writer import SourceChunk, delete_document, write_chunks
 from vgrag.text import display_name, entity_id, normalize_name, relation_id
-from vgrag.writer import SourceChunk, delete_document, write_chunks
 
 T = Triple
 
@@ -141,7 +141,7 @@ def test_search_returns_the_exact_nearest_neighbours_after_flush_and_reopen(tmp_
     import numpy as np
     from milvus_lite import server_manager_instance
 
-    from vgrag.database import Database
+    from vgrag.storage.database import Database
 
     rng = random.Random(7)
     words = [f"w{i}" for i in range(400)]
@@ -179,8 +179,8 @@ def test_lexical_search_finds_rare_words_follows_writes_and_is_backfilled(tmp_pa
     lexical collection is missing (built before it existed) gets it filled on open."""
     from milvus_lite import server_manager_instance
 
-    from vgrag.database import Database
-    from vgrag.store import LEXICAL
+    from vgrag.storage.database import Database
+    from vgrag.storage.store import LEXICAL
 
     path = str(tmp_path / "lex.db")
     db = Database(path)

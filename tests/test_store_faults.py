@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vgrag.check import check_graph
-from vgrag.database import Database, StoreError
-from vgrag.mirror import VectorMirror
 from vgrag.models import Document, Triple
-from vgrag.tags import SentenceTags
+from vgrag.storage.check import check_graph
+from vgrag.storage.database import Database, StoreError
+from vgrag.storage.mirror import VectorMirror
+from vgrag.storage.tags import SentenceTags
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id
-from vgrag.writer import SourceChunk, write_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 ADA = SourceChunk("d", "Ada", "Ada Lovelace worked with Charles Babbage.", 0,
@@ -92,8 +92,8 @@ def _in_mount_namespace(tmp_path: Path, setup: str, code: str) -> subprocess.Com
 
 OPEN_AND_WRITE = """
 from fakes import HashEmbedder
-from vgrag.database import Database, StoreError, quiet_storage_logs
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.storage.database import Database, StoreError, quiet_storage_logs
+from vgrag.storage.writer import SourceChunk, write_chunks
 quiet_storage_logs()
 e = HashEmbedder()
 try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vgrag.documents.sources import document_sections
+from vgrag.documents.structure import Section, clean_section, strip_markers
 from vgrag.ingest import plan_chunks
-from vgrag.sources import document_sections
-from vgrag.structure import Section, clean_section, strip_markers
 
 FIX = Path(__file__).parent / "fixtures"
 

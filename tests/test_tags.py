@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from milvus_lite import server_manager_instance
 
-from vgrag.database import Database
-from vgrag.question import read_question
-from vgrag.reader import read
-from vgrag.tags import clear_tag_cache
-from vgrag.tags import SentenceTags, sentence_key
+from vgrag.query.question import read_question
+from vgrag.query.reader import read
+from vgrag.storage.database import Database
+from vgrag.storage.tags import SentenceTags, clear_tag_cache, sentence_key
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import split_sentences
-from vgrag.writer import SourceChunk, write_chunks
 
 
 def test_tags_round_trip_through_their_file_and_skip_a_cut_line(tmp_path):

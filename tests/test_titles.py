@@ -7,12 +7,12 @@ from helpers import replace_mirrors
 
 from ui.render import step_table
 from vgrag.config import QueryParams
-from vgrag.explain import explain
 from vgrag.models import Triple
-from vgrag.retrieve import retrieve
-from vgrag.titles import TitleIndex, title_key
-from vgrag.trace import Step
-from vgrag.writer import SourceChunk, write_chunks
+from vgrag.present.explain import explain
+from vgrag.query.retrieve import retrieve
+from vgrag.query.trace import Step
+from vgrag.storage.titles import TitleIndex, title_key
+from vgrag.storage.writer import SourceChunk, write_chunks
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ from __future__ import annotations
 import math
 import re
 
-from vgrag.replay import replay_html
-from vgrag.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html
+from vgrag.present.replay import replay_html
+from vgrag.present.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html
 
 EVIL = '</script><script>alert(1)</script><img src=x onerror="alert(2)">'
 G = VizGraph(
@@ -34,8 +34,8 @@ def test_served_assets_variant_is_small_and_same_origin():
 def test_replay_page_is_self_contained(tmp_path):
     from test_retrieve import Q
 
-    from vgrag.trace import QueryTrace
     from vgrag.config import QueryParams
+    from vgrag.query.trace import QueryTrace
 
     html = replay_html(QueryTrace(Q + EVIL, "graph", QueryParams()))
     assert _fetched(html) == [] and EVIL not in html and "textContent" in html
@@ -45,10 +45,10 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
     from test_retrieve import FACTS, Q
 
     from vgrag.config import QueryParams
-    from vgrag.pipeline import run_query
-    from vgrag.replay import numbered_passages
-    from vgrag.viz import STEPS, trace_graph
-    from vgrag.writer import SourceChunk, write_chunks
+    from vgrag.present.replay import numbered_passages
+    from vgrag.present.viz import STEPS, trace_graph
+    from vgrag.query.pipeline import run_query
+    from vgrag.storage.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
     tr = run_query(Q, graph, embedder, QueryParams(hops=2, passage_top_k=3))
@@ -71,9 +71,9 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
 def test_neighbourhood_is_laid_out_once_and_drawn_without_physics(graph, embedder):
     from test_retrieve import FACTS
 
+    from vgrag.present.viz import neighbourhood
+    from vgrag.storage.writer import SourceChunk, write_chunks
     from vgrag.text import entity_id
-    from vgrag.viz import neighbourhood
-    from vgrag.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
     centre = entity_id(FACTS[0][1].subject)
@@ -90,7 +90,7 @@ def test_a_hub_and_its_neighbours_are_laid_out_with_room_for_their_labels():
     no two nodes are closer than SPACING now, and the layout is the same on every call."""
     import numpy as np
 
-    from vgrag.layout import SPACING, layout
+    from vgrag.present.layout import SPACING, layout
 
     nodes = ("hub", *(f"leaf{i}" for i in range(40)), "far")
     edges = tuple(("hub", f"leaf{i}") for i in range(40))
@@ -106,7 +106,7 @@ def test_a_labelled_edge_has_room_for_its_label_and_no_node_sits_on_it():
     "depends on": an edge is now long enough for its label, and another node's dot and label line move off it."""
     import numpy as np
 
-    from vgrag.layout import CHAR_PX, _spread
+    from vgrag.present.layout import CHAR_PX, _spread
 
     label = "escalation contact for"
     room = len(label) * CHAR_PX
@@ -131,11 +131,11 @@ def test_each_step_opens_on_what_it_did(graph, embedder):
     from test_retrieve import FACTS, Q
 
     from vgrag.config import QueryParams
-    from vgrag.pipeline import run_query
-    from vgrag.trace import Step
-    from vgrag.layout import CHAR_PX, EDGE_LABEL_CHARS, short_label
-    from vgrag.viz import trace_graph, trace_layout
-    from vgrag.writer import SourceChunk, write_chunks
+    from vgrag.present.layout import CHAR_PX, EDGE_LABEL_CHARS, short_label
+    from vgrag.present.viz import trace_graph, trace_layout
+    from vgrag.query.pipeline import run_query
+    from vgrag.query.trace import Step
+    from vgrag.storage.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
     tr = run_query(Q, graph, embedder, QueryParams(hops=2, passage_top_k=3))
@@ -162,10 +162,10 @@ def test_the_step_list_follows_the_knobs_and_no_op_steps_say_so(graph, embedder)
     from test_retrieve import FACTS, Q
 
     from vgrag.config import QueryParams
-    from vgrag.explain import explain, is_noop, steps_for
-    from vgrag.pipeline import run_query
-    from vgrag.trace import Step
-    from vgrag.writer import SourceChunk, write_chunks
+    from vgrag.present.explain import explain, is_noop, steps_for
+    from vgrag.query.pipeline import run_query
+    from vgrag.query.trace import Step
+    from vgrag.storage.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
     one = run_query(Q, graph, embedder, QueryParams(hops=1, eviction_cap=2000, rerank_keep=200))
@@ -183,7 +183,7 @@ def test_the_step_list_follows_the_knobs_and_no_op_steps_say_so(graph, embedder)
 
 def test_edges_between_the_same_two_nodes_bend_apart():
     """Two relations between one pair of entities were drawn on one straight line, labels on top of each other."""
-    from vgrag.viz import parallel_bends
+    from vgrag.present.viz import parallel_bends
 
     edges = (
         VizEdge("f", "a", "b", "founded by", "seed", ""),

@@ -6,11 +6,11 @@ import streamlit as st
 
 from ui.safe import md_escape
 from vgrag.config import Settings
+from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
+from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
 from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
-from vgrag.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
-from vgrag.store import Graph
-from vgrag.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
+from vgrag.storage.store import Graph
 from vgrag.workspace import Workspace
 
 

@@ -6,10 +6,10 @@ import streamlit as st
 
 from ui.render import show_offline_answer
 from ui.safe import md_escape
-from vgrag.diagnose import explain_entity, explain_passage
-from vgrag.store import Graph
-from vgrag.trace import QueryTrace
-from vgrag.replay import replay_html
+from vgrag.present.diagnose import explain_entity, explain_passage
+from vgrag.present.replay import replay_html
+from vgrag.query.trace import QueryTrace
+from vgrag.storage.store import Graph
 from vgrag.workspace import Workspace
 
 

@@ -9,8 +9,8 @@ import streamlit as st
 
 from ui.safe import md_escape
 from ui.state import vis_assets_url
-from vgrag.trace import AnswerStep, Evidence, QueryTrace, Step
-from vgrag.viz import ROLE_COLORS, VizGraph, legend, render_html
+from vgrag.present.viz import ROLE_COLORS, VizGraph, legend, render_html
+from vgrag.query.trace import AnswerStep, Evidence, QueryTrace, Step
 
 
 def legend_html(g: VizGraph) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from vgrag.config import QueryParams
-from vgrag.trace import QueryTrace, Step
+from vgrag.query.trace import QueryTrace, Step
 
 
 @dataclass(frozen=True)

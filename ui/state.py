@@ -6,13 +6,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
-from ui.safe import md_escape
 
+from ui.safe import md_escape
 from vgrag.config import DATA_DIR, Settings
 from vgrag.embed import E5Embedder, EmbedderUnavailable, MiniLMEmbedder
 from vgrag.ingest import IngestReport
-from vgrag.database import EmbedderMismatchError, StoreError, quiet_storage_logs
-from vgrag.store import Graph
+from vgrag.storage.database import EmbedderMismatchError, StoreError, quiet_storage_logs
+from vgrag.storage.store import Graph
 from vgrag.workspace import Workspace
 
 quiet_storage_logs()
@@ -27,7 +27,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"  # served at app/stat
 def vis_assets_url() -> str | None:
     """Copy vis-network from the installed pyvis into static/ once, so graphs load it from this server (cached
     by the browser) instead of inlining 0.7 MB per drawing; None (inline fallback) if the folder is not writable."""
-    from vgrag.viz import VIS_CSS, VIS_JS, vis_asset
+    from vgrag.present.viz import VIS_CSS, VIS_JS, vis_asset
 
     try:
         STATIC.mkdir(exist_ok=True)

@@ -7,7 +7,7 @@ pre-extracted triples to a named graph, and `query` it for a `QueryTrace` whose 
 from __future__ import annotations
 
 from .config import LLMSettings, QueryParams, Settings
-from .trace import QueryTrace, Step
+from .query.trace import QueryTrace, Step
 from .workspace import Workspace
 
 __version__ = "0.2.0"

@@ -12,20 +12,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from .bench_data import BenchData
 from .config import QueryParams
+from .documents.triple_files import ImportedPassage, read_openie
 from .embed import Embedder, clear_query_cache
 from .ingest import ingest_imported
-from .answer import extractive_answer
-from .question import norm
-from .tags import clear_tag_cache
-from .baselines import retrieve_hybrid, retrieve_naive
-from .retrieve import retrieve
-from .bench_data import BenchData
-from .triple_files import ImportedPassage, read_openie
-from .database import Database
-from .store import Graph
+from .query.answer import extractive_answer
+from .query.baselines import retrieve_hybrid, retrieve_naive
+from .query.question import norm
+from .query.retrieve import retrieve
+from .query.trace import AnswerStep
+from .storage.database import Database
+from .storage.store import Graph
+from .storage.tags import clear_tag_cache
 from .text import content_hash, doc_id
-from .trace import AnswerStep
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
@@ -85,7 +85,7 @@ def _passages(
         raw = data.openie.read_bytes()
         passages = [p for p in read_openie(raw, data.openie.name) if (p.title, p.text) not in skip]
         return f"{data.name}/{data.openie.name}", content_hash(raw), passages
-    from .extract import OfflineExtractor
+    from .extraction.extract import OfflineExtractor
 
     corpus = [(t, x) for t, x in data.corpus if (t, x) not in skip]
     name, digest = f"{data.name}-offline", content_hash(json.dumps(corpus) + "offline")

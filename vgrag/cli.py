@@ -12,10 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, query_params_from
+from .documents.inputs import InputError, clean_text
+from .documents.triple_files import TRIPLE_TYPES
 from .ingest import Progress
-from .inputs import InputError, clean_text
-from .triple_files import TRIPLE_TYPES
-from .database import StoreError, quiet_storage_logs
+from .storage.database import StoreError, quiet_storage_logs
 from .workspace import Workspace
 
 
@@ -112,7 +112,7 @@ def cmd_docs(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_check(ws: Workspace, a: argparse.Namespace) -> int:
-    from .check import check_graph
+    from .storage.check import check_graph
 
     r = check_graph(ws.graph(a.graph, create=False))  # type: ignore[attr-defined]
     _out(
@@ -124,7 +124,7 @@ def cmd_check(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_export(ws: Workspace, a: argparse.Namespace) -> int:
-    from .export import export_graph
+    from .storage.export import export_graph
 
     data = export_graph(ws.graph(a.graph, create=False), a.format)  # type: ignore[attr-defined]
     if a.out:

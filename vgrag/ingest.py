@@ -7,17 +7,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from .documents.sources import InputError, base_name, clean_file_name, document_sections, source_key
+from .documents.triple_files import ImportedPassage
 from .embed import Embedder
-from .entities import Canonicalizer, graph_aliases, graph_lookup
-from .extract import Extraction, Extractor
+from .extraction.entities import Canonicalizer, graph_aliases, graph_lookup
+from .extraction.extract import Extraction, Extractor
+from .ingest_report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
 from .models import Document
-from .schema import COLUMNS, TEXT
-from .sources import InputError, base_name, clean_file_name, document_sections, source_key
-from .triple_files import ImportedPassage
-from .ingest_report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, noop, Tally
-from .store import Graph
+from .storage.schema import COLUMNS, TEXT
+from .storage.store import Graph
+from .storage.writer import SourceChunk, delete_document, write_chunks
 from .text import chunk_text, content_hash, doc_id
-from .writer import SourceChunk, delete_document, write_chunks
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .models import Triple
-from .store import Graph
-from .writer import WriteStats
+from .storage.store import Graph
+from .storage.writer import WriteStats
 
 
 @dataclass(frozen=True)

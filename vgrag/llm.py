@@ -22,6 +22,7 @@ from typing import Any, Literal
 import tenacity
 
 from .config import LLMSettings
+from .documents.inputs import clean_text
 from .llm_failures import LLMError, StreamBroke, describe, fix_message, retry_after, transient
 from .llm_wire import (
     NO_DEADLINE,
@@ -34,8 +35,7 @@ from .llm_wire import (
     message_of,
     sse_events,
 )
-from .inputs import clean_text
-from .trace import LLMCall
+from .query.trace import LLMCall
 
 log = logging.getLogger(__name__)
 

@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import QueryParams, Settings
-from .database import Database, StoreError
+from .documents.inputs import clean_text
+from .documents.triple_files import read_triples_file
 from .embed import Embedder, embed_queries, make_embedder
-from .extract import ExtractorKind, make_extractor
+from .extraction.extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
-from .pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
 from .models import Document, Entity
-from .inputs import clean_text
-from .triple_files import read_triples_file
-from .writer import DeleteReport, delete_document
-from .store import Graph
+from .query.pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
+from .query.trace import QueryTrace
+from .storage.database import Database, StoreError
+from .storage.store import Graph
+from .storage.writer import DeleteReport, delete_document
 from .text import content_hash
-from .trace import QueryTrace
 
 
 def _noop(_: object) -> None:
@@ -119,7 +119,9 @@ class Workspace:
             found = [d for d in docs if d.name.rsplit("/", 1)[-1] == document]
             if len(found) > 1:
                 names = ", ".join(repr(d.name) for d in found)
-                raise StoreError(f"{document!r} names {len(found)} documents in graph {g.name!r} ({names}); give the full name.")
+                raise StoreError(
+                    f"{document!r} names {len(found)} documents in graph {g.name!r} ({names}); give the full name."
+                )
         if not found:
             raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
         with self.db.write_lock:

@@ -1,0 +1,275 @@
+"""Reading documents (PDF, TXT, MD, HTML, DOCX) into titled sections; triple files are triple_files.py."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import unicodedata
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .docx_text import docx_sections
+from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
+from .pdf_layout import visual_sections
+from .structure import Section, clean_section, markdown_sections, plain_sections
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
+
+
+def source_key(name: str) -> str:
+    """A document's identity: the name or path exactly as given (separators unified), so `2023/report.pdf` and
+    `2024/report.pdf`, or `..` and a bare newline, stay different documents."""
+    return unicodedata.normalize("NFC", clean_surrogates(str(name))).replace("\\", "/")
+
+
+def clean_file_name(name: str) -> str:
+    """The name shown for an upload: the path as given without empty, "." and ".." parts or control characters
+    ("unnamed file" and a short hash of the name given when nothing is left)."""
+    parts = [" ".join(clean_text(p).split()).strip(". ") for p in re.split(r"[\\/]", str(name))]
+    shown = "/".join(p for p in parts if p)
+    return shown or f"unnamed file {hashlib.sha1(source_key(name).encode()).hexdigest()[:6]}"  # "..", "/", "\n"
+
+
+def base_name(name: str) -> str:
+    """The last part of a shown name (a passage's title when its section has no heading)."""
+    return name.rsplit("/", 1)[-1]
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """Bytes of a text file as clean text (see clean_text), or InputError naming the file."""
+    return clean_text(_decode(data, name))
+
+
+def _decode(data: bytes, name: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{name}: broken UTF-16 text; save it as UTF-8 and upload again.") from e
+    head = data[:65536]
+    if b"\x00" in head or len(_CONTROL.findall(head.decode("latin-1"))) > max(8, len(head) // 100):
+        raise InputError(f"{name}: this is a binary file, not text; upload the document itself (PDF, DOCX, …) or "
+                         "a plain-text export of it.")  # fmt: skip
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")  # not UTF-8: the common Windows/Latin-1 encoding
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: not readable as text (unknown encoding); save it as UTF-8 and upload again.") from e
+
+
+def _pdf_outline(reader: object) -> list[tuple[int, str, int]]:
+    """(level, title, 0-based page) of every outline entry that points at a page, in order."""
+    out: list[tuple[int, str, int]] = []
+
+    def walk(items: list, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 - a broken outline entry is skipped, the text is still read
+                continue
+            title = " ".join(clean_text(str(getattr(item, "title", "") or "")).split())
+            if title and page is not None and page >= 0:
+                out.append((level, title, page))
+
+    try:
+        walk(list(reader.outline), 1)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001
+        return []
+    return sorted(out, key=lambda x: x[2])  # entries in page order (stable within a page)
+
+
+def _split_at(page_text: str, title: str) -> tuple[int, int]:
+    """Where a heading starts and ends in a page's text ((0, 0) when it cannot be found)."""
+    m = re.search(r"\s+".join(re.escape(w) for w in title.split()), page_text, flags=re.I)
+    return (m.start(), m.end()) if m else (0, 0)
+
+
+def _pdf_sections(data: bytes, name: str) -> list[Section]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError, PdfStreamError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
+            except Exception:  # noqa: BLE001 - unsupported cipher
+                ok = 0
+            if not ok:
+                raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
+        if len(reader.pages) == 0:
+            raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
+        pages = [clean_text(p.extract_text() or "") for p in reader.pages]
+        outline = _pdf_outline(reader)
+        laid = [] if outline else visual_sections(reader)
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
+        if isinstance(e, (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError, OSError)):
+            raise InputError(
+                f"{name}: not a readable PDF ({type(e).__name__}: {e}); re-export it or check the file."
+            ) from e
+        raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
+    if not any(p.strip() for p in pages):
+        raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
+    if laid:  # no outline, but visible headings
+        return laid
+    sections: list[Section] = []
+    if not outline:
+        heading: tuple[str, ...] = ()
+        for n, text in enumerate(pages, 1):
+            parts = plain_sections(text, first_line_title=not heading and not sections)
+            for part in parts:
+                heading = heading or part.heading
+                sections.append(Section(heading, part.text, n))
+        return sections
+    # outline: each entry opens a section at its page (split inside the page where its title is found)
+    marks = [(page, _split_at(pages[page], title), level, title) for level, title, page in outline if page < len(pages)]
+    path: list[tuple[int, str]] = []
+    cursor = (0, 0)
+
+    def emit(upto: tuple[int, int]) -> None:
+        (p0, c0), (p1, c1) = cursor, upto
+        for p in range(p0, min(p1, len(pages) - 1) + 1):
+            lo = c0 if p == p0 else 0
+            hi = c1 if p == p1 else len(pages[p])
+            for part in plain_sections(pages[p][lo:hi]):
+                sections.append(Section(tuple(h for _, h in path), part.text, p + 1))
+
+    for page, (at, after), level, title in marks:
+        emit((page, at))
+        cursor = (page, after)  # the heading itself is the section's title, not its text
+        while path and path[-1][0] >= level:
+            path.pop()
+        path.append((level, title))
+    emit((len(pages) - 1, len(pages[-1])))
+    return sections
+
+
+class _HTMLSections(HTMLParser):
+    """Visible text of an HTML page by heading: script, style, template and pre (code) content skipped; block
+    elements become paragraph breaks; the <title> is kept for pages without headings."""
+
+    SKIP = {"script", "style", "template", "noscript", "svg", "pre", "head"}
+    BLOCK = {"p", "div", "br", "li", "tr", "section", "article", "blockquote", "table", "ul", "ol", "dd", "dt"}
+    HEADINGS = {f"h{i}" for i in range(1, 7)}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sections: list[Section] = []
+        self.title = ""
+        self._path: list[tuple[int, str]] = []
+        self._parts: list[str] = []
+        self._heading: list[str] | None = None
+        self._level = 0
+        self._skip = 0
+        self._in_title = False
+
+    def _close(self) -> None:
+        text = re.sub(r"\n\s*\n\s*", "\n\n", re.sub(r"[ \t\r\f\v]+", " ", "".join(self._parts))).strip()
+        if text:
+            self.sections.append(Section(tuple(h for _, h in self._path), text))
+        self._parts = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "title":
+            self._in_title = True
+        if tag in self.SKIP:
+            self._skip += 1
+        elif tag in self.HEADINGS and not self._skip:
+            self._close()
+            self._heading, self._level = [], int(tag[1])
+        elif tag in self.BLOCK:
+            self._parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        if tag in self.SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag in self.HEADINGS and self._heading is not None:
+            title = " ".join("".join(self._heading).split())
+            while self._path and self._path[-1][0] >= self._level:
+                self._path.pop()
+            if title:
+                self._path.append((self._level, title))
+            self._heading = None
+        elif tag in self.BLOCK:
+            self._parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif self._skip:
+            return
+        elif self._heading is not None:
+            self._heading.append(data)
+        else:
+            self._parts.append(data)
+
+    def finish(self) -> list[Section]:
+        self.close()
+        self._close()
+        title = " ".join(self.title.split())
+        if title:  # text before the first heading belongs to the page's title
+            self.sections = [Section((title,) + s.heading if not s.heading else s.heading, s.text)
+                             for s in self.sections]  # fmt: skip
+        return self.sections
+
+
+def _html_sections(raw: str) -> list[Section]:
+    parser = _HTMLSections()
+    parser.feed(raw)
+    return parser.finish()
+
+
+def document_sections(name: str, data: bytes) -> list[Section]:
+    """The sections of an uploaded document (headings, text without markup, PDF pages), or InputError saying
+    why not and what to do."""
+    suffix = Path(name).suffix.lower()
+    if not data:
+        raise InputError(f"{name}: the file is empty (0 bytes); check that it saved completely and upload it again.")
+    if len(data) > MAX_FILE_MB * 1024 * 1024:
+        raise InputError(f"{name}: {len(data) / 2**20:,.1f} MB is over the {MAX_FILE_MB} MB limit per file; split it "
+                         "into smaller files and upload those.")  # fmt: skip
+    if suffix == ".pdf":
+        sections = _pdf_sections(data, name)
+    elif suffix == ".docx":
+        sections = docx_sections(data, name)
+    elif suffix in (".html", ".htm"):
+        sections = _html_sections(decode_text(data, name))
+    elif suffix in (".md", ".markdown"):
+        sections = markdown_sections(decode_text(data, name))
+    elif suffix in (".txt", ""):
+        text = decode_text(data, name)
+        lines = text.lstrip().splitlines()
+        titled = len(lines) > 2 and not lines[1].strip()  # a short first line followed by a blank line
+        sections = plain_sections(text, first_line_title=titled)
+    else:
+        raise InputError(
+            f"{name}: unsupported type {suffix!r}; save it as one of {', '.join(TEXT_TYPES)} and upload that."
+        )
+    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
+    if not sections:
+        raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
+    return sections
+
+
+def _without_blobs(sec: Section) -> Section:
+    """Runs of 80+ characters without a space (base64, minified data, hashes) are not prose: dropped."""
+    text = re.sub(r"\S{80,}", " ", sec.text)
+    return sec if text == sec.text else Section(sec.heading, text.strip(), sec.page)
+
+
+def document_text(name: str, data: bytes) -> str:
+    """The plain text of an uploaded document (its sections' text), or InputError with a reason."""
+    return "\n\n".join(s.text for s in document_sections(name, data))

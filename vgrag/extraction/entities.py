@@ -1,0 +1,164 @@
+"""Canonical entities: one name per thing inside a graph.
+
+A mention is normalised (citation markers, a leading article, a title printed twice "Red House The Red House",
+spacing) and near-duplicates within one ingest are merged: "Evans, Mary Ann" into "Mary Ann Evans" when both are
+written, "Mill House" and "The Mill House" into one. The names merged into a canonical one are its aliases.
+Entity ids stay content hashes of the (canonical) name, so ingesting the same text again gives the same ids.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..documents.structure import strip_markers
+from ..text import display_name, entity_id, normalize_name
+from .parse import clean_triple
+
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
+_INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
+
+
+def tidy(name: str) -> str:
+    """A mention without citation markers and odd spacing, a title printed twice read once."""
+    s = display_name(strip_markers(name))
+    words = s.split()
+    for half in range(len(words) // 2, 0, -1):  # "Red House The Red House" → "Red House"
+        a, b = words[:half], words[half:]
+        if b and b[0].casefold() in ("the", "a", "an"):
+            b = b[1:]
+        if [w.casefold() for w in a] == [w.casefold() for w in b]:
+            s = " ".join(words[:half])
+            break
+    return s
+
+
+def clean_name(name: str) -> str:
+    """A mention as a name: tidied, without a leading article."""
+    s = tidy(name)
+    stripped = _ARTICLE.sub("", s)
+    return stripped if any(c.isalnum() for c in stripped) else s
+
+
+def key(name: str) -> str:
+    """The key two mentions of one thing share: the normalised clean name."""
+    return normalize_name(clean_name(name))
+
+
+def inverted(name: str) -> str | None:
+    """ "Evans, Mary Ann" → "Mary Ann Evans" (a surname-first form), else None."""
+    m = _INVERTED.match(clean_name(name))
+    if not m:
+        return None
+    last, first = m.group(1).strip(), m.group(2).strip()
+    if not (1 <= len(last.split()) <= 3 and 1 <= len(first.split()) <= 3):
+        return None
+    if not all(w[:1].isupper() for w in (last + " " + first).split()):
+        return None
+    return f"{first} {last}"
+
+
+class Canonicalizer:
+    """Canonical names across one ingest run (and the graph it writes to): every mention key keeps the first
+    canonical name it was given, so batches written earlier stay consistent; `aliases` collects the spellings
+    merged into each canonical name."""
+
+    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None) -> None:
+        self._known = known  # spelling → name of the entity already in the graph with that spelling's id
+        self.names: dict[str, str] = {}  # key of a mention → canonical display name
+        self.aliases: dict[str, set[str]] = {}
+
+    def name(self, mention: str) -> str:
+        return self.names.get(key(mention), tidy(mention) or clean_name(mention))
+
+    def add(self, mentions: Iterable[str]) -> None:
+        """Learn canonical names for new mentions: the most frequent clean spelling of a key, a surname-first
+        form folded into its written-out form when that is seen here or already in the graph."""
+        spellings: dict[str, Counter[str]] = {}
+        for m in mentions:
+            clean = clean_name(m)
+            if clean:  # the key drops a leading article; the name keeps the form the text writes
+                spellings.setdefault(normalize_name(clean), Counter())[tidy(m) or clean] += 1
+        new = {k: forms for k, forms in spellings.items() if k not in self.names}
+        stored = self._known([f for forms in new.values() for f in forms]) if self._known and new else {}
+        for k, forms in new.items():  # a spelling the graph already has wins, else the most written one
+            ranked = sorted(forms, key=lambda f: (forms[f], len(f), f), reverse=True)
+            self.names[k] = next((stored[f] for f in ranked if f in stored), ranked[0])
+        for k, forms in spellings.items():  # then merge surname-first forms
+            inv = next((i for i in map(inverted, forms) if i), None)
+            target = self._merge_target(inv) if inv else None
+            if target and target != self.names[k]:
+                self._alias(target, {self.names[k], *forms})
+                self.names[k] = target
+            else:
+                self._alias(self.names[k], set(forms))
+        for canon in list(self.names.values()):  # a written-out form seen after its surname-first one
+            inv = inverted(canon)
+            if inv and normalize_name(inv) in self.names and self.names[normalize_name(inv)] != canon:
+                self._alias(canon, {self.names[normalize_name(inv)]})
+                self.names[normalize_name(inv)] = canon
+
+    def _merge_target(self, written_out: str) -> str | None:
+        k = normalize_name(written_out)
+        if k in self.names:
+            return self.names[k]
+        return self._known([written_out]).get(written_out) if self._known else None
+
+    def _alias(self, canon: str, forms: set[str]) -> None:
+        extra = {f for f in forms if f and f != canon}
+        if extra:
+            self.aliases.setdefault(canon, set()).update(extra)
+
+    def apply(self, results: Sequence[Any]) -> list[Any]:
+        """Extractions (anything with `triples` and `entities`) with canonical names."""
+        self.add([x for r in results for t in r.triples for x in (t.subject, t.object)] + [x for r in results
+                  for x in r.entities])  # fmt: skip
+        out = []
+        for r in results:
+            named = (clean_triple((self.name(t.subject), t.predicate, self.name(t.object))) for t in r.triples)
+            triples = tuple(dict.fromkeys(c for c in named if c is not None))
+            out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
+        return out
+
+
+class AliasLog:
+    """The aliases of a graph's entities: one small record per ingested document in the meta collection, beside
+    the graph's document records (so deleting the graph deletes them)."""
+
+    def __init__(self, meta: Any, graph: str) -> None:
+        self.meta, self.graph = meta, graph
+
+    def add(self, doc_id: str, aliases: dict[str, set[str]]) -> None:
+        """Record the spellings merged while ingesting one document (one write)."""
+        if aliases:
+            payload = {name: sorted(forms) for name, forms in sorted(aliases.items())}
+            self.meta.put(f"alias:{self.graph}:{doc_id}", "alias", self.graph, payload)
+
+    def all(self) -> dict[str, tuple[str, ...]]:
+        """Canonical name → the other spellings merged into it, over the whole graph."""
+        merged: dict[str, set[str]] = {}
+        for row in self.meta.rows("alias", self.graph):
+            for name, forms in (row.get("payload") or {}).items():
+                merged.setdefault(name, set()).update(forms)
+        return {n: tuple(sorted(f)) for n, f in merged.items()}
+
+    def of(self, name: str) -> tuple[str, ...]:
+        return self.all().get(name, ())
+
+
+def graph_lookup(graph: Any) -> Callable[[Sequence[str]], dict[str, str]]:
+    """Spellings → the names of the entities already in `graph` with their ids (one read for all of them)."""
+
+    def known(names: Sequence[str]) -> dict[str, str]:
+        ids = {entity_id(n): n for n in names}
+        return {ids[e.id]: e.name for e in graph.get_entities(list(ids)) if e.id in ids}
+
+    return known
+
+
+def graph_aliases(graph: Any) -> AliasLog:
+    """The alias records of a graph (stored with its document records)."""
+    return AliasLog(graph.documents.meta, graph.documents.graph)

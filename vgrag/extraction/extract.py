@@ -1,0 +1,153 @@
+"""Triple extraction, offline and by LLM: the Extractor protocol and its typed result, the offline spaCy extractor,
+the LLM extractor (one bounded few-shot call per chunk; its replies are read by parse.py) and the factory shared by
+the CLI and the app.
+
+The offline reading is clause-based over spaCy's dependency parse (clauses.py); citation markers are stripped
+before parsing so they never end up in names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from ..config import LLMSettings
+from ..documents.structure import clean_prose, name_of
+from ..llm import LLMError, OpenAILLM, make_llm
+from ..models import Triple
+from ..nlp import load_spacy
+from .clauses import ClauseReader
+from .entities import Canonicalizer
+from .parse import parse_triples_output
+
+ExtractorKind = Literal["offline", "llm"]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What one chunk yielded: triples, entity names, the raw model text and any error (never silently [])."""
+
+    triples: tuple[Triple, ...] = ()
+    entities: tuple[str, ...] = ()
+    raw: str = ""
+    error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]: ...
+
+
+# ---------- offline: clauses over spaCy's dependency parse (clauses.py)
+
+
+class OfflineExtractor:
+    """Extracts triples from English prose without any model download or API: one spaCy parse per text."""
+
+    name = "offline (spaCy clauses)"
+
+    def __init__(self, batch_size: int = 32) -> None:
+        self._nlp = load_spacy()
+        self._batch = batch_size
+
+    def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
+        if self._nlp is None:
+            return [
+                Extraction(error="spaCy model en_core_web_sm not installed: pip install -r requirements.txt")
+                for _ in texts
+            ]
+        titles = list(titles) if titles else [""] * len(texts)
+        clean = [clean_prose(t) for t in texts]
+        out = []
+        for doc, title in zip(self._nlp.pipe(clean, batch_size=self._batch), titles, strict=True):  # type: ignore[attr-defined]
+            triples = tuple(ClauseReader(doc, name_of(title) if title else "").triples())
+            names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
+            out.append(Extraction(triples, names, error=None if triples else "no triples found"))
+        return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
+
+
+# ---------- by LLM
+
+SYSTEM = (
+    'You extract a knowledge graph from text. Return JSON: {"entities": [names], "triples": '
+    "[[subject, predicate, object], …]}. Use exact names from the text, resolve pronouns to the names they "
+    "refer to, keep predicates short, and include every fact that links two named things."
+)
+EXAMPLE_IN = "Radio City is India's first private FM radio station. It was started on 3 July 2001 in Bangalore."
+EXAMPLE_OUT = (
+    '{"entities": ["Radio City", "India", "3 July 2001", "Bangalore"], "triples": [["Radio City", '
+    '"located in", "India"], ["Radio City", "is", "private FM radio station"], ["Radio City", '
+    '"started on", "3 July 2001"], ["Radio City", "started in", "Bangalore"]]}'
+)
+GLEAN = (
+    'Some facts may have been missed. Reply with JSON {"entities": [...], "triples": [...]} listing only '
+    'facts not already given; reply {"triples": []} if none were missed.'
+)
+
+
+def extraction_messages(text: str, title: str = "") -> list[dict]:
+    body = f"Title: {title}\n\n{text}" if title else text
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": EXAMPLE_IN},
+        {"role": "assistant", "content": EXAMPLE_OUT},
+        {"role": "user", "content": body},
+    ]
+
+
+def _parsed(raw: str, truncated: str | None, cap: int) -> tuple[tuple[Triple, ...], tuple[str, ...], str | None]:
+    """Triples from a reply; one cut at its token cap is a parse failure (its raw text is kept by the caller)."""
+    if truncated:
+        return (), (), f"the reply was cut at the {cap}-token cap: not parsed (raise max_tokens or shorten chunks)"
+    return parse_triples_output(raw)
+
+
+class LLMExtractor:
+    """Extractor over an OpenAI-compatible endpoint; `glean` adds one follow-up call asking for missed facts."""
+
+    def __init__(self, llm: OpenAILLM, concurrency: int = 4, glean: bool = False) -> None:
+        self.llm, self.concurrency, self.glean = llm, max(1, concurrency), glean
+        self.name = f"LLM ({llm.settings.model_extract})" + (" + gleaning" if glean else "")
+
+    def _one(self, text: str, title: str) -> Extraction:
+        messages = extraction_messages(text, title)
+        try:
+            r = self.llm.complete("extract", messages)
+        except LLMError as e:
+            return Extraction(raw=e.partial, error=str(e))
+        triples, entities, error = _parsed(r.text, r.truncated, r.max_tokens)
+        raw, pt, ct, cached = r.text, r.prompt_tokens, r.completion_tokens, r.cached
+        if self.glean and error is None:
+            follow = messages + [{"role": "assistant", "content": r.text}, {"role": "user", "content": GLEAN}]
+            try:
+                g = self.llm.complete("glean", follow)
+            except LLMError as e:
+                return Extraction(triples, entities, raw, f"gleaning failed: {e}", pt, ct, cached)
+            more, more_ents, g_error = _parsed(g.text, g.truncated, g.max_tokens)
+            triples = tuple(dict.fromkeys(triples + more))
+            entities = tuple(dict.fromkeys(entities + more_ents))
+            raw, pt, ct = raw + "\n--- gleaning ---\n" + g.text, pt + g.prompt_tokens, ct + g.completion_tokens
+            error = f"gleaning: {g_error}" if g.truncated else None
+        return Extraction(triples, entities, raw, error, pt, ct, cached)
+
+    def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
+        titles = list(titles) if titles else [""] * len(texts)
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            return list(pool.map(self._one, texts, titles))
+
+
+def make_extractor(
+    kind: ExtractorKind, llm: LLMSettings | None = None, cache_dir: str | None = None, glean: bool = False
+) -> Extractor:
+    """The extractor the CLI and the Build page use: offline spaCy rules, or the configured LLM endpoint."""
+    if kind == "llm":
+        if llm is None or not llm.enabled:
+            raise ValueError("LLM extraction needs an endpoint: set OPENAI_API_KEY / OPENAI_BASE_URL or use Settings.")
+        return LLMExtractor(make_llm(llm, cache_dir), llm.concurrency, glean)
+    return OfflineExtractor()

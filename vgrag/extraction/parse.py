@@ -1,0 +1,90 @@
+"""Triples and JSON out of text a model or a file gave us, as pure functions: a usable triple or none, the first
+JSON value in a reply with prose, fences or trailing commas around it, and triples from JSON, pipe or tuple lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from ..models import Triple
+from ..text import display_name, normalize_name
+
+
+def clean_triple(t: Sequence[object]) -> Triple | None:
+    """A usable triple or None: three non-empty string parts, subject different from object."""
+    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
+        return None
+    s, p, o = (display_name(str(x)) for x in t)
+    if not s or not p or not o or normalize_name(s) == normalize_name(o):
+        return None
+    return Triple(s, p, o)
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+
+
+def _json_candidates(raw: str) -> list[str]:
+    """Places in a model's reply where JSON may be: fenced blocks, the outermost {...} or [...], the whole text."""
+    out = [m.group(1) for m in _FENCE.finditer(raw)]
+    for open_, close in (("{", "}"), ("[", "]")):
+        i, j = raw.find(open_), raw.rfind(close)
+        if 0 <= i < j:
+            out.append(raw[i : j + 1])
+    out.append(raw)
+    return out
+
+
+def parse_json_loose(raw: str) -> object | None:
+    """The first JSON value found in a reply, tolerating code fences, prose and trailing commas."""
+    for cand in _json_candidates(raw):
+        for text in (cand, re.sub(r",\s*([}\]])", r"\1", cand)):
+            try:
+                return json.loads(text)
+            except (json.JSONDecodeError, ValueError):
+                continue
+    return None
+
+
+_PIPE_LINE = re.compile(r"^\s*(?:[-*\d.)]+\s*)?\(?\s*([^|()]+?)\s*\|\s*([^|]+?)\s*\|\s*([^|()]+?)\s*\)?\s*$")
+_TUPLE_LINE = re.compile(
+    r"^\s*(?:[-*\d.)]+\s*)?\(\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*,\s*\"?([^\",()]+)\"?\s*\)"
+)
+
+
+def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...], str | None]:
+    """Triples and entities from a model's reply; the error says what was wrong, triples keep what was usable."""
+    data = parse_json_loose(raw)
+    rows: list = []
+    entities: list[str] = []
+    if isinstance(data, dict):
+        rows = data.get("triples") or data.get("extracted_triples") or data.get("relations") or []
+        entities = [e for e in (data.get("entities") or data.get("named_entities") or []) if isinstance(e, str)]
+    elif isinstance(data, list):
+        rows = data
+    if not rows:  # pipes or tuples, one triple a line
+        for line in raw.splitlines():
+            m = _PIPE_LINE.match(line) or _TUPLE_LINE.match(line)
+            if m:
+                rows.append([m.group(1), m.group(2), m.group(3)])
+    triples: list[Triple] = []
+    bad = 0
+    for r in rows if isinstance(rows, list) else []:
+        if isinstance(r, dict):
+            r = [r.get("subject", ""), r.get("predicate", r.get("relation", "")), r.get("object", "")]
+        t = clean_triple(r) if isinstance(r, (list, tuple)) else None
+        if t is None:
+            bad += 1
+        else:
+            triples.append(t)
+    triples = list(dict.fromkeys(triples))
+    error = None
+    if not triples and not raw.strip():
+        error = "empty response"
+    elif not triples and data is None and not rows:
+        error = "no JSON or triple lines found in the response"
+    elif not triples:
+        error = f"no usable triples ({bad} malformed)" if bad else "the response listed no triples"
+    elif bad:
+        error = f"{bad} malformed triple(s) skipped"
+    return tuple(triples), tuple(dict.fromkeys(entities)), error

@@ -1,0 +1,1 @@
+"""Presentation: graph drawing and layout, step explanations, the replay page, why-missed."""

@@ -1,0 +1,347 @@
+"""Subgraphs → self-contained pyvis HTML (no network requests; text from documents is never markup).
+
+Safety: vis-network 9 renders string tooltips with innerText and draws labels on a canvas; pyvis embeds
+node/edge data through Jinja's `tojson`, which escapes `<`, `>` and `&`. We never enable pyvis's
+`tooltip_link` popup (it uses innerHTML), and we strip every remote <link>/<script src> pyvis adds.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..query.trace import QueryTrace, Step
+from ..storage.store import Graph
+from .explain import TOP_SELECTED
+from .layout import EDGE_LABEL_CHARS, layout, short_label
+
+# One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
+# deficiency; "context" (what earlier steps drew) is faded so the current step stands out.
+ROLE_COLORS = {
+    "query": "#CC79A7",  # entities named in the question
+    "seed": "#E69F00",  # seed entities / relations from vector search
+    "hop1": "#56B4E9",  # reached by hop 1
+    "hop2": "#0072B2",  # reached by hop 2
+    "selected": "#009E73",  # chosen by the rerank: its top relations
+    "kept": "#9FD8C6",  # chosen by the rerank, lower ranked (drawn light)
+    "rejected": "#BBBBBB",  # candidate the rerank did not choose
+    "path": "#D55E00",  # on the answer's best reasoning path
+    "context": "#DDDDDD",  # drawn by an earlier step
+    "centre": "#CC79A7",  # Explore: the entity searched for (as "query")
+    "near": "#56B4E9",  # Explore: one hop away (as "hop1")
+    "far": "#0072B2",  # Explore: two hops away (as "hop2")
+}
+ROLE_LABELS = {
+    "query": "named in the question",
+    "seed": "seed (vector search)",
+    "hop1": "reached by hop 1",
+    "hop2": "reached by hop 2",
+    "selected": f"top {TOP_SELECTED} selected by rerank",
+    "kept": "also kept by rerank",
+    "rejected": "not selected",
+    "path": "on the answer's reasoning path",
+    "context": "from earlier steps",
+    "centre": "the entity you searched",
+    "near": "1 hop away",
+    "far": "2 hops away",
+}
+FADED = {"context", "rejected", "kept"}
+MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
+STEPS: tuple[Step, ...] = tuple(Step)
+
+
+@dataclass(frozen=True)
+class VizNode:
+    id: str
+    label: str
+    role: str
+    title: str
+    x: float | None = None  # fixed position (one layout per trace: nodes never jump between steps)
+    y: float | None = None
+
+
+@dataclass(frozen=True)
+class VizEdge:
+    id: str
+    source: str
+    target: str
+    label: str
+    role: str
+    title: str
+
+
+@dataclass(frozen=True)
+class VizGraph:
+    nodes: tuple[VizNode, ...]
+    edges: tuple[VizEdge, ...]
+    hidden_nodes: int = 0
+    focus: tuple[str, ...] = ()  # the nodes this view is about: the drawing zooms to them
+
+
+# pyvis's in_line page still links Bootstrap from a CDN and a non-existent ../node_modules copy of vis: drop both
+_EXTERNAL = re.compile(
+    r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>"
+    r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>",
+    re.I | re.S,
+)
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
+VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
+
+
+def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
+    """Per edge that shares its two nodes with another, a vis `smooth` curve of its own: drawn straight, such edges
+    laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, a label's
+    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
+    groups: dict[tuple[str, str], list[VizEdge]] = {}
+    for e in edges:
+        groups.setdefault((min(e.source, e.target), max(e.source, e.target)), []).append(e)
+    out: dict[str, dict] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            for n, e in enumerate(group):
+                clockwise = (n % 2 == 0) == (e.source <= e.target)
+                kind = "curvedCW" if clockwise else "curvedCCW"
+                out[e.id] = {"enabled": True, "type": kind, "roundness": 0.15 + 0.15 * (n // 2)}
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def vis_asset(name: str) -> str:
+    """vis-network's JS or CSS as shipped inside the installed pyvis package (read once per process)."""
+    import pyvis
+
+    return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
+
+
+def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None = None, view: str = "") -> str:
+    """An HTML page drawing the graph with zero external requests: vis-network inlined (standalone), or, with
+    `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw.
+    `height_px=None` fills its frame, whatever height the page gives the frame."""
+    from pyvis.network import Network
+
+    height = "calc(100vh - 2px)" if height_px is None else f"{height_px}px"  # 2 px: the drawing's border
+    net = Network(height=height, width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
+    fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
+    for n in g.nodes:
+        faded = n.role in FADED
+        pos = {"x": n.x, "y": n.y, "physics": False} if fixed else {}
+        net.add_node(
+            n.id,
+            label=short_label(n.label),
+            title=n.title,
+            color=ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
+            shape="dot",
+            size=10 if faded else (20 if n.role in ("query", "centre", "path") else 15),
+            font={"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3, "strokeColor": "#ffffff"},
+            **pos,
+        )
+    bends = parallel_bends(g.edges)
+    for e in g.edges:
+        faded = e.role in FADED
+        net.add_edge(
+            e.source,
+            e.target,
+            label="" if faded else short_label(e.label, EDGE_LABEL_CHARS),
+            title=e.title,
+            color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
+            width=1 if faded else (4 if e.role == "path" else 2.5),
+            **({"smooth": bends[e.id]} if e.id in bends else {}),
+        )
+    physics = (
+        '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 160}}'
+    )
+    net.set_options(
+        '{"physics": ' + physics + ', "nodes": {"font": {"size": 16}},'
+        ' "edges": {"font": {"size": 16, "align": "middle", "strokeWidth": 3}, "smooth": false},'
+        ' "interaction": {"hover": true, "tooltipDelay": 120}}'
+    )
+    html = _EXTERNAL.sub("", net.generate_html(notebook=False))
+    # pyvis adds two empty <h1> headings (~85 px): below them the drawing's bottom was cut off by the frame
+    html = _EMPTY_HEADING.sub("", html).replace("</head>", "<style>body{margin:0;overflow:hidden}</style></head>", 1)
+    html = html.replace("</body>", _zoom_script(g, fixed, view) + "</body>", 1)
+    if assets_url:
+        js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
+        html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
+        html = html.replace(css, "", 1).replace(
+            "</head>", f'<link rel="stylesheet" href="{assets_url}/{VIS_CSS}"></head>', 1
+        )
+    return html
+
+
+# Fit a vis network to the focus nodes (most important first), labels included, with a margin: vis's own fit sizes
+# to the dots and cut long labels at the frame's edge. When they do not all fit at a readable scale, fit the longest
+# leading part that does (binary search: halving overshot to a handful of nodes), else the first node at the minimum
+# scale. Returns how many of the focus nodes are wholly in view. Fitting them all and clamping the
+# scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the HotpotQA graph).
+# Shared by the app's drawing and the replay file.
+FIT_JS = (
+    "function vgragShow(net,ids){var b=null;for(var i=0;i<ids.length;i++){var r=net.getBoundingBox(ids[i]);"
+    "if(!r)continue;b=b?{left:Math.min(b.left,r.left),right:Math.max(b.right,r.right),top:Math.min(b.top,r.top),"
+    "bottom:Math.max(b.bottom,r.bottom)}:r;}if(!b)return 0;var c=net.body.container;"
+    "var s=Math.min((c.clientWidth-40)/Math.max(b.right-b.left,1),(c.clientHeight-40)/Math.max(b.bottom-b.top,1),1);"
+    "net.moveTo({position:{x:(b.left+b.right)/2,y:(b.top+b.bottom)/2},scale:s,animation:false});return s;}"
+    "function vgragFit(net,focus,min){var ids=focus.length?focus:Object.keys(net.getPositions());"
+    "var s=vgragShow(net,ids);"
+    "var best=ids.length;if(s<min){var lo=1,hi=ids.length-1;best=1;while(lo<=hi){var m=(lo+hi)>>1;"
+    "if(vgragShow(net,ids.slice(0,m))>=min){best=m;lo=m+1;}else{hi=m-1;}}s=vgragShow(net,ids.slice(0,best));}"
+    "if(s<min){var p=ids.length?net.getPositions([ids[0]])[ids[0]]:undefined;best=0;"
+    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}return best;}"
+)
+
+
+def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
+    """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen."""
+    focus = list(g.focus)
+    data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
+    return (
+        "<script>" + FIT_JS + "(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){"
+        "setTimeout(go,50);return;}var f=function(){window.vgragFocus=o.focus.slice(0,vgragFit(network,o.focus,o.min));"
+        "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
+        "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
+    )
+
+
+def _cap(
+    nodes: dict[str, VizNode], edges: list[VizEdge], cap: int | None, rank: dict[str, float], lead: str = ""
+) -> VizGraph:
+    """The nodes kept under the cap, most important first, and the focus the view opens on: the step's own nodes
+    (`lead`: the answer's path, the top selected relations' entities …) first, then the question's entities, so
+    the view shows what the step did when not everything fits at a readable scale."""
+    order = {"query": 0, "centre": 0, "path": 1, "seed": 2, "near": 2, "selected": 3, "hop1": 4, "far": 4}
+    order |= {"hop2": 5, "kept": 6, "rejected": 7, "context": 8}
+    keep = sorted(nodes, key=lambda i: (order.get(nodes[i].role, 9), -rank.get(i, 0.0), i))
+    if cap is not None:
+        keep = keep[:cap]
+    kept = set(keep)
+    es = tuple(e for e in edges if e.source in kept and e.target in kept)
+    focus = [i for i in keep if nodes[i].role not in FADED]
+    focus.sort(key=lambda i: nodes[i].role != lead)  # stable: within each part, the order above
+    return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), tuple(focus))
+
+
+def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
+    """One position per entity the step-through draws (at this node cap, over all its steps), computed once per
+    trace and shared by every step: nothing moves between steps. Laying out only what is drawn, not every entity
+    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together."""
+    drawn = sorted({n.id for step in STEPS for n in _trace_graph(trace, step, cap).nodes})
+    keep = set(drawn)
+    rels = [r for r in trace.relations if {r.subject_id, r.object_id} <= keep]
+    edges = tuple(sorted({(r.subject_id, r.object_id) for r in rels}))
+    labels = tuple(sorted({(r.subject_id, r.object_id, r.predicate) for r in rels}))
+    return layout(tuple(drawn), edges, labels, tuple(trace.entity_name(i) for i in drawn))
+
+
+def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
+    """The subgraph as it stands after `step`, coloured by role, every node at its place in the trace's layout."""
+    return _placed(_trace_graph(trace, step, cap), trace_layout(trace, cap))
+
+
+def _placed(g: VizGraph, pos: dict[str, tuple[float, float]]) -> VizGraph:
+    nodes = tuple(replace(n, x=pos[n.id][0], y=pos[n.id][1]) if n.id in pos else n for n in g.nodes)
+    return replace(g, nodes=nodes)
+
+
+def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
+    """Roles per step: the step's own nodes and edges in their colour, what earlier steps drew faded as context."""
+    name = trace.entity_name
+    nodes: dict[str, VizNode] = {}
+    rank: dict[str, float] = {}
+    edges: list[VizEdge] = []
+    strength = {"path": 7, "query": 6, "seed": 5, "selected": 4, "hop1": 3, "hop2": 3, "kept": 2, "rejected": 1}
+
+    def node(eid: str, role: str, why: str) -> None:
+        old = nodes.get(eid)
+        if old is None or strength.get(role, 0) > strength.get(old.role, 0):
+            nodes[eid] = VizNode(eid, name(eid), role, f"{name(eid)}\n{why}" if old is None else old.title)
+
+    named = {q.entity_id for q in trace.query_entities.entities if q.entity_id} if trace.query_entities else set()
+    for eid in named:
+        node(eid, "query", "named in the question")
+    if not step.reached(Step.SEEDS) or trace.seeds is None:
+        return _cap(nodes, edges, cap, rank)
+    seeds_lead = step in (Step.SEEDS, Step.HOP_1, Step.HOP_2)  # the hops start from the seeds: keep them lit
+    for s in trace.seeds.entity_hits:
+        node(s.id, "seed" if seeds_lead else "context", f"seed entity, similarity {s.score:.3f}")
+        rank[s.id] = s.score
+    origin: dict[str, str] = {s.id: "seed" for s in trace.seeds.relation_hits}
+    for h in trace.hops:
+        for rid in h.new_relation_ids:
+            origin.setdefault(rid, f"hop{h.depth}")
+    current = {Step.SEEDS: "seed", Step.HOP_1: "hop1", Step.HOP_2: "hop2"}.get(step)
+    shown = {"seed"} | {f"hop{d}" for d, st in ((1, Step.HOP_1), (2, Step.HOP_2)) if step.reached(st)}
+    selected = set(trace.rerank.selected) if trace.rerank and step.reached(Step.RERANK) else set()
+    top = set(trace.rerank.selected[:TOP_SELECTED]) if trace.rerank else set()
+    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and step is Step.ANSWER else set()
+    for r in trace.relations:
+        where = origin.get(r.id)
+        if where not in shown:
+            continue
+        if step is Step.ANSWER and on_path:
+            role = "path" if r.id in on_path else "context"
+        elif step.reached(Step.RERANK):
+            role = ("selected" if r.id in top else "kept") if r.id in selected else "rejected"
+        elif step is Step.EVICTION:
+            role = where  # every surviving candidate, coloured by the step that found it
+        else:
+            role = where if where == current else "context"
+        why = f"similarity {r.similarity:.3f}, " + ("seed relation" if where == "seed" else f"found by hop {where[-1]}")
+        edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
+        for eid in (r.subject_id, r.object_id):
+            node(eid, "query" if eid in named and role not in FADED else role, f"reached via “{r.text}”")
+            rank[eid] = max(rank.get(eid, 0.0), r.similarity)
+    lead = {Step.SEEDS: "seed", Step.HOP_1: "hop1", Step.HOP_2: "hop2", Step.RERANK: "selected"}.get(step, "")
+    return _cap(nodes, edges, cap, rank, "path" if on_path else lead)
+
+
+def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None = 60) -> VizGraph:
+    """An entity's neighbourhood at depth 1 or 2 by primary-key look-ups."""
+    centre = graph.get_entities([entity_id])
+    if not centre:
+        return VizGraph((), ())
+    nodes = {entity_id: VizNode(entity_id, centre[0].name, "centre", f"{centre[0].name}\n(centre)")}
+    edges: list[VizEdge] = []
+    frontier = [centre[0]]
+    seen_rel: set[str] = set()
+    for d in range(1, max(1, min(2, depth)) + 1):
+        rel_ids = [r for e in frontier for r in e.relation_ids if r not in seen_rel]
+        rels = graph.get_relations(rel_ids[: 4 * (cap or 500)])
+        new_ids = []
+        for r in rels:
+            seen_rel.add(r.id)
+            edges.append(
+                VizEdge(
+                    r.id,
+                    r.subject_id,
+                    r.object_id,
+                    r.predicate,
+                    "far" if d > 1 else "near",
+                    f"{r.text}\nfrom {len(r.passage_ids)} passage(s)",
+                )
+            )
+            for eid, nm in ((r.subject_id, r.subject), (r.object_id, r.object)):
+                if eid not in nodes:
+                    nodes[eid] = VizNode(eid, nm, "near" if d == 1 else "far", f"{nm}\n{d} hop(s) away")
+                    new_ids.append(eid)
+        frontier = graph.get_entities(new_ids) if d < depth else []
+    shown = _cap(nodes, edges, cap, {})
+    # laid out here, not by the browser's physics: the drawing is the same on every visit and appears at once,
+    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late)
+    pos = layout(tuple(sorted(n.id for n in shown.nodes)), tuple(sorted((e.source, e.target) for e in shown.edges)))
+    # a star spreads wide at the trace's spacing: scale so a typical edge is ~240 px, room for its predicate
+    lengths = [math.dist(pos[e.source], pos[e.target]) for e in shown.edges if e.source != e.target]
+    typical = statistics.median(lengths) if lengths else 0.0
+    k = 240.0 / typical if typical > 0 else 1.0
+    return replace(
+        shown, nodes=tuple(replace(n, x=round(pos[n.id][0] * k, 1), y=round(pos[n.id][1] * k, 1)) for n in shown.nodes)
+    )
+
+
+def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(role, colour, meaning) for the roles shown."""
+    return [(r, ROLE_COLORS[r], ROLE_LABELS[r]) for r in roles if r in ROLE_COLORS]

@@ -1,0 +1,1 @@
+"""The query pipeline steps: seeds, hops, eviction, rerank, passages, answer; the trace they build."""
