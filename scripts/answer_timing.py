@@ -30,7 +30,16 @@ except ImportError:  # a checkout from before bench_data.py
     from vgrag.bench import load_bench  # noqa: E402
 import vgrag.query.reader as reader  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
-from vgrag.embed import clear_query_cache, make_embedder  # noqa: E402
+from vgrag.embed import make_embedder  # noqa: E402
+
+try:
+    from vgrag.embed import clear_query_cache  # noqa: E402
+except ImportError:  # no query-vector cache since the query state: nothing to clear
+
+    def clear_query_cache() -> None:
+        pass
+
+
 from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 

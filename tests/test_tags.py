@@ -8,7 +8,7 @@ from milvus_lite import server_manager_instance
 from vgrag.query.question import read_question
 from vgrag.query.reader import read
 from vgrag.storage.database import Database
-from vgrag.storage.tags import SentenceTags, clear_tag_cache, sentence_key
+from vgrag.storage.tags import SentenceTags, sentence_key
 from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import split_sentences
 
@@ -67,9 +67,7 @@ def test_the_reader_reads_the_stored_tags_instead_of_running_the_ner(tmp_path):
     store = SentenceTags(tmp_path / "sentence-tags.jsonl")
     sentence = "The lighthouse was restored by qwxz in 1990."
     store.add([(sentence, (("qwxz", "PERSON"), ("1990", "DATE")))])
-    clear_tag_cache()
     r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)], tags=store)
     assert r.best is not None and r.best.text == "qwxz"
-    clear_tag_cache()
     r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)])
     assert r.best is None or r.best.text != "qwxz"

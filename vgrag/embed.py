@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -27,36 +26,14 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
-_QUERY_CACHE: OrderedDict[tuple[int, str, str], np.ndarray] = OrderedDict()
-_QUERY_CACHE_SIZE = 512
-_QUERY_LOCK = threading.Lock()
-
-
-def clear_query_cache() -> None:
-    """Forget remembered query vectors (the benchmark times each method as if it ran alone)."""
-    with _QUERY_LOCK:
-        _QUERY_CACHE.clear()
-
-
 def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
-    """Vectors for questions and question spans: the model's query side when it has one. The last few hundred are
-    remembered per embedder object, so the answer step (and a re-asked question) reuses retrieval's vectors."""
+    """Vectors for questions and question spans: the model's query side when it has one. Nothing is remembered:
+    a query embeds its question once and hands the vector on in its state (query/state.py)."""
     texts = list(texts)
-    keys = [(id(embedder), embedder.model_id, t) for t in texts]
-    with _QUERY_LOCK:
-        known = {k: _QUERY_CACHE[k] for k in keys if k in _QUERY_CACHE}
-    todo = list(dict.fromkeys(k for k in keys if k not in known))
-    if todo:
-        fn = getattr(embedder, "embed_query", None)
-        batch = [k[2] for k in todo]
-        vecs = fn(batch) if callable(fn) else embedder.embed(batch)
-        fresh = dict(zip(todo, np.asarray(vecs, dtype=np.float32), strict=True))
-        known |= fresh
-        with _QUERY_LOCK:
-            _QUERY_CACHE.update(fresh)
-            while len(_QUERY_CACHE) > _QUERY_CACHE_SIZE:
-                _QUERY_CACHE.popitem(last=False)
-    return np.stack([known[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    fn = getattr(embedder, "embed_query", None)
+    return np.asarray(fn(texts) if callable(fn) else embedder.embed(texts), dtype=np.float32)
 
 
 def normalize_rows(m: np.ndarray) -> np.ndarray:

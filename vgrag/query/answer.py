@@ -73,10 +73,10 @@ def reasoning_paths(
 ) -> tuple[tuple[str, ...], ...]:
     """The chains that best explain the question (see path_score): their similarity to the question and how many of
     the question's content words they account for. All chains are first scored with the mean of their relations'
-    similarities (computed by retrieval); with the embedder and the graph, the best RESCORE_PATHS are re-scored by the
-    similarity of the question to the chain as a whole (a chain can match the question better than any of its
-    relations): the sum of its relations' stored vectors, so no text is embedded. Embedding the chains' texts
-    instead cost ~10 ms a query and gave the same answer metrics on both dev sets."""
+    similarities (computed by retrieval); with retrieval's state (or the embedder and the graph), the best
+    RESCORE_PATHS are re-scored by the similarity of the question to the chain as a whole (a chain can match the
+    question better than any of its relations): the sum of its relations' stored vectors, so no text is embedded.
+    Embedding the chains' texts instead cost ~10 ms a query and gave the same answer metrics on both dev sets."""
     if trace.rerank is None or trace.seeds is None:
         return ()
     paths = _candidate_paths(trace, max_len)
@@ -86,12 +86,15 @@ def reasoning_paths(
     every = frozenset().union(*q)
     said = {r.id: found_lemmas(every, r.text) for p in paths for r in p}
     scores = [path_score(q, sum(r.similarity for r in p) / len(p), p, said) for p in paths]
-    if embedder is not None and graph is not None:
+    if trace.state is not None or (embedder is not None and graph is not None):
         keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:RESCORE_PATHS]
         paths = [paths[i] for i in keep]
-        question = embed_queries(embedder, [trace.question])[0]  # cached by retrieval
         ids = list(dict.fromkeys(r.id for p in paths for r in p))
-        stored = {rel.id: v for rel, v in graph.get_with_vectors("relations", ids)}
+        if trace.state is not None:  # what retrieval embedded and read (query/state.py)
+            question, stored = trace.state.vector, trace.state.relation_vectors
+        else:  # a trace rebuilt from JSON
+            question = embed_queries(embedder, [trace.question])[0]  # type: ignore[arg-type]
+            stored = {rel.id: v for rel, v in graph.get_with_vectors("relations", ids)}  # type: ignore[union-attr]
         scores = [path_score(q, _chain_similarity(question, [stored[r.id] for r in p if r.id in stored]), p, said)
                   for p in paths]  # fmt: skip
     order = sorted(range(len(paths)), key=lambda i: (-scores[i], len(paths[i])))

@@ -10,6 +10,7 @@ from ..config import QueryParams
 from ..embed import Embedder, embed_queries
 from ..models import Passage
 from ..storage.store import Graph
+from .state import QueryState
 from .trace import PassageStep, QueryTrace, RankedPassage, ms_since
 
 
@@ -25,7 +26,8 @@ def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: Quer
     )
     step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=ms_since(t0))
     ms = ms_since(t_all)
-    return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms)
+    return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms,
+                      state=QueryState(question, qvec))  # fmt: skip
 
 
 RRF_K = 60  # reciprocal rank fusion's usual constant (Cormack, Clarke & Büttcher 2009); not tuned here
@@ -58,4 +60,5 @@ def retrieve_hybrid(question: str, graph: Graph, embedder: Embedder, params: Que
     )
     step = PassageStep(passages=ps, dense_ids=tuple(h.record.id for h in dense), cut=(), ms=ms_since(t0))
     ms = ms_since(t_all)
-    return QueryTrace(question, "hybrid", params, passages=step, total_ms=ms, retrieval_ms=ms)
+    return QueryTrace(question, "hybrid", params, passages=step, total_ms=ms, retrieval_ms=ms,
+                      state=QueryState(question, qvec))  # fmt: skip

@@ -22,6 +22,7 @@ from ..storage.store import Graph
 from ..text import entity_id, normalize_name
 from .baselines import rrf
 from .rerank import RerankInput, rerank_graph, rerank_similarity
+from .state import QueryState
 from .trace import (
     EntityView,
     EvictionStep,
@@ -45,17 +46,20 @@ LLMRerank = Callable[[RerankInput], RerankStep]
 
 @dataclass
 class _Candidates:
-    """Relations gathered so far, their similarity to the question, and the names of entities touched."""
+    """Relations gathered so far, their stored vectors and similarity to the question, and the names of entities
+    touched."""
 
     rels: dict[str, Relation] = field(default_factory=dict)
+    vecs: dict[str, np.ndarray] = field(default_factory=dict)
     sims: dict[str, float] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
 
-    def add(self, rel: Relation, sim: float) -> bool:
+    def add(self, rel: Relation, vec: np.ndarray, qvec: np.ndarray) -> bool:
         if rel.id in self.rels:
             return False
         self.rels[rel.id] = rel
-        self.sims[rel.id] = sim
+        self.vecs[rel.id] = vec
+        self.sims[rel.id] = float(vec @ qvec)
         self.names.setdefault(rel.subject_id, rel.subject)
         self.names.setdefault(rel.object_id, rel.object)
         return True
@@ -121,7 +125,7 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
             cand.names.setdefault(e.id, e.name)
         rel_ids = list(dict.fromkeys(r for e in ents for r in e.relation_ids if r not in cand.rels))
         found = graph.get_with_vectors("relations", rel_ids)
-        new_rels = [r.id for r, v in found if cand.add(r, float(v @ qvec))]  # type: ignore[arg-type]
+        new_rels = [r.id for r, v in found if cand.add(r, v, qvec)]  # type: ignore[arg-type]
         new_ents = sorted(
             {x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known
         )
@@ -144,6 +148,7 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
     evicted = tuple(r for r in ranked[cap:] if r not in keep)
     for rid in evicted:
         del cand.rels[rid]
+        del cand.vecs[rid]
         del cand.sims[rid]
     return EvictionStep(before, len(cand.rels), cap, evicted, ms_since(t0))
 
@@ -260,7 +265,8 @@ def retrieve(
     embed_ms = ms_since(t_embed)
     qvec = vecs[0]
     ent_hits = graph.search_entity_records(vecs[1:], params.entity_top_k) if unmatched else []
-    rel_hits = graph.search_relation_records(qvec, params.relation_top_k)
+    rel_found = graph.search("relations", qvec[None, :], params.relation_top_k, with_vectors=True)[0]
+    rel_hits = [(h.record, h.score) for h in rel_found]
     span_hits = dict(zip(unmatched, ent_hits, strict=True))
     seeds = build_seeds(qstep, span_hits, rel_hits, params, round(ms_since(t0) - embed_ms, 2))
 
@@ -271,9 +277,9 @@ def retrieve(
         for e, _ in hits:
             cand.names.setdefault(e.id, e.name)
     rel_score = {s.id: s.score for s in seeds.relation_hits}
-    for r, s in rel_hits:
-        if r.id in rel_score:
-            cand.add(r, s)
+    for h in rel_found:
+        if h.record.id in rel_score:
+            cand.add(h.record, h.vector, qvec)  # type: ignore[arg-type]
     ent_score = {s.id: s.score for s in seeds.entity_hits}
     start = set(ent_score) | {x for rid in rel_score for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)}
     hops = _expand(graph, cand, qvec, start, max(0, min(2, params.hops)))
@@ -318,4 +324,5 @@ def retrieve(
         relations=views,
         total_ms=ms,
         retrieval_ms=ms,
+        state=QueryState(question, qvec, dict(cand.vecs)),
     )

@@ -8,10 +8,11 @@ import json
 import time
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..config import QueryParams
+from .state import QueryState
 
 
 def ms_since(t0: float) -> float:
@@ -240,6 +241,7 @@ class QueryTrace:
     relations: tuple[RelationView, ...] = ()
     total_ms: float = 0.0
     retrieval_ms: float = 0.0
+    state: QueryState | None = field(default=None, compare=False, repr=False)  # for the answer step; not exported
 
     @property
     def llm_calls(self) -> tuple[LLMCall, ...]:
@@ -256,7 +258,8 @@ class QueryTrace:
         return [p.id for p in self.passages.passages] if self.passages else []
 
     def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
+        d = dataclasses.asdict(dataclasses.replace(self, state=None))
+        del d["state"]
         if d["answer"] is not None:  # the answer's evidence leads, as on the page
             d["answer"] = {"evidence": d["answer"].pop("evidence"), **d["answer"]}
         return d

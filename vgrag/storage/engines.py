@@ -53,10 +53,9 @@ class Collections:
 class MilvusEngine:
     """Reads and searches in Milvus itself."""
 
-    tags: SentenceTags | None = None  # none stored: the reader tags at query time
-
     def __init__(self, store: Collections) -> None:
         self.store = store
+        self.tags = SentenceTags(None)  # none stored beside a server: the reader tags at query time, kept in memory
         self._titles: TitleIndex | None = None  # read on first use, then kept in step with this process's writes
 
     # ---------- reads and searches
@@ -164,12 +163,11 @@ class LocalEngine(MilvusEngine):
         return index if index is not None else super().titles()
 
     def loaded(self) -> bool:
-        return self.copies.loaded() and self.tags is not None and self.tags.loaded
+        return self.copies.loaded() and self.tags.loaded
 
     def load(self) -> None:
         self.copies.load()
-        if self.tags is not None:
-            self.tags.load()
+        self.tags.load()
 
     def before_write(self, kind: Kind) -> None:
         self.copies.before_write(kind)

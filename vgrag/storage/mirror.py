@@ -112,7 +112,9 @@ class VectorMirror:
             n = len(self.ids)
             if n == 0 or k <= 0:
                 return [[] for _ in range(len(q))]
-            scores = q @ self._mat[:n].T
+            # rows × dim times dim × queries: a matrix-vector product over the C-ordered rows (for one query) —
+            # the transposed form `q @ mat.T` took OpenBLAS's slow, threaded path (8 ms vs 0.3 ms at 19k rows)
+            scores = (self._mat[:n] @ q.T).T
             out = []
             for row in scores:
                 top = np.argpartition(-row, k - 1)[:k] if k < n else np.arange(n)

@@ -152,9 +152,9 @@ class Graph:
         return self.get("passages", ids)  # type: ignore[return-value]
 
     @property
-    def tags(self) -> SentenceTags | None:
-        """The stored sentences' named entities, tagged at ingest (Milvus Lite; see tags.py). None: a server, where
-        the reader tags at query time."""
+    def tags(self) -> SentenceTags:
+        """The sentences' named entities (tags.py): tagged at ingest and kept beside a Milvus Lite file; on a
+        server, tagged by the reader at query time and kept in this graph's memory."""
         return self.engine.tags
 
     def title_index(self) -> TitleIndex:

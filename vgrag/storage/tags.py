@@ -1,6 +1,6 @@
 """The named entities of sentences for the offline reader: spaCy's NER alone, run at ingest on every stored
 sentence (so most of the answer step has run before any question is asked) and at query time on anything else,
-remembered in memory per sentence.
+remembered in the graph's store (a server's graph keeps an in-memory one: nothing is stored beside a server).
 
 Keyed by the sentence itself (a hash of its text), so an entry never goes stale: a changed or re-chunked passage
 has new sentences and new keys, and a deleted one leaves entries nobody asks for. Kept in a JSON-lines file beside
@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -28,6 +27,8 @@ def sentence_key(sentence: str) -> str:
 
 
 class SentenceTags:
+    """Sentences' tags by sentence: kept in a JSON-lines file (`path`), or in memory only (`path` None)."""
+
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._tags: dict[str, Tags] | None = None  # read from the file on first use
@@ -52,6 +53,11 @@ class SentenceTags:
                     into[str(key)] = tuple((str(t), str(label)) for t, label in ents)
                 except (ValueError, TypeError):
                     continue  # a line cut by a crash, or not ours
+
+    @property
+    def kept(self) -> bool:
+        """Whether the tags outlive this process (a file), so tagging at ingest pays off."""
+        return self.path is not None
 
     @property
     def loaded(self) -> bool:
@@ -100,43 +106,29 @@ class SentenceTags:
 NER_ONLY = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"]
 
 
-_NER_CACHE: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
-_NER_CACHE_SIZE = 20_000  # sentences: re-asked questions and stepped-through traces reuse their passages
-_NER_LOCK = threading.Lock()  # app sessions run in threads
-
-
-def clear_tag_cache() -> None:
-    """Forget the sentences tagged so far (a benchmark times each method's answer as if it ran alone)."""
-    with _NER_LOCK:
-        _NER_CACHE.clear()
+_NER_LOCK = threading.Lock()  # one spaCy call at a time (app sessions run in threads)
 
 
 def _ner(nlp: object, sentences: Sequence[str]) -> list[Tags]:
     """spaCy's NER alone on these sentences, in one batch: (entity text, label) per entity."""
-    docs = nlp.pipe(sentences, disable=NER_ONLY, batch_size=256)  # type: ignore[attr-defined]
+    with _NER_LOCK:
+        docs = list(nlp.pipe(sentences, disable=NER_ONLY, batch_size=256))  # type: ignore[attr-defined]
     return [tuple((e.text.strip(), e.label_) for e in d.ents if e.text.strip()) for d in docs]
 
 
 def tag_sentences(
     nlp: object, sentences: Sequence[str], store: SentenceTags | None = None
 ) -> list[list[tuple[str, str]]]:
-    """Each sentence's named entities (text, label): from the tags ingest stored, else spaCy's NER alone (the
-    parser is the costly part) on the new sentences in one batch; remembered for the next question."""
-    with _NER_LOCK:
-        todo = [x for x in dict.fromkeys(sentences) if x not in _NER_CACHE]
-        if store is not None and todo:
-            for sentence, ents in store.get(todo).items():
-                _NER_CACHE[sentence] = list(ents)
-            todo = [x for x in todo if x not in _NER_CACHE]
-        fresh = list(zip(todo, _ner(nlp, todo), strict=True))
-        for sentence, ents in fresh:
-            _NER_CACHE[sentence] = list(ents)
-        if store is not None and fresh:
-            store.add(fresh)
-        out = [_NER_CACHE[x] for x in sentences]
-        while len(_NER_CACHE) > _NER_CACHE_SIZE:
-            _NER_CACHE.popitem(last=False)
-        return out
+    """Each sentence's named entities (text, label): from the store (tagged at ingest, or by an earlier question),
+    else spaCy's NER alone (the parser is the costly part) on the new sentences in one batch, added to the store.
+    Without a store, every sentence is tagged afresh."""
+    known = store.get(sentences) if store is not None else {}
+    todo = [x for x in dict.fromkeys(sentences) if x not in known]
+    fresh = list(zip(todo, _ner(nlp, todo), strict=True)) if todo else []
+    if store is not None and fresh:
+        store.add(fresh)
+    known |= dict(fresh)
+    return [list(known[x]) for x in sentences]
 
 
 TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
@@ -154,8 +146,7 @@ def tag_passages(texts: Sequence[str], store: SentenceTags, on_tag: Callable[[in
     todo = [x for x in sentences if x not in known]
     for start in range(0, len(todo), TAG_BATCH):
         batch = todo[start : start + TAG_BATCH]
-        with _NER_LOCK:
-            tagged = list(zip(batch, _ner(nlp, batch), strict=True))
+        tagged = list(zip(batch, _ner(nlp, batch), strict=True))
         store.add(tagged)
         if on_tag is not None:
             on_tag(start + len(batch), len(todo))

@@ -69,7 +69,7 @@ def write_chunks(
     other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
     with graph.lock:
         stats = _write_chunks(graph, embedder, chunks, on_embed)
-    if graph.tags is not None:  # outside the write lock: questions need not wait for the NER of an ingest
+    if graph.tags.kept:  # outside the write lock: questions need not wait for the NER of an ingest
         t0 = time.perf_counter()
         stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags, on_tag)
         stats.tag_s += time.perf_counter() - t0
