@@ -3,20 +3,53 @@ the replay page and anyone teaching multi-hop retrieval."""
 
 from __future__ import annotations
 
+from ..config import QueryParams
 from ..query.trace import QueryTrace, Step
 
 TOP_SELECTED = 10  # how many selected relations the drawing highlights (viz.TOP_SELECTED)
 
-HOW_IT_WORKS = (
-    "The graph lives only in the vector database: every entity, relation and passage is a row with an embedding, "
-    "and each row lists the ids of its neighbours. A query (1) finds the entities named in the question, "
-    "(2) searches the vector index for seed entities and seed relations, (3) follows the id lists one or two hops "
-    "by primary-key look-ups — no graph database and no further vector search — (4) evicts the candidates least "
-    "similar to the question if there are too many, (5) reranks the rest (one LLM call when a model is set up, "
-    "otherwise personalised PageRank over the subgraph), and (6) answers from the passages of the selected "
-    "relations, citing them; passages are ranked by similarity plus relation evidence, fused with a BM25 word "
-    "search (Milvus full-text) of the question and of the question plus the top facts found."
-)
+_LEXICAL = {
+    "off": "There is no BM25 word search (it is off by default: it moved no top-10 list or cost recall on the "
+    "benchmarks).",
+    "candidates": "A BM25 word search (Milvus full-text) of the same two queries adds passages, ranked like the rest.",
+    "fused": "The ranking is fused by reciprocal rank with a BM25 word search (Milvus full-text) of the same two "
+    "queries.",
+}
+
+
+def how_it_works(p: QueryParams = QueryParams()) -> str:
+    """What a query does, step by step, with these knob values (the Ask page shows it with the defaults)."""
+    hops = f"{p.hops} hop{'s' if p.hops != 1 else ''} (Hops = {p.hops})" if p.hops else "no hop (Hops = 0)"
+    rerank = {
+        "auto": "one LLM call when a model is set up, otherwise personalised PageRank over the subgraph plus "
+        "similarity to the question",
+        "graph": "personalised PageRank over the subgraph plus similarity to the question",
+        "similarity": "similarity to the question alone",
+        "llm": "one LLM call (personalised PageRank when no model is set up)",
+    }[p.rerank]
+    return (
+        "The graph lives only in the vector database: every entity, relation and passage is a row with an embedding, "
+        "and each row lists the ids of its neighbours. A query embeds its question once, then "
+        "(1) finds the entities the question names: word sequences that are an entity's exact name (a primary-key "
+        "look-up) and capitalised or quoted spans; "
+        f"(2) searches the vectors for seeds: the {p.entity_top_k} entities nearest to each span with no exact match "
+        f"(Entity top-k) and the {p.relation_top_k} relations nearest to the question (Relation top-k), dropping "
+        f"those below a similarity of {p.sim_threshold:g} (Similarity threshold); "
+        f"(3) follows the id lists {hops} by primary-key look-ups, with no graph database and no further vector "
+        "search; "
+        f"(4) keeps the seed relations and the {p.eviction_cap} candidates most similar to the question (Eviction "
+        "cap); "
+        f"(5) reranks them by {rerank}, keeping {p.rerank_keep} (Relations kept by rerank); "
+        f"(6) ranks passages: those of the selected relations, those titled by a name that the top relations' "
+        f"passages mention, and the nearest to the question and to the question plus the top {p.evidence_relations} "
+        f"relations found; each scores its similarity plus {p.relation_weight:g} times its best relation's rerank "
+        f"score, and the top {p.passage_top_k} (Passages) are kept. {_LEXICAL[p.lexical]} "
+        "(7) Offline, the answer is the evidence sentences from those passages, cited, and a short answer only when "
+        "the reader is confident; with a model, one LLM call answers from the passages, citing them."
+    )
+
+
+HOW_IT_WORKS = how_it_works()
 
 
 def _n(count: int, word: str) -> str:

@@ -1,0 +1,41 @@
+""""How this works" on the Ask page says what the code does with today's defaults: every knob value it names is
+the QueryParams default, and a step that is off by default is not described as running."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from vgrag.config import QueryParams
+from vgrag.present.explain import HOW_IT_WORKS, how_it_works
+
+
+def test_the_text_names_the_default_knob_values():
+    p = QueryParams()
+    assert HOW_IT_WORKS == how_it_works(p)
+    for said in (
+        f"the {p.entity_top_k} entities nearest to each span with no exact match (Entity top-k)",
+        f"the {p.relation_top_k} relations nearest to the question (Relation top-k)",
+        f"below a similarity of {p.sim_threshold:g} (Similarity threshold)",
+        f"(Hops = {p.hops})",
+        f"the {p.eviction_cap} candidates most similar to the question (Eviction cap)",
+        f"keeping {p.rerank_keep} (Relations kept by rerank)",
+        f"the question plus the top {p.evidence_relations} relations found",
+        f"plus {p.relation_weight:g} times",
+        f"the top {p.passage_top_k} (Passages)",
+    ):
+        assert said in HOW_IT_WORKS, said
+
+
+def test_bm25_is_described_only_when_it_runs():
+    assert QueryParams().lexical == "off"
+    assert "no BM25 word search" in HOW_IT_WORKS and "fused" not in HOW_IT_WORKS
+    fused = how_it_works(replace(QueryParams(), lexical="fused"))
+    assert "fused by reciprocal rank with a BM25 word search" in fused
+    assert "adds passages" in how_it_works(replace(QueryParams(), lexical="candidates"))
+
+
+def test_other_knob_values_change_the_text():
+    p = QueryParams(entity_top_k=7, hops=2, rerank="similarity", passage_top_k=9)
+    text = how_it_works(p)
+    assert "the 7 entities" in text and "2 hops (Hops = 2)" in text and "the top 9 (Passages)" in text
+    assert "similarity to the question alone" in text and "LLM" not in text.split("(7)")[0]
