@@ -168,7 +168,7 @@ def ingest_documents(
             batch: list[SourceChunk] = []
             for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
                 idx, text = start + i, chunk.text
-                batch.append(SourceChunk(did, chunk.title, text, idx, ex.triples, ex.entities))
+                batch.append(SourceChunk(did, chunk.title, text, idx, ex.triples, ex.entities, ex.tags))
                 doc_triples += len(ex.triples)
                 if ex.error:
                     tally.failures.append(Failure(name, idx, ex.error))

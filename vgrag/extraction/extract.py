@@ -18,6 +18,7 @@ from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
 from ..models import Triple
 from ..nlp import load_spacy
+from ..storage.tags import Tags, passage_tags
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .parse import parse_triples_output
@@ -36,6 +37,7 @@ class Extraction:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached: bool = False
+    tags: tuple[tuple[str, Tags], ...] = ()  # offline: each sentence's entities from the same parse (passage_tags)
 
 
 class Extractor(Protocol):
@@ -65,10 +67,12 @@ class OfflineExtractor:
         titles = list(titles) if titles else [""] * len(texts)
         clean = [clean_prose(t) for t in texts]
         out = []
-        for doc, title in zip(self._nlp.pipe(clean, batch_size=self._batch), titles, strict=True):  # type: ignore[attr-defined]
+        docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
+        for doc, title, text in zip(docs, titles, texts, strict=True):
             triples = tuple(ClauseReader(doc, name_of(title) if title else "").triples())
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
-            out.append(Extraction(triples, names, error=None if triples else "no triples found"))
+            tags = tuple(passage_tags(doc, text))  # the sentence tagger reuses this parse (storage/tags.py)
+            out.append(Extraction(triples, names, error=None if triples else "no triples found", tags=tags))
         return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
 
 

@@ -131,18 +131,42 @@ def tag_sentences(
     return [list(known[x]) for x in sentences]
 
 
+def passage_tags(doc: object, text: str) -> list[tuple[str, Tags]]:
+    """Each sentence of `text` (as the reader splits it) with the entities that a spaCy Doc of the text found in it:
+    the parse extraction already ran, so ingest runs no second NER over the passage. A sentence the Doc's text does
+    not contain (cleaning changed it) is left out, and tagged alone later."""
+    whole, at, out = doc.text, 0, []  # type: ignore[attr-defined]
+    ents = [(e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents]  # type: ignore[attr-defined]
+    for sentence in split_sentences(text) or [text]:
+        start = whole.find(sentence, at)
+        if start < 0:
+            continue
+        at = start + len(sentence)
+        out.append((sentence, tuple((t, label) for a, b, t, label in ents if start <= a and b <= at and t)))
+    return out
+
+
 TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
 
 
-def tag_passages(texts: Sequence[str], store: SentenceTags, on_tag: Callable[[int, int], None] | None = None) -> int:
-    """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER); returns
-    how many sentences were new, reporting (done, total) new sentences after each batch to `on_tag`. Without
-    spaCy's model, nothing (the reader then has no candidates either)."""
-    nlp = load_spacy()
-    if nlp is None:
-        return 0
+def tag_passages(
+    texts: Sequence[str],
+    store: SentenceTags,
+    on_tag: Callable[[int, int], None] | None = None,
+    parsed: Sequence[tuple[str, Tags]] = (),
+) -> int:
+    """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER): the tags
+    extraction's parse already gave (`parsed`, see passage_tags) are stored as they are, spaCy's NER runs on the
+    rest. Returns how many sentences were new, reporting (done, total) sentences sent to the NER after each batch to
+    `on_tag`. Without spaCy's model, only `parsed` (the reader then has no candidates either)."""
     sentences = list(dict.fromkeys(x for t in texts for x in (split_sentences(t) or [t])))
     known = store.get(sentences)
+    given = [(s, ents) for s, ents in dict(parsed).items() if s not in known]
+    store.add(given)
+    known |= dict(given)
+    nlp = load_spacy()
+    if nlp is None:
+        return len(given)
     todo = [x for x in sentences if x not in known]
     for start in range(0, len(todo), TAG_BATCH):
         batch = todo[start : start + TAG_BATCH]
@@ -150,4 +174,4 @@ def tag_passages(texts: Sequence[str], store: SentenceTags, on_tag: Callable[[in
         store.add(tagged)
         if on_tag is not None:
             on_tag(start + len(batch), len(todo))
-    return len(todo)
+    return len(given) + len(todo)

@@ -18,7 +18,7 @@ from ..embed import Embedder
 from ..models import Entity, Passage, Relation, Triple
 from ..text import display_name, entity_id, passage_id, relation_id
 from .store import Graph
-from .tags import tag_passages
+from .tags import Tags, tag_passages
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,7 @@ class SourceChunk:
     chunk_index: int
     triples: tuple[Triple, ...] = ()
     entities: tuple[str, ...] = ()
+    tags: tuple[tuple[str, Tags], ...] = ()  # its sentences' entities from extraction's parse (tags.passage_tags)
 
     @property
     def passage_id(self) -> str:
@@ -71,7 +72,8 @@ def write_chunks(
         stats = _write_chunks(graph, embedder, chunks, on_embed)
     if graph.tags.kept:  # outside the write lock: questions need not wait for the NER of an ingest
         t0 = time.perf_counter()
-        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags, on_tag)
+        parsed = [x for c in chunks for x in c.tags]  # spaCy ran once per text: no second NER over these
+        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags, on_tag, parsed)
         stats.tag_s += time.perf_counter() - t0
     return stats
 

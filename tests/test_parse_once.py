@@ -1,0 +1,57 @@
+"""spaCy runs once per text at ingest: the offline extractor's parse also gives the sentence tags the reader uses,
+so the sentence tagger runs no second NER over the same passage."""
+
+from __future__ import annotations
+
+import pytest
+
+import vgrag.extraction.extract as extract_mod
+import vgrag.storage.tags as tags_mod
+from vgrag.extraction.extract import OfflineExtractor
+from vgrag.ingest import ingest_documents
+from vgrag.nlp import load_spacy
+from vgrag.text import split_sentences
+
+DOC = b"""# Varn lighthouse
+
+The Varn lighthouse was restored by Ada Quell in 1990. It stands on the coast of Brill.
+
+## Keepers
+
+Tomas Berg kept the light from 1950 to 1972. His daughter Lena Berg wrote a book about Varn.
+"""
+
+
+class CountingSpacy:
+    """The real spaCy pipeline, recording every text it is asked to process."""
+
+    def __init__(self, nlp: object) -> None:
+        self._nlp = nlp
+        self.texts: list[str] = []
+
+    def pipe(self, texts, **kw):
+        texts = list(texts)
+        self.texts.extend(texts)
+        return self._nlp.pipe(texts, **kw)
+
+    def __call__(self, text: str):
+        self.texts.append(text)
+        return self._nlp(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._nlp, name)
+
+
+def test_each_passage_is_parsed_once_and_its_sentences_are_tagged_from_that_parse(graph, embedder, monkeypatch):
+    nlp = load_spacy()
+    if nlp is None:
+        pytest.skip("spaCy's en_core_web_sm is not installed")
+    counting = CountingSpacy(nlp)
+    monkeypatch.setattr(extract_mod, "load_spacy", lambda: counting)
+    monkeypatch.setattr(tags_mod, "load_spacy", lambda: counting)
+    report = ingest_documents(graph, embedder, OfflineExtractor(), [("varn.md", DOC)], chunk_chars=120)
+    assert report.chunks >= 2 and len(counting.texts) == report.chunks  # one parse per passage, nothing else
+    sentences = [s for t in counting.texts for s in split_sentences(t)]
+    tagged = graph.tags.get(sentences)
+    assert set(tagged) == set(sentences)  # every sentence tagged, from the extraction's parse
+    assert "Ada Quell" in dict(tagged["The Varn lighthouse was restored by Ada Quell in 1990."])
