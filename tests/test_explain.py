@@ -1,4 +1,4 @@
-""""How this works" on the Ask page says what the code does with today's defaults: every knob value it names is
+"""The Ask page's "How this works" says what the code does with today's defaults: every knob value it names is
 the QueryParams default, and a step that is off by default is not described as running."""
 
 from __future__ import annotations
