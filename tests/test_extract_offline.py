@@ -11,6 +11,7 @@ from vgrag.extraction.entities import Canonicalizer, clean_name, graph_aliases
 from vgrag.extraction.extract import Extraction, OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
+from vgrag.storage.writer import delete_document
 from vgrag.nlp import load_spacy
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
@@ -93,6 +94,29 @@ def test_ingest_merges_across_batches_and_the_graph_and_stores_aliases(graph, em
     before = graph.counts()
     ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     assert graph.counts() == before  # re-ingest is idempotent
+    assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+
+
+def test_the_alias_record_goes_with_its_document_and_comes_back_with_it(graph, embedder):
+    class Scripted:
+        name = "scripted"
+
+        def extract_many(self, texts, titles=None):
+            return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
+
+    ingest_documents(graph, embedder, Scripted(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
+    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    b = next(d for d in graph.documents.all() if d.name == "b.txt")
+    delete_document(graph, b.id)
+    assert graph_aliases(graph).all() == {}  # the spelling merged from b.txt is no longer claimed
+    assert [d.name for d in graph.documents.all()] == ["a.txt"]
+    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+    before = graph.counts()
+    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    assert graph.counts() == before and graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Eliot, George | Silas Marner.")])  # changed text
+    assert graph_aliases(graph).all() == {}  # the replaced version's record went with it
 
 
 def test_realistic_upload_graph_names_the_real_relations(graph, embedder):
