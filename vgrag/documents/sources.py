@@ -265,9 +265,21 @@ def document_sections(name: str, data: bytes) -> list[Section]:
 
 
 def _without_blobs(sec: Section) -> Section:
-    """Runs of 80+ characters without a space (base64, minified data, hashes) are not prose: dropped."""
-    text = re.sub(r"\S{80,}", " ", sec.text)
+    """Runs of 80+ characters without a space (base64, minified data, hashes) are not prose: dropped — unless
+    they are written in a script that puts no spaces between words (Chinese, Japanese, Thai …)."""
+    text = re.sub(r"\S{80,}", lambda m: m.group(0) if _unspaced_script(m.group(0)) else " ", sec.text)
     return sec if text == sec.text else Section(sec.heading, text.strip(), sec.page)
+
+
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")  # Thai, Lao, Myanmar, Khmer
+
+
+def _unspaced_script(run: str) -> bool:
+    """Whether at least a third of a run's letters are wide (CJK ideographs, kana, fullwidth forms) or of a
+    Southeast Asian script written without spaces."""
+    letters = [c for c in run if c.isalpha()]
+    wide = sum(1 for c in letters if unicodedata.east_asian_width(c) in ("W", "F") or _UNSPACED.match(c))
+    return bool(letters) and wide * 3 >= len(letters)
 
 
 def document_text(name: str, data: bytes) -> str:
