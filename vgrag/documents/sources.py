@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .docx_text import docx_sections
 from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
-from .pdf_layout import visual_sections
+from .pdf_layout import read_layout
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -110,7 +110,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [clean_text(p.extract_text() or "") for p in reader.pages]
         outline = _pdf_outline(reader)
-        laid = [] if outline else visual_sections(reader)
+        layout = None if outline else read_layout(reader)
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
@@ -121,10 +121,12 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
         raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
     if not any(p.strip() for p in pages):
         raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
-    if laid:  # no outline, but visible headings
-        return laid
+    if layout is not None and layout.sections:  # no outline, but visible headings
+        return list(layout.sections)
     sections: list[Section] = []
     if not outline:
+        if layout is not None and any(p.strip() for p in layout.pages):  # no heading visible: the pages
+            pages = [clean_text(p) for p in layout.pages]  # without their running headers/footers
         heading: tuple[str, ...] = ()
         for n, text in enumerate(pages, 1):
             parts = plain_sections(text, first_line_title=not heading and not sections)
