@@ -133,3 +133,21 @@ def test_realistic_upload_graph_names_the_real_relations(graph, embedder):
     assert ("The Prestige", "directed by", "Christopher Nolan") in found or ("Prestige", "directed by",
             "Christopher Nolan") in found  # fmt: skip
     assert any(s == "Christopher Edward Nolan" or s == "Christopher Nolan" and p == "born" for s, p, _ in found)
+
+
+def test_a_relative_clause_preposition_read_as_a_dative_and_an_adverb_s_preposition():
+    facts = _facts(
+        "Nadine Krause (born 25 March 1982 in Waiblingen) is a former German handballer who last played for Bayer "
+        "Leverkusen as a left back.",
+        "Nadine Krause",
+    )
+    assert ("Nadine Krause", "played for", "Bayer Leverkusen") in facts  # spaCy labels "for" a dative here
+    facts = _facts("Rail routes run east towards Portsmouth, north to Winchester and London.", "Southampton")
+    assert ("Rail routes", "run to", "Winchester") in facts  # "to" hangs on the adverb "north"
+
+
+def test_a_name_modified_by_another_name_and_a_lifespan_in_parentheses():
+    facts = _facts("In 1998, Synon was acquired by Sterling Software of Plano, Texas.", "Synon")
+    assert {("Synon", "acquired by, In 1998", "Sterling Software"), ("Sterling Software", "of", "Plano")} <= facts
+    facts = _facts("Kate Condon (February 4, 1877 – May 27, 1941) was an American contralto.", "Kate Condon")
+    assert {("Kate Condon", "born", "February 4, 1877"), ("Kate Condon", "died", "May 27, 1941")} <= facts
