@@ -79,43 +79,40 @@ def test_a_name_keeps_the_article_the_text_writes_and_a_stored_spelling_wins():
     assert (ex.triples[0].subject, ex.triples[0].object) == ("The Beatles", "The Hague")
 
 
+class Pairs:
+    """A real Extractor: "A | B." → (A, wrote, B)."""
+
+    name = "scripted"
+
+    def extract_many(self, texts, titles=None):
+        return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
+
+
 def test_ingest_merges_across_batches_and_the_graph_and_stores_aliases(graph, embedder):
-    class Scripted:
-        name = "scripted"
-
-        def extract_many(self, texts, titles=None):
-            return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
-
-    ingest_documents(graph, embedder, Scripted(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     names = sorted(e.name for e in graph.iter_entities())
     assert names == ["Mary Ann Evans", "Middlemarch", "Silas Marner"]
     assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
     before = graph.counts()
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     assert graph.counts() == before  # re-ingest is idempotent
     assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
 
 
 def test_the_alias_record_goes_with_its_document_and_comes_back_with_it(graph, embedder):
-    class Scripted:
-        name = "scripted"
-
-        def extract_many(self, texts, titles=None):
-            return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
-
-    ingest_documents(graph, embedder, Scripted(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     b = next(d for d in graph.documents.all() if d.name == "b.txt")
     delete_document(graph, b.id)
     assert graph_aliases(graph).all() == {}  # the spelling merged from b.txt is no longer claimed
     assert [d.name for d in graph.documents.all()] == ["a.txt"]
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
     before = graph.counts()
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     assert graph.counts() == before and graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Eliot, George | Silas Marner.")])  # changed text
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Eliot, George | Silas Marner.")])  # changed text
     assert graph_aliases(graph).all() == {}  # the replaced version's record went with it
 
 
