@@ -148,3 +148,13 @@ def test_a_name_modified_by_another_name_and_a_lifespan_in_parentheses():
     assert {("Synon", "acquired by, In 1998", "Sterling Software"), ("Sterling Software", "of", "Plano")} <= facts
     facts = _facts("Kate Condon (February 4, 1877 – May 27, 1941) was an American contralto.", "Kate Condon")
     assert {("Kate Condon", "born", "February 4, 1877"), ("Kate Condon", "died", "May 27, 1941")} <= facts
+
+
+def test_a_name_keeps_the_proper_nouns_the_parser_joins_to_it():
+    facts = _facts(
+        "Drama at Inish is a comic play by the Irish writer Lennox Robinson which was first performed at the Abbey "
+        "Theatre.",
+        "Drama at Inish",
+    )
+    names = {x for s, _, o in facts for x in (s, o)}
+    assert "Lennox Robinson" in names and "Robinson" not in names  # NER tagged only "Robinson" a PERSON

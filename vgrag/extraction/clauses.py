@@ -107,7 +107,11 @@ class ClauseReader:
         ent = self.ent_of.get(tok.i)
         if ent is not None:
             span = ent[1:] if ent[0].lower_ == "the" and len(ent) > 1 else ent
-            text = span.text
+            start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
+            while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
+                    w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of:  # fmt: skip
+                start -= 1
+            text = self.doc[start : span.end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
                 if before is not None and re.fullmatch(r"\d{1,2}", before.text) and _MONTH.match(ent[0].text):
