@@ -158,3 +158,12 @@ def test_a_name_keeps_the_proper_nouns_the_parser_joins_to_it():
     )
     names = {x for s, _, o in facts for x in (s, o)}
     assert "Lennox Robinson" in names and "Robinson" not in names  # NER tagged only "Robinson" a PERSON
+
+
+def test_a_description_with_a_proper_adjective_is_still_the_thing_it_describes():
+    facts = _facts(
+        "The Wall Street Journal is an American business-focused, English-language international daily newspaper "
+        "based in New York City.",
+        "The Wall Street Journal",
+    )
+    assert ("The Wall Street Journal", "based in", "New York City") in facts

@@ -147,7 +147,8 @@ class ClauseReader:
                 head = head.head
             return self.subject_arg(head) if head.i != tok.i else None
         a = self.arg(tok)
-        if a is None or a.node and a.kind != "phrase":
+        description = tok.pos_ == "NOUN" and tok.i not in self.ent_of  # "an American daily newspaper"
+        if a is None or a.node and a.kind != "phrase" and not description:
             return a
         if tok.dep_ == "attr" and tok.head.pos_ == "AUX":
             subs = [c for c in tok.head.children if c.dep_ in SUBJ]
