@@ -11,6 +11,7 @@ from vgrag.extraction.entities import Canonicalizer, clean_name, graph_aliases
 from vgrag.extraction.extract import Extraction, OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
+from vgrag.storage.writer import delete_document
 from vgrag.nlp import load_spacy
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
@@ -78,21 +79,41 @@ def test_a_name_keeps_the_article_the_text_writes_and_a_stored_spelling_wins():
     assert (ex.triples[0].subject, ex.triples[0].object) == ("The Beatles", "The Hague")
 
 
+class Pairs:
+    """A real Extractor: "A | B." → (A, wrote, B)."""
+
+    name = "scripted"
+
+    def extract_many(self, texts, titles=None):
+        return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
+
+
 def test_ingest_merges_across_batches_and_the_graph_and_stores_aliases(graph, embedder):
-    class Scripted:
-        name = "scripted"
-
-        def extract_many(self, texts, titles=None):
-            return [Extraction((Triple(t.split(" | ")[0], "wrote", t.split(" | ")[1].strip(".")),)) for t in texts]
-
-    ingest_documents(graph, embedder, Scripted(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     names = sorted(e.name for e in graph.iter_entities())
     assert names == ["Mary Ann Evans", "Middlemarch", "Silas Marner"]
     assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
     before = graph.counts()
-    ingest_documents(graph, embedder, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     assert graph.counts() == before  # re-ingest is idempotent
+    assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+
+
+def test_the_alias_record_goes_with_its_document_and_comes_back_with_it(graph, embedder):
+    ingest_documents(graph, embedder, Pairs(), [("a.txt", b"Mary Ann Evans | Middlemarch.")])
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    b = next(d for d in graph.documents.all() if d.name == "b.txt")
+    delete_document(graph, b.id)
+    assert graph_aliases(graph).all() == {}  # the spelling merged from b.txt is no longer claimed
+    assert [d.name for d in graph.documents.all()] == ["a.txt"]
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    assert graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+    before = graph.counts()
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
+    assert graph.counts() == before and graph_aliases(graph).of("Mary Ann Evans") == ("Evans, Mary Ann",)
+    ingest_documents(graph, embedder, Pairs(), [("b.txt", b"Eliot, George | Silas Marner.")])  # changed text
+    assert graph_aliases(graph).all() == {}  # the replaced version's record went with it
 
 
 def test_realistic_upload_graph_names_the_real_relations(graph, embedder):
@@ -109,3 +130,40 @@ def test_realistic_upload_graph_names_the_real_relations(graph, embedder):
     assert ("The Prestige", "directed by", "Christopher Nolan") in found or ("Prestige", "directed by",
             "Christopher Nolan") in found  # fmt: skip
     assert any(s == "Christopher Edward Nolan" or s == "Christopher Nolan" and p == "born" for s, p, _ in found)
+
+
+def test_a_relative_clause_preposition_read_as_a_dative_and_an_adverb_s_preposition():
+    facts = _facts(
+        "Nadine Krause (born 25 March 1982 in Waiblingen) is a former German handballer who last played for Bayer "
+        "Leverkusen as a left back.",
+        "Nadine Krause",
+    )
+    assert ("Nadine Krause", "played for", "Bayer Leverkusen") in facts  # spaCy labels "for" a dative here
+    facts = _facts("Rail routes run east towards Portsmouth, north to Winchester and London.", "Southampton")
+    assert ("Rail routes", "run to", "Winchester") in facts  # "to" hangs on the adverb "north"
+
+
+def test_a_name_modified_by_another_name_and_a_lifespan_in_parentheses():
+    facts = _facts("In 1998, Synon was acquired by Sterling Software of Plano, Texas.", "Synon")
+    assert {("Synon", "acquired by, In 1998", "Sterling Software"), ("Sterling Software", "of", "Plano")} <= facts
+    facts = _facts("Kate Condon (February 4, 1877 – May 27, 1941) was an American contralto.", "Kate Condon")
+    assert {("Kate Condon", "born", "February 4, 1877"), ("Kate Condon", "died", "May 27, 1941")} <= facts
+
+
+def test_a_name_keeps_the_proper_nouns_the_parser_joins_to_it():
+    facts = _facts(
+        "Drama at Inish is a comic play by the Irish writer Lennox Robinson which was first performed at the Abbey "
+        "Theatre.",
+        "Drama at Inish",
+    )
+    names = {x for s, _, o in facts for x in (s, o)}
+    assert "Lennox Robinson" in names and "Robinson" not in names  # NER tagged only "Robinson" a PERSON
+
+
+def test_a_description_with_a_proper_adjective_is_still_the_thing_it_describes():
+    facts = _facts(
+        "The Wall Street Journal is an American business-focused, English-language international daily newspaper "
+        "based in New York City.",
+        "The Wall Street Journal",
+    )
+    assert ("The Wall Street Journal", "based in", "New York City") in facts

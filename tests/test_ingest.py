@@ -186,3 +186,17 @@ class _Scripted:
             pairs = re.findall(r"(Entity\d+) works with (Partner\d+)", t)
             out.append(Extraction(triples=tuple(Triple(a, "works with", b) for a, b in pairs)))
         return out
+
+
+def test_an_unspaced_cjk_document_becomes_passages_and_the_report_names_it(graph, embedder):
+    zh = (
+        "北京是中华人民共和国的首都，也是全国的政治、文化、国际交往和科技创新中心。"
+        "北京有三千多年建城史和八百多年建都史。"
+    )
+    text = "".join(f"第{i}段：{zh}" for i in range(40))  # 2,500 characters without a space
+    r = ingest_documents(graph, embedder, ScriptedExtractor(), [("北京.txt", text.encode())])
+    assert r.documents == ("北京.txt",) and r.counts["passages"] >= 2  # chunked
+    parts = sorted(graph.passages_of_doc(graph.documents.all()[0].id), key=lambda p: p.chunk_index)
+    stored = "".join(p.text for p in parts)
+    assert all(f"第{i}段：{zh}" in stored.replace(" ", "") for i in range(40))  # nothing lost
+    assert [f.source for f in r.failures] == ["北京.txt"] and "no facts" in r.failures[0].reason

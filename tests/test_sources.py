@@ -222,3 +222,24 @@ def test_model_output_parsing(raw, n, err):
     triples, _, error = parse_triples_output(raw)
     assert len(triples) == n
     assert (error is None) if err is None else (err in error)
+
+
+ZH = "北京是中华人民共和国的首都，也是全国的政治、文化、国际交往和科技创新中心。北京有三千多年建城史和八百多年建都史。"
+JA = (
+    "東京は日本の首都であり、世界最大級の都市圏を形成している。江戸幕府が置かれた江戸が明治維新の後に東京と改称された。"
+)
+
+
+def test_unspaced_chinese_and_japanese_prose_is_kept_and_base64_is_not():
+    assert document_text("zh.txt", (ZH * 3).encode()) == ZH * 3  # 168 characters without a space
+    secs = document_sections("ja.md", f"# 東京\n\n{JA * 3}".encode())
+    assert [(s.heading, s.text) for s in secs] == [(("東京",), JA * 3)]
+    blob = "QUJD" * 100
+    assert document_text("mixed.txt", f"Ada Lovelace wrote notes. {blob} {ZH * 2}".encode()).split() == [
+        "Ada", "Lovelace", "wrote", "notes.", ZH * 2]  # fmt: skip
+
+
+def test_a_last_chunk_whose_words_occur_earlier_is_not_dropped():
+    text = "It rained. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu. It rained."
+    assert chunk_text(text, 80, 0) == [
+        "It rained. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.", "It rained."]  # fmt: skip

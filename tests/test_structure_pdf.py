@@ -49,3 +49,19 @@ def test_citation_markers_are_stripped_from_text_and_headings():
     for name in ("articles.pdf", "articles.md", "articles.html", "articles.docx"):
         text = " ".join(s.text for s in document_sections(name, _read(name)))
         assert "[1]" not in text and "[citation needed]" not in text and "born 30 July 1970" in text, name
+
+
+def test_pdf_without_any_heading_loses_its_running_header_and_footer_but_no_text():
+    from pypdf import PdfReader
+
+    data = _read("plain.pdf")  # Chromium print of the articles' paragraphs: one font, no heading, 2 pages
+    raw = [p.extract_text() for p in PdfReader(FIX / "plain.pdf").pages]
+    assert len(raw) == 2 and all("Films and people" in t and "/2" in t for t in raw)  # the furniture is there
+    secs = document_sections("plain.pdf", data)
+    assert [(s.heading, s.page) for s in secs] == [((), 1), ((), 2)]  # no wrapped first line taken as a title
+    text = " ".join(s.text for s in secs)
+    for furniture in ("Films and people", "file:", "ﬁle:", "1/2", "2/2", " AM"):
+        assert furniture not in text
+    assert secs[0].text.startswith("The Prestige is a 2006") and secs[0].text.endswith("Mantan Moreland also star.")
+    assert secs[1].text.startswith("Creature is a 2011") and secs[1].text.endswith("Progressive Music Awards.")
+    assert [c.title for c in plan_chunks("plain.pdf", data)][:1] == ["plain.pdf · p. 1"]

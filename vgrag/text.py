@@ -102,8 +102,6 @@ def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> 
                 keep = keep[1:]
             current = keep
         current.append(s)
-    if current:
-        final = " ".join(current)
-        if not chunks or final not in chunks[-1]:
-            chunks.append(final)
+    if current:  # the last sentence is always new here (the overlap kept is only what precedes it)
+        chunks.append(" ".join(current))
     return chunks

@@ -168,15 +168,22 @@ def layout_sections(pages: list[list[Line]]) -> list[Section]:
     return sections
 
 
-def visual_sections(reader: object) -> list[Section]:
-    """The sections a PDF's visible headings give, furniture dropped; [] when it shows none or its text runs cannot
-    be read (the caller then reads it page by page)."""
+@dataclass(frozen=True)
+class PdfLayout:
+    sections: tuple[Section, ...]  # under the visible headings; () when the document shows none
+    pages: tuple[str, ...]  # each page's lines without furniture (the reading when no heading is visible)
+
+
+def read_layout(reader: object) -> PdfLayout | None:
+    """A PDF's visible structure with its furniture dropped; None when its text runs cannot be read (the caller
+    then reads it page by page with pypdf's plain extraction)."""
     try:
         pages = [page_lines(p, i) for i, p in enumerate(reader.pages)]  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - pypdf raises many types on odd files; the plain reading still works
         log.warning("PDF text runs unreadable; reading it page by page", exc_info=True)
-        return []
-    return layout_sections(drop_furniture(pages))
+        return None
+    kept = drop_furniture(pages)
+    return PdfLayout(tuple(layout_sections(kept)), tuple("\n".join(x.text for x in pl) for pl in kept))
 
 
 def _join(lines: list[str]) -> str:

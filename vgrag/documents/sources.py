@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .docx_text import docx_sections
 from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
-from .pdf_layout import visual_sections
+from .pdf_layout import read_layout
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -110,7 +110,7 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
         pages = [clean_text(p.extract_text() or "") for p in reader.pages]
         outline = _pdf_outline(reader)
-        laid = [] if outline else visual_sections(reader)
+        layout = None if outline else read_layout(reader)
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
@@ -121,10 +121,12 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
         raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
     if not any(p.strip() for p in pages):
         raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
-    if laid:  # no outline, but visible headings
-        return laid
+    if layout is not None and layout.sections:  # no outline, but visible headings
+        return list(layout.sections)
     sections: list[Section] = []
     if not outline:
+        if layout is not None and any(p.strip() for p in layout.pages):  # no heading visible: the pages
+            pages = [clean_text(p) for p in layout.pages]  # without their running headers/footers
         heading: tuple[str, ...] = ()
         for n, text in enumerate(pages, 1):
             parts = plain_sections(text, first_line_title=not heading and not sections)
@@ -265,9 +267,21 @@ def document_sections(name: str, data: bytes) -> list[Section]:
 
 
 def _without_blobs(sec: Section) -> Section:
-    """Runs of 80+ characters without a space (base64, minified data, hashes) are not prose: dropped."""
-    text = re.sub(r"\S{80,}", " ", sec.text)
+    """Runs of 80+ characters without a space (base64, minified data, hashes) are not prose: dropped — unless
+    they are written in a script that puts no spaces between words (Chinese, Japanese, Thai …)."""
+    text = re.sub(r"\S{80,}", lambda m: m.group(0) if _unspaced_script(m.group(0)) else " ", sec.text)
     return sec if text == sec.text else Section(sec.heading, text.strip(), sec.page)
+
+
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")  # Thai, Lao, Myanmar, Khmer
+
+
+def _unspaced_script(run: str) -> bool:
+    """Whether at least a third of a run's letters are wide (CJK ideographs, kana, fullwidth forms) or of a
+    Southeast Asian script written without spaces."""
+    letters = [c for c in run if c.isalpha()]
+    wide = sum(1 for c in letters if unicodedata.east_asian_width(c) in ("W", "F") or _UNSPACED.match(c))
+    return bool(letters) and wide * 3 >= len(letters)
 
 
 def document_text(name: str, data: bytes) -> str:

@@ -242,14 +242,17 @@ def markdown_sections(text: str) -> list[Section]:
 
 def plain_sections(text: str, first_line_title: bool = False) -> list[Section]:
     """One section of plain text without code listings; with first_line_title a short first line (a title, not a
-    sentence) becomes its heading."""
+    sentence, nor the first line of a paragraph wrapped onto a next line that goes on in lower case) becomes its
+    heading."""
     lines = drop_code(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     heading: tuple[str, ...] = ()
     if first_line_title:
         first = next((i for i, x in enumerate(lines) if x.strip()), None)
         if first is not None:
             cand = lines[first].strip()
-            if 2 <= len(cand) <= 100 and not cand.endswith((".", ",", ";", ":")) and any(c.isalpha() for c in cand):
+            wrapped = first + 1 < len(lines) and lines[first + 1].strip()[:1].islower()
+            if 2 <= len(cand) <= 100 and not cand.endswith((".", ",", ";", ":")) and any(c.isalpha() for c in cand) \
+                    and not wrapped:  # fmt: skip
                 heading = (cand,)
                 lines = lines[first + 1 :]
     out = "\n".join(lines).strip()

@@ -107,7 +107,11 @@ class ClauseReader:
         ent = self.ent_of.get(tok.i)
         if ent is not None:
             span = ent[1:] if ent[0].lower_ == "the" and len(ent) > 1 else ent
-            text = span.text
+            start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
+            while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
+                    w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of:  # fmt: skip
+                start -= 1
+            text = self.doc[start : span.end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
                 if before is not None and re.fullmatch(r"\d{1,2}", before.text) and _MONTH.match(ent[0].text):
@@ -143,7 +147,8 @@ class ClauseReader:
                 head = head.head
             return self.subject_arg(head) if head.i != tok.i else None
         a = self.arg(tok)
-        if a is None or a.node and a.kind != "phrase":
+        description = tok.pos_ == "NOUN" and tok.i not in self.ent_of  # "an American daily newspaper"
+        if a is None or a.node and a.kind != "phrase" and not description:
             return a
         if tok.dep_ == "attr" and tok.head.pos_ == "AUX":
             subs = [c for c in tok.head.children if c.dep_ in SUBJ]
@@ -186,13 +191,16 @@ class ClauseReader:
         particle = " ".join(c.text for c in verb.children if c.dep_ == "prt")
         base = f"{neg}{verb.text} {particle}".strip()
         for c in verb.children:
-            if c.dep_ in OBJ:
-                out += [(base, o) for o in _coordinated(c)]
-            elif c.dep_ in ("prep", "agent"):
+            if c.dep_ in OBJ and c.pos_ != "ADP":
+                out += [(base, o) for o in coordinated(c)]
+            elif c.dep_ in ("prep", "agent") or c.pos_ == "ADP":  # "played for X" parsed as a dative: a preposition
                 word = "by" if c.dep_ == "agent" else c.text
                 for p in c.children:
                     if p.dep_ == "pobj":
-                        out += [(f"{base} {word}", o) for o in _coordinated(p)]
+                        out += [(f"{base} {word}", o) for o in coordinated(p)]
+            elif c.dep_ in ("advmod", "npadvmod") and c.i not in self.ent_of:  # "runs north to X": an adverb's
+                out += [(f"{base} {q.text}", o) for q in c.children if q.dep_ == "prep"  # preposition
+                        for p in q.children if p.dep_ == "pobj" for o in coordinated(p)]  # fmt: skip
             elif c.dep_ in ("npadvmod", "nmod") and self.ent_of.get(c.i) is not None:
                 if self.ent_of[c.i].label_ in DATE_LABELS:
                     out.append((base, c))
@@ -228,12 +236,12 @@ class ClauseReader:
         note = f", {', '.join(dict.fromkeys(years))}" if years else ""
         out = []
         if described is not None:
-            out += [t for p, o in pairs if o.kind == "name" and (t := _triple(owner, f"{what} {p}", o.text))]
+            out += [t for p, o in pairs if o.kind == "name" and (t := triple(owner, f"{what} {p}", o.text))]
         for s in subjects:
             if not s.node:
                 continue
             for p, o in pairs:
-                t = _triple(s.text, p + note, o.text)
+                t = triple(s.text, p + note, o.text)
                 if t:
                     out.append(t)
         return out
@@ -275,29 +283,16 @@ class ClauseReader:
             inner_pred = f"{pred} {head} {c.text}" if common else f"{verb_base} {c.text}"
             for p in c.children:
                 if p.dep_ == "pobj":
-                    for o in _coordinated(p):
+                    for o in coordinated(p):
                         out += [x for x in self.expand(inner_pred, o, verb_base, depth + 1) if x[1].kind != "generic"]
         return out
 
-    def appositions(self) -> list[Triple]:
-        """ "X, an English filmmaker," → (X, is, English filmmaker); "X, a member of Y," → (X, is member of, Y)."""
-        out = []
-        for tok in self.doc:
-            if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.ent_of:
-                head = self.arg(tok.head)
-                if head is None or head.kind != "name":
-                    continue
-                for p, o in self.expand("is", tok, "is"):
-                    if o.node and (t := _triple(head.text, p, o.text)):
-                        out.append(t)
-        return out
-
     def triples(self) -> list[Triple]:
+        """The triples of every verb clause (the verbless readings are nominal.py's)."""
         out: list[Triple] = []
         for tok in self.doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
                 out += self.clause(tok)
-        out += self.appositions()
         return list(dict.fromkeys(out))
 
 
@@ -308,7 +303,7 @@ def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
 
 
-def _coordinated(tok: Tok) -> list[Tok]:
+def coordinated(tok: Tok) -> list[Tok]:
     """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
     out = []
     for t in [tok, *tok.conjuncts]:
@@ -317,7 +312,7 @@ def _coordinated(tok: Tok) -> list[Tok]:
     return out
 
 
-def _triple(s: str, p: str, o: str) -> Triple | None:
+def triple(s: str, p: str, o: str) -> Triple | None:
     if not _WORD.search(s) or len(p.split()) > MAX_PREDICATE_WORDS:
         return None
     return clean_triple((s, p, o))

@@ -125,23 +125,23 @@ class Canonicalizer:
 
 
 class AliasLog:
-    """The aliases of a graph's entities: one small record per ingested document in the meta collection, beside
-    the graph's document records (so deleting the graph deletes them)."""
+    """The aliases of a graph's entities: one small record per ingested document, attached to the document's
+    record (so deleting the document or the graph deletes them)."""
 
-    def __init__(self, meta: Any, graph: str) -> None:
-        self.meta, self.graph = meta, graph
+    def __init__(self, documents: Any) -> None:
+        self.documents = documents  # the graph's DocumentLog
 
     def add(self, doc_id: str, aliases: dict[str, set[str]]) -> None:
         """Record the spellings merged while ingesting one document (one write)."""
         if aliases:
             payload = {name: sorted(forms) for name, forms in sorted(aliases.items())}
-            self.meta.put(f"alias:{self.graph}:{doc_id}", "alias", self.graph, payload)
+            self.documents.attach(doc_id, "alias", payload)
 
     def all(self) -> dict[str, tuple[str, ...]]:
         """Canonical name → the other spellings merged into it, over the whole graph."""
         merged: dict[str, set[str]] = {}
-        for row in self.meta.rows("alias", self.graph):
-            for name, forms in (row.get("payload") or {}).items():
+        for payload in self.documents.attached("alias"):
+            for name, forms in (payload or {}).items():
                 merged.setdefault(name, set()).update(forms)
         return {n: tuple(sorted(f)) for n, f in merged.items()}
 
@@ -161,4 +161,4 @@ def graph_lookup(graph: Any) -> Callable[[Sequence[str]], dict[str, str]]:
 
 def graph_aliases(graph: Any) -> AliasLog:
     """The alias records of a graph (stored with its document records)."""
-    return AliasLog(graph.documents.meta, graph.documents.graph)
+    return AliasLog(graph.documents)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..config import LLMSettings
 from ..documents.structure import clean_prose, name_of
@@ -21,6 +21,7 @@ from ..nlp import load_spacy
 from ..storage.tags import Tags, passage_tags
 from .clauses import ClauseReader
 from .entities import Canonicalizer
+from .nominal import nominal_triples
 from .parse import parse_triples_output
 
 ExtractorKind = Literal["offline", "llm"]
@@ -69,11 +70,18 @@ class OfflineExtractor:
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
         for doc, title, text in zip(docs, titles, texts, strict=True):
-            triples = tuple(ClauseReader(doc, name_of(title) if title else "").triples())
+            triples = doc_triples(doc, name_of(title) if title else "")
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             tags = tuple(passage_tags(doc, text))  # the sentence tagger reuses this parse (storage/tags.py)
             out.append(Extraction(triples, names, error=None if triples else "no triples found", tags=tags))
         return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
+
+
+def doc_triples(doc: Any, topic: str = "") -> tuple[Triple, ...]:
+    """The facts of one already-parsed text (a spaCy Doc of its clean_prose text; `topic` is what "it" and "the
+    film" refer to): its verb clauses and its verbless readings, each once."""
+    reader = ClauseReader(doc, topic)
+    return tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
 
 
 # ---------- by LLM

@@ -93,5 +93,15 @@ class DocumentLog:
     def get(self, doc_id: str) -> Document | None:
         return next((d for d in self.all() if d.id == doc_id), None)
 
+    def attach(self, doc_id: str, kind: str, payload: dict) -> None:
+        """A record that belongs to one document (e.g. the spellings merged while ingesting it): deleted with it."""
+        self.meta.put(f"{kind}:{self.graph}:{doc_id}", kind, self.graph, payload)
+
+    def attached(self, kind: str) -> list[dict]:
+        """The payloads of this graph's per-document records of one kind."""
+        return [r[PAYLOAD] for r in self.meta.rows(kind, self.graph)]
+
     def forget(self, doc_id: str) -> None:
-        self.meta.delete([self._key(doc_id)])
+        """Delete a document's record and every record attached to it."""
+        mine = [k for k in self.meta.keys_of_graph(self.graph) if k.endswith(f":{self.graph}:{doc_id}")]
+        self.meta.delete(sorted({self._key(doc_id), *mine}))
