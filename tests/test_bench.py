@@ -87,7 +87,7 @@ def test_bench_cli_with_hybrid_distractors_and_intervals(minilm, tmp_path, capsy
     assert "hybrid" in table and "graph-naive: R@1" in table and "+ distractors from extra" in table
 
     # again on a kept graph: the distractors, stored complete, are not extracted a second time; same results
-    from vgrag import extract
+    from vgrag.extraction import extract
 
     def no_second_extraction(*_a, **_k):
         raise AssertionError("extracted again")

@@ -183,3 +183,21 @@ def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags)
     answer = json.loads(full.to_json())["answer"]
     assert next(iter(answer)) == "evidence" and answer["evidence"][0]["sentence"] == LIGHTHOUSE
     assert trace_from_dict(full.to_dict()).answer == step
+
+
+def test_the_evidence_follows_the_chain_into_the_passage_the_first_sentence_names():
+    """A set cover of the question's names and words; the passage about a place the chosen sentence names (the next
+    hop) beats a higher-ranked one that says as many of the question's words, and nothing is said twice."""
+    from vgrag.query.evidence import choose, describe
+
+    question = read_question("What is the airport of the city where WILM is licensed?", ("WILM",))
+    split = [
+        (0, "WILM (AM)", "WILM is a radio station licensed to Wilmington."),
+        (0, "WILM (AM)", "WILM is licensed by the commission."),  # says nothing new
+        (1, "Brill", "The airport of Brill serves the city."),
+        (2, "Wilmington International Airport", "The airport is north of the city."),
+    ]
+    ents = [[("WILM", "ORG"), ("Wilmington", "GPE")], [("WILM", "ORG")], [("Brill", "GPE")], []]
+    chosen = choose(describe(question.lemmas, question.names, split, ents))
+    assert [(s.passage, s.text) for s in chosen[:2]] == [(0, split[0][2]), (2, split[3][2])]
+    assert split[1][2] not in [s.text for s in chosen[:2]]
