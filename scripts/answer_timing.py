@@ -5,9 +5,9 @@ Usage: python scripts/answer_timing.py DB_FILE GRAPH BENCH_FOLDER [--code CHECKO
 Per question: graph retrieval at the app's defaults (top 5 passages) with the query-vector cache cleared, then the
 extractive answer with the reader's in-memory NER cache cleared (sentence tags stored at ingest stay, as for a
 user). Prints contains / EM / F1 / answered / precision / evidence_contains (with its ceiling: the share of questions
-whose listed passages contain a gold answer at all) and the median and p90 of both steps. `--code` imports vgrag from another checkout (e.g. `git archive` of an earlier commit), so the same
-procedure measures "before" and "after"; `--out` keeps each question's scores for a paired comparison
-(scripts/compare_answers.py).
+whose listed passages contain a gold answer at all) and the median and p90 of both steps. `--code` imports vgrag
+from another checkout (e.g. `git archive` of an earlier commit), so the same procedure measures "before" and "after";
+`--out` keeps each question's scores for a paired comparison (scripts/compare_answers.py).
 """
 
 from __future__ import annotations
