@@ -201,3 +201,21 @@ def test_the_evidence_follows_the_chain_into_the_passage_the_first_sentence_name
     chosen = choose(describe(question.lemmas, question.names, split, ents))
     assert [(s.passage, s.text) for s in chosen[:2]] == [(0, split[0][2]), (2, split[3][2])]
     assert split[1][2] not in [s.text for s in chosen[:2]]
+
+
+def test_sentences_come_from_spacys_segmenter_and_tags_stored_for_another_split_never_mislead(tmp_path):
+    """A graph tagged under the hand splitter keeps working: its stored keys no longer match, so the new sentence
+    is tagged by the NER when a question needs it (and remembered), never given the old pieces' tags."""
+    text = "The 1906 Cubs posted a winning percentage of. 763, before losing the World Series."
+    assert split_sentences(text) == [text]  # a figure after a stray period starts no sentence (the old splitter cut)
+    store = SentenceTags(tmp_path / "sentence-tags.jsonl")
+    old = ["The 1906 Cubs posted a winning percentage of.", "763, before losing the World Series."]
+    store.add([(old[0], (("Cubs", "PERSON"),)), (old[1], (("763", "PERSON"),))])  # what an old ingest stored
+    clear_tag_cache()
+    try:
+        (tagged,) = tag_sentences(load_spacy(), split_sentences(text), SentenceTags(store.path))
+    finally:
+        clear_tag_cache()
+    assert ("763", "PERSON") not in tagged and ("Cubs", "PERSON") not in tagged
+    assert all(t in text for t, _ in tagged) and "World Series" in {t.removeprefix("the ") for t, _ in tagged}
+    assert SentenceTags(store.path).get([text])  # tagged once, stored for the next question
