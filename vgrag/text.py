@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from .nlp import load_spacy
 
@@ -75,29 +76,42 @@ def _pieces(text: str) -> list[str]:
     return out
 
 
-def _segment(paragraphs: list[str]) -> list[str]:
-    """spaCy's statistical sentence segmenter (the `senter` of en_core_web_sm, on the tokenizer's output alone: ~7x
-    cheaper than the parser's sentences, which it matches on 364 of 400 MuSiQue passages where the rule-based
-    `sentencizer` cuts quotes and brackets off); without spaCy's model, one sentence per paragraph."""
+def _segment(paragraphs: list[str]) -> list[list[str]]:
+    """Each paragraph's sentences by spaCy's statistical sentence segmenter (the `senter` of en_core_web_sm, on the
+    tokenizer's output alone, all paragraphs in one batch: ~3x cheaper than one by one, ~9x cheaper than the parser's
+    sentences, which it matches on 364 of 400 MuSiQue passages, while the rule-based `sentencizer` cuts quotes and
+    brackets off); without spaCy's model, one sentence per paragraph."""
     nlp = load_spacy()
     if nlp is None:
-        return paragraphs
+        return [[p] for p in paragraphs]
     senter = nlp.get_pipe("senter")  # type: ignore[attr-defined]
     docs = senter.pipe((nlp.make_doc(p) for p in paragraphs), batch_size=64)  # type: ignore[attr-defined]
-    return [x for d in docs for x in (_SPACE.sub(" ", s.text).strip() for s in d.sents) if x]
+    return [[x for x in (_SPACE.sub(" ", s.text).strip() for s in d.sents) if x] for d in docs]
+
+
+def split_texts(texts: Sequence[str]) -> list[list[str]]:
+    """Each text's sentences (see split_sentences); the texts not seen before are segmented in one batch."""
+    todo = [t for t in dict.fromkeys(texts) if t not in _SENTENCES]
+    if todo:
+        pieces = [_pieces(t) for t in todo]
+        found = iter(_segment([p for ps in pieces for p in ps]))
+        if len(_SENTENCES) + len(todo) > _SENTENCES_MAX:
+            _SENTENCES.clear()
+        for t, ps in zip(todo, pieces, strict=True):
+            _SENTENCES[t] = tuple(x for _ in ps for x in next(found))
+    return [list(_SENTENCES.get(t) or _segmented(t)) for t in texts]
+
+
+def _segmented(text: str) -> tuple[str, ...]:
+    """One text's sentences, not remembered (the memo was cleared by another thread meanwhile)."""
+    return tuple(x for sentences in _segment(_pieces(text)) for x in sentences)
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split prose into sentences with spaCy's sentence segmenter, paragraph by paragraph, whitespace collapsed.
-    Stored sentence tags are keyed by these sentences (storage/tags.py): a sentence split differently from when it
-    was tagged is tagged again when a question needs it."""
-    known = _SENTENCES.get(text)
-    if known is None:
-        known = tuple(_segment(_pieces(text)))
-        if len(_SENTENCES) >= _SENTENCES_MAX:
-            _SENTENCES.clear()
-        _SENTENCES[text] = known
-    return list(known)
+    """Split prose into sentences with spaCy's sentence segmenter, paragraph by paragraph, whitespace collapsed
+    (memoised per text). Stored sentence tags are keyed by these sentences (storage/tags.py): a sentence split
+    differently from when it was tagged (an older graph) is tagged again when a question needs it."""
+    return split_texts([text])[0]
 
 
 def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> list[str]:

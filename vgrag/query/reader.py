@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..nlp import load_spacy
 from ..storage.tags import SentenceTags, tag_sentences
-from ..text import split_sentences
+from ..text import split_texts
 from .question import Asked, has_lemma, norm, overlap, word_lemmas
 
 _POSSESSIVE = re.compile(r"\s*['’]s$")
@@ -144,7 +144,9 @@ def candidates(
     model = model or fitted()
     question = f" {norm(asked.text)} "
     names = [norm(n) for n in asked.names if norm(n)]
-    split = [(i, title, s) for i, (title, text) in enumerate(passages) for s in (split_sentences(text) or [text])]
+    sentences = split_texts([text for _, text in passages])
+    split = [(i, title, s) for i, ((title, text), ss) in enumerate(zip(passages, sentences, strict=True))
+             for s in (ss or [text])]  # fmt: skip
     found: dict[str, Candidate] = {}
     where: dict[str, set[int]] = {}
     noun = word_lemmas(asked.noun) if asked.noun else frozenset()
