@@ -16,10 +16,9 @@ from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from ..nlp import load_spacy
 from ..storage.store import Graph
 from ..storage.tags import SentenceTags, tag_sentences
-from ..text import split_texts
 from .evidence import Sentence, choose, describe
 from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
-from .reader import Chain, Model, Reading, read
+from .reader import Chain, Model, Reading, read, sentences_of
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RankedPassage, RelationView, ms_since
 
 MAX_PATHS = 300  # candidate chains enumerated per query
@@ -168,9 +167,7 @@ def _evidence(
 ) -> list[Sentence]:
     """The evidence sentences (evidence.choose) from every sentence of the retrieved passages, the short answer's
     first when one is shown; the sentences' entities come from the tags stored at ingest (or spaCy's NER now)."""
-    sentences = split_texts([p.text for p in passages])
-    split = [(i, p.title, s) for i, (p, ss) in enumerate(zip(passages, sentences, strict=True))
-             for s in (ss or [p.text])]  # fmt: skip
+    split = sentences_of([(p.title, p.text) for p in passages])
     nlp = load_spacy()
     ents = tag_sentences(nlp, [s for _, _, s in split], tags) if nlp is not None else [[] for _ in split]
     said = describe(asked.lemmas, names, split, ents)
