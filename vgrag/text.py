@@ -58,6 +58,7 @@ def content_hash(data: bytes | str) -> str:
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCES: dict[str, tuple[str, ...]] = {}  # text -> its sentences: a pure function of the text, memoised
 _SENTENCES_MAX = 50_000
+_MEMO_CHARS = 20_000  # only passage-sized texts are remembered (a whole document is split once, at ingest)
 _PIECE = 100_000  # characters given to the segmenter at once (a paragraph longer than this is cut at a space)
 
 
@@ -91,20 +92,17 @@ def _segment(paragraphs: list[str]) -> list[list[str]]:
 
 def split_texts(texts: Sequence[str]) -> list[list[str]]:
     """Each text's sentences (see split_sentences); the texts not seen before are segmented in one batch."""
-    todo = [t for t in dict.fromkeys(texts) if t not in _SENTENCES]
+    done = {t: known for t in texts if (known := _SENTENCES.get(t)) is not None}
+    todo = [t for t in dict.fromkeys(texts) if t not in done]
     if todo:
         pieces = [_pieces(t) for t in todo]
         found = iter(_segment([p for ps in pieces for p in ps]))
-        if len(_SENTENCES) + len(todo) > _SENTENCES_MAX:
+        fresh = {t: tuple(x for _ in ps for x in next(found)) for t, ps in zip(todo, pieces, strict=True)}
+        done.update(fresh)
+        if len(_SENTENCES) + len(fresh) > _SENTENCES_MAX:
             _SENTENCES.clear()
-        for t, ps in zip(todo, pieces, strict=True):
-            _SENTENCES[t] = tuple(x for _ in ps for x in next(found))
-    return [list(_SENTENCES.get(t) or _segmented(t)) for t in texts]
-
-
-def _segmented(text: str) -> tuple[str, ...]:
-    """One text's sentences, not remembered (the memo was cleared by another thread meanwhile)."""
-    return tuple(x for sentences in _segment(_pieces(text)) for x in sentences)
+        _SENTENCES.update({t: x for t, x in fresh.items() if len(t) <= _MEMO_CHARS})
+    return [list(done[t]) for t in texts]
 
 
 def split_sentences(text: str) -> list[str]:
