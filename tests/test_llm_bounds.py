@@ -163,7 +163,7 @@ def test_stream_stops_at_the_deadline_with_the_text_so_far(small, embedder):
     llm = srv.llm()
     pieces: list[str] = []
     session_clock = [0.0]
-    from vgrag import pipeline
+    from vgrag.query import pipeline
 
     class Session(pipeline.QueryLLM):
         def __init__(self, *a, **k):
