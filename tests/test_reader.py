@@ -219,3 +219,16 @@ def test_sentences_come_from_spacys_segmenter_and_tags_stored_for_another_split_
     assert ("763", "PERSON") not in tagged and ("Cubs", "PERSON") not in tagged
     assert all(t in text for t, _ in tagged) and "World Series" in {t.removeprefix("the ") for t, _ in tagged}
     assert SentenceTags(store.path).get([text])  # tagged once, stored for the next question
+
+
+def test_passages_segmented_in_one_batch_keep_their_own_sentences():
+    from vgrag.text import split_texts
+
+    texts = ["Ilse Vorn is a pilot.\n\nShe was born in Brill. She lives in Varn.", "", "The Kesh light. It shines."]
+    assert split_texts([*texts, texts[0]]) == [  # new texts, one batch: each keeps its own sentences, in order
+        ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
+        [],
+        ["The Kesh light.", "It shines."],
+        ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
+    ]
+    assert split_texts(texts[2:]) == [["The Kesh light.", "It shines."]]  # remembered
