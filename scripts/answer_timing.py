@@ -4,10 +4,10 @@ Usage: python scripts/answer_timing.py DB_FILE GRAPH BENCH_FOLDER [--code CHECKO
 
 Per question: graph retrieval at the app's defaults (top 5 passages) with the query-vector cache cleared, then the
 extractive answer with the reader's in-memory NER cache cleared (sentence tags stored at ingest stay, as for a
-user). Prints contains / EM / F1 / answered / precision / evidence_contains and the median and p90 of both
-steps. `--code` imports vgrag from another checkout (e.g. `git archive` of an earlier commit), so the same
-procedure measures "before" and "after"; `--out` keeps each question's scores for a paired comparison
-(scripts/compare_answers.py).
+user). Prints contains / EM / F1 / answered / precision / evidence_contains (with its ceiling: the share of questions
+whose listed passages contain a gold answer at all) and the median and p90 of both steps. `--code` imports vgrag
+from another checkout (e.g. `git archive` of an earlier commit), so the same procedure measures "before" and "after";
+`--out` keeps each question's scores for a paired comparison (scripts/compare_answers.py).
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ def main() -> None:
         scores["answered"] = float(bool(step.short))
         evidence = " ".join(e.sentence for e in getattr(step, "evidence", ())) or step.text  # before #20: the text
         scores["evidence_contains"] = answer_scores(evidence, q.answers)["contains"]
+        listed = trace.passages.passages if trace.passages else ()  # the ceiling: any sentence of the listed passages
+        scores["in_passages"] = float(any(answer_scores(p.text, q.answers)["contains"] for p in listed))
         per.append(scores)
     n = len(per)
     shown = [s for s in per if s["answered"]]
@@ -93,6 +95,7 @@ def main() -> None:
         + " · ".join(f"{k} {100 * sum(s[k] for s in per) / n:.1f}" for k in ("contains", "em", "f1", "answered"))
         + f" · precision {100 * sum(s['contains'] for s in shown) / max(len(shown), 1):.1f}"
         + f" · evidence_contains {100 * sum(s['evidence_contains'] for s in per) / n:.1f}"
+        + f" (in the passages: {100 * sum(s['in_passages'] for s in per) / n:.1f})"
         + f" | retrieval median {statistics.median(ret):.1f} ms (p90 {p90(ret):.1f})"
         + f" | answer median {statistics.median(ans):.1f} ms (p90 {p90(ans):.1f})"
     )

@@ -181,3 +181,52 @@ def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags,
     answer = json.loads(full.to_json())["answer"]
     assert next(iter(answer)) == "evidence" and answer["evidence"][0]["sentence"] == LIGHTHOUSE
     assert trace_from_dict(full.to_dict()).answer == step
+
+
+def test_the_evidence_follows_the_chain_into_the_passage_the_first_sentence_names():
+    """A set cover of the question's names and words; the passage about a place the chosen sentence names (the next
+    hop) beats a higher-ranked one that says as many of the question's words, and nothing is said twice."""
+    from vgrag.query.evidence import choose, describe
+
+    question = read_question("What is the airport of the city where WILM is licensed?", ("WILM",))
+    split = [
+        (0, "WILM (AM)", "WILM is a radio station licensed to Wilmington."),
+        (0, "WILM (AM)", "WILM is licensed by the commission."),  # says nothing new
+        (1, "Brill", "The airport of Brill serves the city."),
+        (2, "Wilmington International Airport", "The airport is north of the city."),
+    ]
+    ents = [[("WILM", "ORG"), ("Wilmington", "GPE")], [("WILM", "ORG")], [("Brill", "GPE")], []]
+    chosen = choose(describe(question.lemmas, question.names, split, ents))
+    assert [(s.passage, s.text) for s in chosen[:2]] == [(0, split[0][2]), (2, split[3][2])]
+    assert split[1][2] not in [s.text for s in chosen[:2]]
+
+
+def test_sentences_come_from_spacys_segmenter_and_tags_stored_for_another_split_never_mislead(tmp_path):
+    """A graph tagged under the hand splitter keeps working: its stored keys no longer match, so the new sentence
+    is tagged by the NER when a question needs it (and remembered), never given the old pieces' tags."""
+    text = "The 1906 Cubs posted a winning percentage of. 763, before losing the World Series."
+    assert split_sentences(text) == [text]  # a figure after a stray period starts no sentence (the old splitter cut)
+    store = SentenceTags(tmp_path / "sentence-tags.jsonl")
+    old = ["The 1906 Cubs posted a winning percentage of.", "763, before losing the World Series."]
+    store.add([(old[0], (("Cubs", "PERSON"),)), (old[1], (("763", "PERSON"),))])  # what an old ingest stored
+    clear_tag_cache()
+    try:
+        (tagged,) = tag_sentences(load_spacy(), split_sentences(text), SentenceTags(store.path))
+    finally:
+        clear_tag_cache()
+    assert ("763", "PERSON") not in tagged and ("Cubs", "PERSON") not in tagged
+    assert all(t in text for t, _ in tagged) and "World Series" in {t.removeprefix("the ") for t, _ in tagged}
+    assert SentenceTags(store.path).get([text])  # tagged once, stored for the next question
+
+
+def test_passages_segmented_in_one_batch_keep_their_own_sentences():
+    from vgrag.text import split_texts
+
+    texts = ["Ilse Vorn is a pilot.\n\nShe was born in Brill. She lives in Varn.", "", "The Kesh light. It shines."]
+    assert split_texts([*texts, texts[0]]) == [  # new texts, one batch: each keeps its own sentences, in order
+        ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
+        [],
+        ["The Kesh light.", "It shines."],
+        ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
+    ]
+    assert split_texts(texts[2:]) == [["The Kesh light.", "It shines."]]  # remembered

@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
+
+from .nlp import load_spacy
 
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = "\"'`“”‘’«»()[]{}<>.,;:!?·-–—"
@@ -52,31 +55,61 @@ def content_hash(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-_SENT_END = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F\u0400-\u04FF\u4e00-\u9fff])")
-_ABBREV = re.compile(  # titles before names, then other abbreviations a sentence rarely ends with
-    r"\b(?:Mr|Mrs|Ms|Messrs|Mme|Dr|Prof|Hon|Rev|Fr|Msgr|Gen|Col|Capt|Lt|Maj|Sgt|Adm|Gov|Pres|Sen|Rep|"
-    r"St|Mt|Ft|Jr|Sr|Inc|Ltd|Co|Corp|Bros|vs|etc|e\.g|i\.e|U\.S|No|Vol|Fig|approx|ca)\.$"
-)
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_SENTENCES: dict[str, tuple[str, ...]] = {}  # text -> its sentences: a pure function of the text, memoised
+_SENTENCES_MAX = 50_000
+_MEMO_CHARS = 20_000  # only passage-sized texts are remembered (a whole document is split once, at ingest)
+_PIECE = 100_000  # characters given to the segmenter at once (a paragraph longer than this is cut at a space)
+
+
+def _pieces(text: str) -> list[str]:
+    """The text's paragraphs (blank-line separated), whitespace collapsed, the overlong ones cut at spaces."""
+    out = []
+    for para in _PARAGRAPH.split(text):
+        para = _SPACE.sub(" ", para).strip()
+        while len(para) > _PIECE:
+            cut = para.rfind(" ", 0, _PIECE)
+            cut = cut if cut > 0 else _PIECE
+            out.append(para[:cut].strip())
+            para = para[cut:].strip()
+        if para:
+            out.append(para)
+    return out
+
+
+def _segment(paragraphs: list[str]) -> list[list[str]]:
+    """Each paragraph's sentences by spaCy's statistical sentence segmenter (the `senter` of en_core_web_sm, on the
+    tokenizer's output alone, all paragraphs in one batch: ~3x cheaper than one by one, ~9x cheaper than the parser's
+    sentences, which it matches on 364 of 400 MuSiQue passages, while the rule-based `sentencizer` cuts quotes and
+    brackets off); without spaCy's model, one sentence per paragraph."""
+    nlp = load_spacy()
+    if nlp is None:
+        return [[p] for p in paragraphs]
+    senter = nlp.get_pipe("senter")  # type: ignore[attr-defined]
+    docs = senter.pipe((nlp.make_doc(p) for p in paragraphs), batch_size=64)  # type: ignore[attr-defined]
+    return [[x for x in (_SPACE.sub(" ", s.text).strip() for s in d.sents) if x] for d in docs]
+
+
+def split_texts(texts: Sequence[str]) -> list[list[str]]:
+    """Each text's sentences (see split_sentences); the texts not seen before are segmented in one batch."""
+    done = {t: known for t in texts if (known := _SENTENCES.get(t)) is not None}
+    todo = [t for t in dict.fromkeys(texts) if t not in done]
+    if todo:
+        pieces = [_pieces(t) for t in todo]
+        found = iter(_segment([p for ps in pieces for p in ps]))
+        fresh = {t: tuple(x for _ in ps for x in next(found)) for t, ps in zip(todo, pieces, strict=True)}
+        done.update(fresh)
+        if len(_SENTENCES) + len(fresh) > _SENTENCES_MAX:
+            _SENTENCES.clear()
+        _SENTENCES.update({t: x for t, x in fresh.items() if len(t) <= _MEMO_CHARS})
+    return [list(done[t]) for t in texts]
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split prose into sentences; keeps common abbreviations together."""
-    out: list[str] = []
-    for para in re.split(r"\n\s*\n", text):
-        para = _SPACE.sub(" ", para).strip()
-        if not para:
-            continue
-        start = 0
-        for m in _SENT_END.finditer(para):
-            candidate = para[start : m.start()].rstrip()
-            if _ABBREV.search(candidate) or re.search(r"\b[A-Z]\.$", candidate):
-                continue
-            out.append(para[start : m.end()].strip())
-            start = m.end()
-        tail = para[start:].strip()
-        if tail:
-            out.append(tail)
-    return out
+    """Split prose into sentences with spaCy's sentence segmenter, paragraph by paragraph, whitespace collapsed
+    (memoised per text). Stored sentence tags are keyed by these sentences (storage/tags.py): a sentence split
+    differently from when it was tagged (an older graph) is tagged again when a question needs it."""
+    return split_texts([text])[0]
 
 
 def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> list[str]:

@@ -13,15 +13,16 @@ import numpy as np
 
 from ..embed import Embedder, embed_queries
 from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
+from ..nlp import load_spacy
 from ..storage.store import Graph
-from ..text import split_sentences
-from .question import STOP_WORDS, content_lemmas, found_lemmas, norm, overlap, read_question
-from .reader import Chain, Model, read
+from ..storage.tags import SentenceTags, tag_sentences
+from .evidence import Sentence, choose, describe
+from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
+from .reader import Chain, Model, Reading, read, sentences_of
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RankedPassage, RelationView, ms_since
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
-MAX_EVIDENCE = 3  # sentences shown first
 
 
 def _candidate_paths(trace: QueryTrace, max_len: int) -> list[tuple[RelationView, ...]]:
@@ -165,37 +166,17 @@ def _marks(sentence: str, names: Sequence[str], answer: str) -> tuple[Mark, ...]
 
 
 def _evidence(
-    trace: QueryTrace, paths: tuple[tuple[str, ...], ...], found: list, passages: Sequence[RankedPassage]
-) -> list[tuple[str, int]]:
-    """Up to MAX_EVIDENCE (sentence, passage index) pairs: the reader's best candidate's sentence, the sentence stating
-    the best chain's first relation (the one leaving the question's names) in a retrieved passage, the top-ranked
-    passage's sentence that says most of the question (when neither came from it), then the next candidates'
-    sentences, then the sentences of the top 3 passages that say most of the question. Measured on the dev sets
-    (evidence contains the gold answer, MuSiQue / HotpotQA): this 28.3 / 62.0 %; without the top passage's sentence
-    28.3 / 64.0; candidates only 33.3 / 60.0; the whole chain second 26.7 / 60.0 (all within noise)."""
-    index = {p.id: i for i, p in enumerate(passages)}
-    picked: list[tuple[str, int]] = []
-
-    def add(sentence: str, i: int) -> None:
-        if len(picked) < MAX_EVIDENCE and all(sentence != s for s, _ in picked):
-            picked.append((sentence, i))
-
-    if found:
-        add(found[0].sentence, found[0].passage_index)
-    first = trace.relation(paths[0][0]) if paths else None
-    i = next((index[p] for p in first.passage_ids if p in index), None) if first else None
-    if first is not None and i is not None:
-        wanted = content_lemmas(first.text)
-        add(max(split_sentences(passages[i].text) or [passages[i].text], key=lambda x: overlap(wanted, x)), i)
-    wanted = content_lemmas(trace.question)
-    if all(i != 0 for _, i in picked):  # the top-ranked passage's sentence that says most of the question
-        add(max(split_sentences(passages[0].text) or [passages[0].text], key=lambda x: overlap(wanted, x)), 0)
-    for c in found[1:]:
-        add(c.sentence, c.passage_index)
-    sents = [(s, i) for i, p in enumerate(passages[:3]) for s in split_sentences(p.text) or [p.text]]
-    for s, i in sorted(sents, key=lambda x: -overlap(wanted, x[0])):  # without enough candidates
-        add(s, i)
-    return picked
+    passages: Sequence[RankedPassage], asked: Asked, names: tuple[str, ...], reading: Reading, tags: SentenceTags | None
+) -> list[Sentence]:
+    """The evidence sentences (evidence.choose) from every sentence of the retrieved passages, the short answer's
+    first when one is shown; the sentences' entities come from the tags stored at ingest (or spaCy's NER now)."""
+    split = sentences_of([(p.title, p.text) for p in passages])
+    nlp = load_spacy()
+    ents = tag_sentences(nlp, [s for _, _, s in split], tags) if nlp is not None else [[] for _ in split]
+    said = describe(asked.lemmas, names, split, ents)
+    best = reading.best if reading.short else None
+    first = next((s for s in said if best and s.passage == best.passage_index and s.text == best.sentence), None)
+    return choose(said, first)
 
 
 def extractive_answer(
@@ -212,11 +193,12 @@ def extractive_answer(
     names = query_names(trace)
     asked = read_question(trace.question, names)
     tags = graph.tags if graph is not None else None  # tagged at ingest: no NER waits for the question
-    reading, found = read(asked, [(p.title, p.text) for p in passages], chain_of(trace, paths), tags, model)
+    reading, _ = read(asked, [(p.title, p.text) for p in passages], chain_of(trace, paths), tags, model)
     evidence = tuple(
-        Evidence(i + 1, passages[i].id, passages[i].title, s, _marks(s, names, reading.short))
-        for s, i in _evidence(trace, paths, found, passages)
-    )
+        Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
+                 _marks(s.text, names, reading.short))
+        for s in _evidence(passages, asked, names, reading, tags)
+    )  # fmt: skip
     cited = " ".join(f"{e.sentence} [{e.n}]" for e in evidence)
     if reading.short:
         text = f"{reading.short} — {cited}"

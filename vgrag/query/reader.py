@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..nlp import load_spacy
 from ..storage.tags import SentenceTags, tag_sentences
-from ..text import split_sentences
+from ..text import split_texts
 from .question import Asked, has_lemma, norm, overlap, word_lemmas
 
 _POSSESSIVE = re.compile(r"\s*['’]s$")
@@ -129,6 +129,13 @@ def _closeness(wanted: frozenset[str], sentence: str, at: int, length: int) -> f
     return 1 / (1 + min(gaps)) if gaps else 0.0
 
 
+def sentences_of(passages: Sequence[tuple[str, str]]) -> list[tuple[int, str, str]]:
+    """(passage index, title, sentence) for every sentence of these (title, text) passages, split in one batch."""
+    split = split_texts([text for _, text in passages])
+    return [(i, title, s) for i, ((title, text), ss) in enumerate(zip(passages, split, strict=True))
+            for s in (ss or [text])]  # fmt: skip
+
+
 def candidates(
     asked: Asked,
     passages: Sequence[tuple[str, str]],
@@ -144,7 +151,7 @@ def candidates(
     model = model or fitted()
     question = f" {norm(asked.text)} "
     names = [norm(n) for n in asked.names if norm(n)]
-    split = [(i, title, s) for i, (title, text) in enumerate(passages) for s in (split_sentences(text) or [text])]
+    split = sentences_of(passages)
     found: dict[str, Candidate] = {}
     where: dict[str, set[int]] = {}
     noun = word_lemmas(asked.noun) if asked.noun else frozenset()
