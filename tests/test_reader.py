@@ -15,11 +15,28 @@ from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
-from vgrag.storage.tags import tag_sentences
+from vgrag.storage.database import Database
+from vgrag.storage.tags import SentenceTags, tag_sentences
 from vgrag.text import split_sentences
 
 LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
 PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engineer. She was born in Brill.")]
+
+
+@pytest.fixture(scope="module")
+def reader_db(tmp_path_factory):
+    """This module's own database: sentence tags are stored per database (beside the Lite file), and the scripted
+    tags below must not meet the real NER's tags that another module's ingest stored for the same sentence."""
+    d = Database(str(tmp_path_factory.mktemp("reader") / "reader.db"))
+    yield d
+    d.close()
+
+
+@pytest.fixture()
+def graph(reader_db, embedder):
+    g = reader_db.open_graph("reader", embedder.model_id, embedder.dim)
+    yield g
+    reader_db.drop_graph("reader")
 
 
 @pytest.fixture()
@@ -209,11 +226,7 @@ def test_sentences_come_from_spacys_segmenter_and_tags_stored_for_another_split_
     store = SentenceTags(tmp_path / "sentence-tags.jsonl")
     old = ["The 1906 Cubs posted a winning percentage of.", "763, before losing the World Series."]
     store.add([(old[0], (("Cubs", "PERSON"),)), (old[1], (("763", "PERSON"),))])  # what an old ingest stored
-    clear_tag_cache()
-    try:
-        (tagged,) = tag_sentences(load_spacy(), split_sentences(text), SentenceTags(store.path))
-    finally:
-        clear_tag_cache()
+    (tagged,) = tag_sentences(load_spacy(), split_sentences(text), SentenceTags(store.path))
     assert ("763", "PERSON") not in tagged and ("Cubs", "PERSON") not in tagged
     assert all(t in text for t, _ in tagged) and "World Series" in {t.removeprefix("the ") for t, _ in tagged}
     assert SentenceTags(store.path).get([text])  # tagged once, stored for the next question
