@@ -3,7 +3,7 @@ Lite file and the offline models (Ask: test_app_ask.py, Build: test_app_build.py
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_db, app_env, app_workspace, page, position  # noqa: F401 - fixtures
+from apptest import APP, ROOT, T, app_workspace, page
 from streamlit.testing.v1 import AppTest
 
 

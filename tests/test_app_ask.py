@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_db, app_env, app_workspace, page, position  # noqa: F401 - fixtures
+from apptest import APP, ROOT, T, app_workspace, page, position
 from streamlit.testing.v1 import AppTest
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_db, app_env, app_workspace, page, position  # noqa: F401 - fixtures
-from streamlit.testing.v1 import AppTest
+from apptest import ROOT, page, position
 
 
 def test_build_from_pasted_text(app_env):
