@@ -91,7 +91,7 @@ function vgragPlaceLabels(net, order) {
     var h = b[3] - b[1], shifts = [0, -h, h], dy = null;
     for (var i = 0; i < shifts.length && dy === null; i++) {
       var c = [b[0], b[1] + shifts[i], b[2], b[3] + shifts[i]];
-      if (!taken.some(function (t) { return vgragOverlap(c, t, 2); })) { dy = shifts[i]; taken.push(c); placed[id] = c; }
+      if (!taken.some(function (t) { return vgragOverlap(c, t, 4); })) { dy = shifts[i]; taken.push(c); placed[id] = c; }
     }
     if (dy === null) updates.push({id: id, label: NO_LABEL});
     else if (dy !== 0) updates.push({id: id, font: {vadjust: dy}});
