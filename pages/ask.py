@@ -138,12 +138,12 @@ b2.segmented_control(
     help="∅: this step changed nothing for this question. ← and → step through.",
 )
 noop = is_noop(trace, step)
-with st.container(key="step_noop" if noop else "step_sentence"):
+with st.container(key="step_sentence"):  # one key on every step: a new key is a new element, drawn beside the old
     badge = ":orange-badge[:material/block: No change] " if noop else ""
     st.markdown(
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
-g_legend, g_all, g_present = st.columns([8, 1.9, 1.4], vertical_alignment="center")
+g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
 g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
 g = trace_graph(trace, step, None if show_all else 60)

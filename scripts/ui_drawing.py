@@ -62,7 +62,7 @@ def measure(url: str, graph: str, question: str, size: tuple[int, int], present:
             page.get_by_role("button", name="Next ▶").click()
         head = page.get_by_text(re.compile(rf"Step {k}/{n} · ")).first
         head.wait_for(timeout=120000)
-        sentence = page.locator(".st-key-step_sentence, .st-key-step_noop").first.inner_text()
+        sentence = page.locator(".st-key-step_sentence").first.inner_text()
         label = re.search(rf"Step {k}/{n} · (.+?) —", sentence).group(1)
         if page.get_by_text("Nothing to draw at this step.").count():
             continue
