@@ -46,10 +46,12 @@ def _outside(a: list[float], w: float, h: float) -> bool:
 
 
 def clutter(boxes: dict) -> dict[str, list]:
-    """What a reader of the frame would stumble on: edge labels on top of each other, on a node's label or dot,
-    nodes whose dots or labels lie on each other, and items cut by the frame's edge (partly in view)."""
+    """What a reader of the frame would stumble on, among what is in view: edge labels on top of each other, on a
+    node's label or dot, nodes whose dots or labels lie on each other, and items cut by the frame's edge."""
     w, h = boxes["w"], boxes["h"]
-    nodes, edges = boxes["nodes"], boxes["edges"]
+    # what is (partly) in view; vis draws only those nodes, so another node's label box may be stale
+    nodes = [n for n in boxes["nodes"] if not _outside(n["dot"], w, h)]
+    edges = [e for e in boxes["edges"] if not _outside(e["text"], w, h)]
     found: dict[str, list] = {"edge_edge": [], "edge_node": [], "node_node": [], "cut": []}
     for i, a in enumerate(edges):
         for b in edges[i + 1 :]:
