@@ -50,19 +50,9 @@ def _start(trace: QueryTrace, step_label: str) -> None:
     st.session_state.update(trace=trace, trace_graph=graph.name, step=step_label, step_pick=step_label)
 
 
-old = st.session_state.get("trace_graph")
-if "trace" in st.session_state and old != graph.name:  # another graph was picked: its trace would mislead
-    for key in ("trace", "naive", "step", "pending"):
-        st.session_state.pop(key, None)
-    for key in ("q", "step"):
-        st.query_params.pop(key, None)
-    st.info(md_escape(f"You switched to graph “{graph.name}”: the run on “{old}” was cleared. Press Ask to ask here."))
-present = st.session_state.get("present", False) and "trace" in st.session_state
-if "trace" in st.session_state:
-    step_style(present)
-else:
-    st.title("Ask")
-if not present:
+def question_row() -> None:
+    """The question, Ask, the example questions and the knobs; runs the query when asked (or when the URL names
+    a run this session lacks)."""
     q_col, ask_col, ex_col, knobs = st.columns([5, 1, 2.6, 1.6], vertical_alignment="bottom")
     question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
     asked = ask_col.button("Ask", type="primary", key="ask", width="stretch")
@@ -104,6 +94,29 @@ if not present:
             st.session_state.pop("pending", None)
             st.error(md_escape(f"The query failed: {e}"))
 
+
+# Every top-level element below is drawn on every run (a slot may stay empty): Streamlit knows an element by its
+# position, and one that moved looked new to the browser, which showed the old and the new one during the run.
+old = st.session_state.get("trace_graph")
+with st.container():
+    if "trace" in st.session_state and old != graph.name:  # another graph was picked: its trace would mislead
+        for key in ("trace", "naive", "step", "pending"):
+            st.session_state.pop(key, None)
+        for key in ("q", "step"):
+            st.query_params.pop(key, None)
+        st.info(
+            md_escape(f"You switched to graph “{graph.name}”: the run on “{old}” was cleared. Press Ask to ask here.")
+        )
+present = st.session_state.get("present", False) and "trace" in st.session_state
+with st.container():  # the title's slot (st.html of a style alone takes no place in the page)
+    if "trace" in st.session_state:
+        step_style(present)
+    else:
+        st.title("Ask")
+with st.container():  # the question row's slot (empty while presenting)
+    if not present:
+        question_row()
+
 trace = st.session_state.get("trace")
 if trace is None:
     st.stop()
@@ -125,12 +138,12 @@ b2.segmented_control(
     help="∅: this step changed nothing for this question. ← and → step through.",
 )
 noop = is_noop(trace, step)
-with st.container(key="step_noop" if noop else "step_sentence"):
+with st.container(key="step_sentence"):  # one key on every step: a new key is a new element, drawn beside the old
     badge = ":orange-badge[:material/block: No change] " if noop else ""
     st.markdown(
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
-g_legend, g_all, g_present = st.columns([8, 1.9, 1.4], vertical_alignment="center")
+g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
 g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
 g = trace_graph(trace, step, None if show_all else 60)
@@ -143,9 +156,11 @@ write_url(graph.name, trace, step)
 
 with st.expander("How this works"):
     st.markdown(HOW_IT_WORKS)
-if step is Step.ANSWER:
-    answer_panel(trace)
-llm_calls_panel(trace)
+with st.container():  # slots, drawn or not
+    if step is Step.ANSWER:
+        answer_panel(trace)
+with st.container():
+    llm_calls_panel(trace)
 naive_panel(trace, st.session_state["naive"])
 why_missed_panel(trace, graph, ws)
 export_panel(trace)

@@ -46,14 +46,9 @@ def _drawn(page, view: str) -> None:
     raise TimeoutError(view)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=1)
-    a = ap.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    tmp = tempfile.mkdtemp()
-    env = {**os.environ, "VGRAG_MILVUS_URI": str(Path(tmp) / "ui.db")}
+def demo_env() -> dict[str, str]:
+    """The environment of an app on a temp Milvus Lite file holding the demo graph (through the CLI, as a user)."""
+    env = {**os.environ, "VGRAG_MILVUS_URI": str(Path(tempfile.mkdtemp()) / "ui.db")}
     subprocess.run(
         [sys.executable, "-m", "vgrag", "ingest", "--triples", str(ROOT / "data/demo/northwind.jsonl")],
         cwd=ROOT,
@@ -61,6 +56,16 @@ def main() -> None:
         check=True,
         capture_output=True,
     )
+    return env
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=1)
+    a = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    env = demo_env()
     questions = json.loads((ROOT / "data/demo/questions.json").read_text())
     per_step: dict[str, list[float]] = {}
     ask_ms: list[float] = []

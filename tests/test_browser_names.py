@@ -49,21 +49,17 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
                 [{"name": TRIPLES_NAME, "mimeType": "application/json", "buffer": row}]
             )
             page.get_by_text("go).jsonl").first.wait_for(timeout=60000)  # listed (its middle elided): uploaded
-            imported = True
-            try:  # in some full-suite runs the Import button is redrawn without end (cause not found yet)
-                page.get_by_role("button", name="Import").click(timeout=60000)
-                page.get_by_text("Imported 1 passage").first.wait_for(state="attached", timeout=120000)
-            except playwright.TimeoutError:
-                imported = False
+            # the Build run showed the demo hint above the tabs (the graph was empty); the hint's slot stays when it
+            # goes, so the tabs keep their place and the browser keeps this tab open (it showed the first one)
+            page.get_by_role("button", name="Import").click(timeout=60000)
+            page.get_by_text("Imported 1 passage").first.wait_for(state="attached", timeout=120000)
             page.reload(wait_until="networkidle")  # a fresh run lists both sources
             page.get_by_role("tab", name="Source documents").click()
             sources = page.get_by_role("tabpanel", name="Source documents")
-            sources.get_by_text("Delete").nth(1 if imported else 0).wait_for(timeout=30000)
+            sources.get_by_text("Delete").nth(1).wait_for(timeout=30000)
             shown = sources.inner_text().replace("\u200b", "")  # md_escape's zero-width space that stops auto-links
             browser.close()
-    for name in (DOC_NAME, TRIPLES_NAME) if imported else (DOC_NAME,):  # as given, but for the "//" part
+    for name in (DOC_NAME, TRIPLES_NAME):  # as given, but for the "//" part
         assert clean_file_name(name) in shown, shown
     hits = [u for u in requests if urlparse(u).hostname == TRAP]
     assert not hits, hits
-    if not imported:
-        pytest.xfail("the triple import's Import button was redrawn without end; the document name case passed")

@@ -51,53 +51,16 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
                 f"Estimate before you start: {len(texts)} chunks, about {est:,} prompt tokens "
                 f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing)."
             )
-    if st.button("Build", type="primary", key="build"):
-        inputs = [(f.name, f.getvalue()) for f in files or []]
-        if pasted.strip():
+    clicked = st.button("Build", type="primary", key="build")
+    with st.container():  # the build's progress and report: a slot on every run, so what follows keeps its place
+        inputs = [(f.name, f.getvalue()) for f in files or []] if clicked else []
+        if clicked and pasted.strip():
             inputs.append(("pasted text.txt", clean_text(pasted).encode("utf-8")))
-        if not inputs:
+        if clicked and not inputs:
             st.warning("Upload a file or paste some text first.")
-        else:
+        elif clicked:
             kind = "llm" if choice.startswith("LLM") else "offline"
-            bar = st.progress(0.0, text="Starting…")
-            table, errors = st.empty(), st.container()
-            rows: list[dict] = []
-
-            def on_progress(p: Progress) -> None:
-                bar.progress(p.done / p.total if p.total else 1.0, text=md_escape(p.message or p.stage))
-                if p.chunk is not None:
-                    if p.chunk.error:
-                        where = f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}"
-                        errors.warning(md_escape(f"{where}: {p.chunk.error}"))
-                    rows.extend(
-                        {
-                            "subject": t.subject,
-                            "predicate": t.predicate,
-                            "object": t.object,
-                            "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
-                        }
-                        for t in p.chunk.triples
-                    )
-                    # newest first, every chunk as it arrives (the full, filterable table follows the build)
-                    table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
-
-            report = ws.add_documents(
-                inputs, graph.name, kind, glean, int(chunk_chars), int(overlap), on_progress=on_progress
-            )
-            table.empty()
-            st.session_state["built_triples"] = rows
-            for f in report.failures:
-                if f.chunk_index is None:
-                    st.error(md_escape(f.reason))
-            st.success(
-                f"Stored {report.chunks} chunks with {report.triples} triples "
-                f"({report.passages_new} new passages, {report.entities_new} new entities, "
-                f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}. "
-                f"Replaced: {len(report.replaced)}."
-            )
-            st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
-            if report.prompt_tokens or report.completion_tokens:
-                st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
+            build_with_progress(ws, graph, inputs, kind, glean, int(chunk_chars), int(overlap))
 
     built = st.session_state.get("built_triples")
     if built:
@@ -108,6 +71,48 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
             needle = flt.strip().casefold()
             df = df[df.apply(lambda r: any(needle in str(v).casefold() for v in r.values), axis=1)]
         st.dataframe(df, hide_index=True, width="stretch", height=min(38 + 35 * len(df), 420))
+
+
+def build_with_progress(
+    ws: Workspace, graph: Graph, inputs: list[tuple[str, bytes]], kind: str, glean: bool, chunk_chars: int, overlap: int
+) -> None:
+    """Build with a progress bar and the triples as each chunk arrives, then the report."""
+    bar = st.progress(0.0, text="Starting…")
+    table, errors = st.empty(), st.container()
+    rows: list[dict] = []
+
+    def on_progress(p: Progress) -> None:
+        bar.progress(p.done / p.total if p.total else 1.0, text=md_escape(p.message or p.stage))
+        if p.chunk is not None:
+            if p.chunk.error:
+                errors.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
+            rows.extend(
+                {
+                    "subject": t.subject,
+                    "predicate": t.predicate,
+                    "object": t.object,
+                    "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
+                }
+                for t in p.chunk.triples
+            )
+            # newest first, every chunk as it arrives (the full, filterable table follows the build)
+            table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
+
+    report = ws.add_documents(inputs, graph.name, kind, glean, chunk_chars, overlap, on_progress=on_progress)
+    table.empty()
+    st.session_state["built_triples"] = rows
+    for f in report.failures:
+        if f.chunk_index is None:
+            st.error(md_escape(f.reason))
+    st.success(
+        f"Stored {report.chunks} chunks with {report.triples} triples "
+        f"({report.passages_new} new passages, {report.entities_new} new entities, "
+        f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}. "
+        f"Replaced: {len(report.replaced)}."
+    )
+    st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
+    if report.prompt_tokens or report.completion_tokens:
+        st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
 
 
 def triples_tab(ws: Workspace, graph: Graph) -> None:

@@ -104,26 +104,33 @@ def remember_graph(name: str) -> None:
 def current_graph(ws: Workspace) -> Graph | None:
     """The current graph, never created by looking at it; None after saying why it cannot be opened."""
     name = current_graph_name(ws)
-    if name is None:
-        return None
-    try:
-        return ws.graph(name, create=False)
-    except EmbedderMismatchError:
-        embedder_mismatch(ws, name)
-    except StoreError as e:
-        st.error(md_escape(str(e)))
+    with st.container():  # one slot, message or not: see has_data
+        if name is None:
+            return None
+        try:
+            return ws.graph(name, create=False)
+        except EmbedderMismatchError:
+            embedder_mismatch(ws, name)
+        except StoreError as e:
+            st.error(md_escape(str(e)))
     return None
 
 
 def has_data(ws: Workspace, graph: Graph | None, elsewhere: str = "build your own on the Build page") -> bool:
     """True when `graph` holds passages; otherwise offer the demo (unless current_graph already said why there is no
-    graph: another embedder, a storage error), so it stays one click away until a graph with data exists."""
+    graph: another embedder, a storage error), so it stays one click away until a graph with data exists.
+
+    Drawn into one slot, hint or not: Streamlit knows an element by its position, so a hint that vanished once the
+    graph had data moved everything below it, and the browser took the moved tabs, buttons and inputs for new ones
+    (Build's tabs snapped back to the first while its Import button was clicked; Ask showed two question boxes)."""
     seen = st.session_state.setdefault("graphs_with_data", set())  # counting rows scans them in Milvus Lite 3.x
     if graph is not None and ((settings().milvus_uri, graph.name) in seen or graph.counts()["passages"] > 0):
         seen.add((settings().milvus_uri, graph.name))
+        st.container()  # the hint's slot, empty
         return True
-    if graph is not None or not ws.db.list_graphs():
-        no_graph_hint(ws, graph, elsewhere)
+    with st.container():
+        if graph is not None or not ws.db.list_graphs():
+            no_graph_hint(ws, graph, elsewhere)
     return False
 
 
@@ -136,9 +143,10 @@ def require_graph() -> tuple[Workspace, Graph]:
     graph = current_graph(ws)
     if not has_data(ws, graph):
         st.stop()
-    if not graph.copies_loaded():  # once per start: ~1 s from the saved copy, ~40 s per 188k rows without one
-        with st.spinner(f"Loading “{graph.name}” into memory for exact search (once per start)…"):
-            graph.load_copies()
+    with st.container():  # the spinner's slot, drawn or not (see has_data)
+        if not graph.copies_loaded():  # once per start: ~1 s from the saved copy, ~40 s per 188k rows without one
+            with st.spinner(f"Loading “{graph.name}” into memory for exact search (once per start)…"):
+                graph.load_copies()
     return ws, graph  # type: ignore[return-value]
 
 

@@ -54,6 +54,8 @@ CHAR_PX = 8.5  # a 16 px sans-serif label, per character on average
 DOTS_PX = 56.0  # an edge's two dots (radius ≤ 20 each) and a little air: its label is drawn between them
 BELOW_PX = 32.0  # a node's label line is centred this far below its dot's centre
 HALF_LINE_PX = 10.0  # half a label line's height
+DOT_PX = 20.0  # the largest dot's radius
+BOX_GAP_PX = 6.0  # air kept between two nodes' dots and label lines
 LINE_POINTS = np.linspace(-0.5, 0.5, 7)  # where a node's label line is checked, as fractions of its width
 
 
@@ -88,10 +90,32 @@ def _spread(
             short[j, i] = short[i, j]
             step = _off_labels(xy, pairs, lengths, widths)
         step += ((d / dist[..., None]) * (short / 2)[..., None]).sum(axis=1)
+        if widths.any():
+            step += _off_boxes(xy, widths)
         if np.abs(step).max() < 1.0:
             break
         xy += step
     return xy
+
+
+def _off_boxes(xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """Per node, the move that takes its box (its dot and the label line below it) off every other node's box: each
+    overlapping pair parts along the axis where it overlaps least, half each (labels side by side on one row
+    overlapped however far apart the dots were kept). One box per node: parting dots and labels separately pulled
+    a node's label below a neighbour's dot while pushing it off that neighbour's label."""
+    n = len(xy)
+    half_w = np.maximum(widths / 2, DOT_PX)
+    top, bottom = -DOT_PX, BELOW_PX + HALF_LINE_PX  # below the dot's centre: y grows downwards
+    dx = xy[:, None, 0] - xy[None, :, 0]
+    dy = xy[:, None, 1] - xy[None, :, 1]
+    over_x = half_w[:, None] + half_w[None, :] + BOX_GAP_PX - np.abs(dx)
+    over_y = (bottom - top) + BOX_GAP_PX - np.abs(dy)
+    hit = (over_x > 0) & (over_y > 0) & ~np.eye(n, dtype=bool)
+    along_y = hit & (over_y <= over_x)
+    out = np.zeros_like(xy)
+    out[:, 0] = np.where(hit & ~along_y, np.where(dx >= 0, 1.0, -1.0) * over_x / 2, 0.0).sum(axis=1)
+    out[:, 1] = np.where(along_y, np.where(dy >= 0, 1.0, -1.0) * over_y / 2, 0.0).sum(axis=1)
+    return out
 
 
 def _off_labels(xy: np.ndarray, pairs: np.ndarray, lengths: np.ndarray, widths: np.ndarray) -> np.ndarray:

@@ -147,6 +147,7 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
         net.add_edge(
             e.source,
             e.target,
+            id=e.id,
             label="" if faded else short_label(e.label, EDGE_LABEL_CHARS),
             title=e.title,
             color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
@@ -158,7 +159,7 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
     )
     net.set_options(
         '{"physics": ' + physics + ', "nodes": {"font": {"size": 16}},'
-        ' "edges": {"font": {"size": 16, "align": "middle", "strokeWidth": 3}, "smooth": false},'
+        ' "edges": {"font": {"size": 16, "align": "horizontal", "strokeWidth": 3}, "smooth": false},'
         ' "interaction": {"hover": true, "tooltipDelay": 120}}'
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
@@ -174,36 +175,22 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
     return html
 
 
-# Fit a vis network to the focus nodes (most important first), labels included, with a margin: vis's own fit sizes
-# to the dots and cut long labels at the frame's edge. When they do not all fit at a readable scale, fit the longest
-# leading part that does (binary search: halving overshot to a handful of nodes), else the first node at the minimum
-# scale. Returns how many of the focus nodes are wholly in view. Fitting them all and clamping the
-# scale centred the view between far-apart clusters: an empty frame on a large graph (seen on the HotpotQA graph).
-# Shared by the app's drawing and the replay file.
-FIT_JS = (
-    "function vgragShow(net,ids){var b=null;for(var i=0;i<ids.length;i++){var r=net.getBoundingBox(ids[i]);"
-    "if(!r)continue;b=b?{left:Math.min(b.left,r.left),right:Math.max(b.right,r.right),top:Math.min(b.top,r.top),"
-    "bottom:Math.max(b.bottom,r.bottom)}:r;}if(!b)return 0;var c=net.body.container;"
-    "var s=Math.min((c.clientWidth-40)/Math.max(b.right-b.left,1),(c.clientHeight-40)/Math.max(b.bottom-b.top,1),1);"
-    "net.moveTo({position:{x:(b.left+b.right)/2,y:(b.top+b.bottom)/2},scale:s,animation:false});return s;}"
-    "function vgragFit(net,focus,min){var ids=focus.length?focus:Object.keys(net.getPositions());"
-    "var s=vgragShow(net,ids);"
-    "var best=ids.length;if(s<min){var lo=1,hi=ids.length-1;best=1;while(lo<=hi){var m=(lo+hi)>>1;"
-    "if(vgragShow(net,ids.slice(0,m))>=min){best=m;lo=m+1;}else{hi=m-1;}}s=vgragShow(net,ids.slice(0,best));}"
-    "if(s<min){var p=ids.length?net.getPositions([ids[0]])[ids[0]]:undefined;best=0;"
-    "net.moveTo(p?{position:p,scale:min,animation:false}:{scale:min,animation:false});}return best;}"
-)
+# How the drawing is framed: fit to the focus nodes, edge labels placed off nodes and each other, nothing cut at the
+# frame's edge (see view.js). Shared by the app's drawing and the replay file.
+FIT_JS = (Path(__file__).parent / "view.js").read_text(encoding="utf-8")
+EDGE_ORDER = ("path", "selected", "seed", "hop1", "hop2", "near", "far", "kept", "rejected", "context")
 
 
 def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
-    """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen."""
-    focus = list(g.focus)
-    data = json.dumps({"focus": focus, "min": MIN_SCALE, "fixed": fixed, "view": view}).replace("<", "\\u003c")
+    """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen; then place
+    the edge labels (the step's own edges first) and keep nothing cut at the frame's edge."""
+    order = [e.id for e in sorted(g.edges, key=lambda e: EDGE_ORDER.index(e.role) if e.role in EDGE_ORDER else 99)]
+    data = json.dumps({"focus": list(g.focus), "order": order, "min": MIN_SCALE, "fixed": fixed, "view": view})
     return (
-        "<script>" + FIT_JS + "(function(){var o=" + data + ";function go(){if(typeof network==='undefined'){"
-        "setTimeout(go,50);return;}var f=function(){window.vgragFocus=o.focus.slice(0,vgragFit(network,o.focus,o.min));"
-        "document.body.setAttribute('data-vgrag-view',o.view);document.body.setAttribute('data-vgrag-ready','1');};"
-        "if(o.fixed){f();}else{network.once('stabilizationIterationsDone',f);}}go();})();</script>"
+        "<script>" + FIT_JS + "\n(function(){var o=" + data.replace("<", "\\u003c") + ";function go(){"
+        "if(typeof network==='undefined'){setTimeout(go,50);return;}"
+        "if(o.fixed){vgragStart(network,o);}else{network.once('stabilizationIterationsDone',function(){"
+        "vgragStart(network,o);});}}go();})();</script>"
     )
 
 

@@ -1,0 +1,75 @@
+"""AppTest helpers shared by the page tests (tests/test_app*.py): a database with the demo graph, the app on a
+page, the workspace the app opened, and where an element sits in the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+T = 120
+
+
+@pytest.fixture(scope="module")
+def app_db(tmp_path_factory, minilm):
+    """The app's database with the demo graph already in it (through the library), so no test depends on
+    another having loaded it; closed again before the app opens it."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path_factory.mktemp("app") / "app.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
+    ws.close()
+    server_manager_instance.release_server(path)
+    return path
+
+
+@pytest.fixture
+def app_env(app_db, monkeypatch):
+    """Set after the autouse env isolation, so the app never touches data/vgrag.db."""
+    monkeypatch.setenv("VGRAG_MILVUS_URI", app_db)
+    monkeypatch.chdir(ROOT)
+
+
+def page(path: str | None = None, demo: bool = True) -> AppTest:
+    """The app on `path`; with `demo`, the demo graph is loaded first if this database has none (any test order)."""
+    at = AppTest.from_file(APP, default_timeout=T)
+    if demo:  # whatever graphs other tests added, start on the demo
+        at.session_state["graph"] = at.session_state["select_graph"] = "demo"
+    at.run()
+    assert "data/vgrag.db" not in at.session_state["settings"].milvus_uri
+    if path:
+        at.switch_page(path)
+        at.run()
+    return at
+
+
+def app_workspace(at: AppTest):
+    """The workspace the app under test opened (its cached resource), to look at the database it sees."""
+    from ui.state import _workspace
+
+    s = at.session_state["settings"]
+    return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
+
+
+def position(at: AppTest, key: str) -> tuple[int, ...]:
+    """Where the element with `key` sits in the page (indexes from the root). The browser knows an element by this
+    position: one that moves between runs is drawn anew, beside the old one until the run ends."""
+
+    def walk(node, path: tuple[int, ...]):
+        if getattr(node, "key", None) == key:
+            return path
+        for i, child in getattr(node, "children", {}).items():
+            found = walk(child, (*path, i))
+            if found is not None:
+                return found
+        return None
+
+    found = walk(at._tree, ())
+    assert found is not None, f"no element with key {key!r}"
+    return found

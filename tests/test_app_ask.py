@@ -1,0 +1,135 @@
+"""The Ask page through Streamlit's AppTest, against a real Milvus Lite file and the offline models."""
+
+from __future__ import annotations
+
+from apptest import APP, ROOT, T, app_workspace, page, position
+from streamlit.testing.v1 import AppTest
+
+
+def test_ask_steps_through_to_the_answer(app_env):
+    at = page("pages/ask.py")
+    assert not at.exception
+    at.selectbox(key="example").select("Who is the escalation contact for the service that Beacon depends on?").run()
+    at.button(key="ask").click().run()
+    assert not at.exception
+    steps = at.segmented_control(key="step_pick").options  # Hops = 1: no hop-2 step drawing an empty graph
+    assert [o.split(" ")[0] for o in steps] == ["query", "seeds", "hop", "eviction", "rerank", "answer"], steps
+    for n in range(2, len(steps) + 1):
+        at.button(key="next").click().run()
+        assert not at.exception and any(f"Step {n}/{len(steps)}" in m.value for m in at.markdown)
+    assert at.button(key="next").disabled
+    assert any("Answer" in h.value for h in at.subheader)
+    trace = at.session_state["trace"]
+    assert trace.answer.short in ("", "Priya Raman")  # the right short answer or none, never a wrong one
+    assert trace.answer.evidence and any(c.value.startswith("Evidence") for c in at.caption)  # evidence first
+    table = at.dataframe[0].value  # the answer step's passages, numbered by rank
+    titles = dict(zip(table["rank"], table["title"], strict=True))
+    labels = [e.label for e in at.expander if e.label.startswith("\\[")]  # "[n] title", escaped Markdown
+    assert trace.answer.citations and len(labels) == len(trace.answer.citations)
+    for c in trace.answer.citations:  # the answer's [n] is the n-th listed passage, and its expander says so
+        assert c.n in titles and titles[c.n] == c.title and f"[{c.n}]" in trace.answer.text
+        assert any(lb.replace("\\", "") == f"[{c.n}] {c.title}" for lb in labels), labels
+    assert trace.answer.citations and "Keystone" in " ".join(p.title for p in trace.passages.passages)
+    at.radio(key="miss_kind").set_value("entity").run()
+    at.text_input(key="miss_entity").input("Priya Raman").run()
+    assert not at.exception
+    assert any(i.value.startswith("**retrieved**") for i in at.info), [i.value for i in at.info]
+
+
+def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
+    from dataclasses import replace
+
+    from vgrag.config import LLMSettings, Settings
+
+    at = AppTest.from_file(APP, default_timeout=T)
+    bad = LLMSettings(base_url="http://127.0.0.1:9/v1", api_key="x", timeout_s=5)
+    at.session_state["settings"] = replace(Settings.from_env(), llm=bad)
+    at.session_state["graph"] = at.session_state["select_graph"] = "demo"
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.run()
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.button(key="ask").click().run()
+    assert not at.exception
+    assert any("LLM rerank failed" in w.value for w in at.warning), [w.value for w in at.warning]
+    trace = at.session_state["trace"]
+    assert trace.rerank.method == "graph" and trace.answer.method == "extractive"
+    assert "unreachable" in trace.answer.error and len(trace.llm_calls) == 1  # the answer call was not attempted
+    assert trace.rerank.llm.unreachable and len(trace.rerank.llm.attempts) == 2
+
+
+def test_the_run_lives_in_the_url_and_a_new_session_reopens_it(app_env):
+    """Ask, two Next clicks: the URL holds graph, question, knobs and step; a new session opened on that URL (a
+    reload, a copied link) shows the same question at the same step."""
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.number_input(key="k_psg").set_value(4)
+    at.button(key="ask").click().run()
+    at.button(key="next").click().run()
+    at.button(key="next").click().run()
+    assert not at.exception
+    url = {k: at.query_params[k] for k in at.query_params}
+    url = {k: v[0] if isinstance(v, list) else v for k, v in url.items()}
+    assert url["q"] == "Who leads the team that owns Tollgate?" and url["step"] == "hop 1", url
+    assert url["graph"] == "demo" and url["k_psg"] == "4" and url["hops"] == "1", url
+    again = AppTest.from_file(APP, default_timeout=T)
+    for k, v in url.items():
+        again.query_params[k] = v
+    again.run()
+    again.switch_page("pages/ask.py")
+    for k, v in url.items():  # switch_page starts the page without them, as a sidebar click would
+        again.query_params[k] = v
+    again.run()
+    assert not again.exception
+    trace = again.session_state["trace"]
+    assert trace.question == url["q"] and trace.params.passage_top_k == 4
+    assert any("Step 3/6 · hop 1" in m.value for m in again.markdown), [m.value for m in again.markdown][:5]
+    assert again.text_input(key="question").value == url["q"]
+
+
+def test_an_empty_question_gets_a_message(app_env):
+    at = page("pages/ask.py")
+    at.button(key="ask").click().run()
+    assert not at.exception and "trace" not in at.session_state
+    assert any("Type a question first" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_switching_graphs_clears_the_run(app_env):
+    """The old graph's trace stayed on screen under the new graph's name; now it is cleared, saying so."""
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?")
+    at.button(key="ask").click().run()
+    assert "trace" in at.session_state and at.query_params["q"]
+    app_workspace(at).import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "copy_of_demo")
+    at.run()  # the picker lists it
+    assert "trace" in at.session_state
+    at.sidebar.selectbox(key="graph_picker").select("copy_of_demo").run()
+    assert not at.exception
+    assert "trace" not in at.session_state and "q" not in at.query_params
+    assert any("the run on “demo” was cleared" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.query_params["graph"] == "copy_of_demo"
+    tab = page(demo=False)  # a new tab, no URL: it opens the graph in use, not the configured "demo"
+    assert tab.sidebar.selectbox(key="graph_picker").value == "copy_of_demo"
+    tab.sidebar.selectbox(key="graph_picker").select("demo").run()  # and back, for the tests that follow
+
+
+def test_the_question_and_the_step_controls_keep_their_place(app_env, monkeypatch):
+    """Streamlit knows an element by its place: one that moves between runs is drawn anew beside the old one until
+    the run ends (two "Question" boxes after the one-time loading spinner; Next and the graph in Present mode)."""
+    from vgrag.storage.store import Graph
+
+    loaded = Graph.copies_loaded
+    monkeypatch.setattr(Graph, "copies_loaded", lambda self: False)  # first visit: "Loading … into memory" spinner
+    at = page("pages/ask.py")
+    first = position(at, "question")
+    monkeypatch.setattr(Graph, "copies_loaded", loaded)
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?").run()
+    assert position(at, "question") == first
+    at.button(key="ask").click().run()
+    assert not at.exception and position(at, "question") == first
+    controls = {k: position(at, k) for k in ("next", "prev", "step_pick", "present")}
+    at.toggle(key="present").set_value(True).run()  # the question row is hidden, its slot stays
+    assert not at.exception and "question" not in [t.key for t in at.text_input]
+    assert {k: position(at, k) for k in controls} == controls
+    at.button(key="next").click().run()
+    assert {k: position(at, k) for k in controls} == controls

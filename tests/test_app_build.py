@@ -1,0 +1,64 @@
+"""The Build page through Streamlit's AppTest, against a real Milvus Lite file and the offline models."""
+
+from __future__ import annotations
+
+from apptest import ROOT, page, position
+
+
+def test_build_from_pasted_text(app_env):
+    at = page("pages/build.py")
+    assert not at.exception
+    at.text_area(key="pasted").input(
+        "Ada Lovelace worked with Charles Babbage in London. Charles Babbage designed the Analytical Engine."
+    )
+    at.button(key="build").click().run()
+    assert not at.exception
+    assert any("Stored 1 chunks" in s.value for s in at.success), [s.value for s in at.success]
+
+
+def test_build_with_nothing_warns(app_env):
+    at = page("pages/build.py")
+    at.button(key="build").click().run()
+    assert any("Upload a file or paste" in w.value for w in at.warning)
+
+
+def test_build_creates_selects_and_confirms_a_new_graph(app_env):
+    at = page("pages/build.py")
+    demo_before = at.session_state["graph"]
+    at.text_input(key="build_new_graph").input("notes_2")
+    at.button(key="build_create_graph").click().run()
+    assert not at.exception
+    assert any("Created graph “notes_2”" in t.value for t in at.toast), [t.value for t in at.toast]
+    assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
+    assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
+    at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
+    at.button(key="build").click().run()
+    assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
+    assert at.session_state["built_triples"]  # the full, filterable table of the build
+    at.text_input(key="triple_filter").input("Hopper").run()
+    assert not at.exception and len(at.dataframe[-1].value) >= 1
+    assert demo_before != "notes_2"
+
+
+def test_the_tabs_keep_their_place_when_the_graph_gets_its_first_passages(tmp_path, monkeypatch):
+    """An empty graph's Build page shows the demo hint above the tabs; it vanished once the graph had passages and
+    everything below moved up. The browser knows an element by its place, so it took the moved tabs for new ones and
+    showed the first tab again while the Import button on another was being clicked (test_browser_names)."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    path = str(tmp_path / "tabs.db")
+    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
+    monkeypatch.chdir(ROOT)
+    at = page(demo=False)
+    at.switch_page("pages/build.py").run()
+    at.text_input(key="build_new_graph").input("notes")
+    at.button(key="build_create_graph").click().run()
+    assert at.button(key="load_demo_hint")  # empty: the demo is offered above the tabs
+    before = {k: position(at, k) for k in ("import", "build", "triple_file")}
+    at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
+    at.button(key="build").click().run()
+    assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
+    at.run()  # the next run (an upload, a tab's widget): the graph has passages now, no hint
+    assert not at.exception and "load_demo_hint" not in [b.key for b in at.button]
+    assert {k: position(at, k) for k in before} == before
+    server_manager_instance.release_server(path)

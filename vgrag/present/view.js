@@ -1,0 +1,183 @@
+// How a drawn graph is framed (vgrag/present/viz.py inlines this; the replay page too). Boxes are
+// [left, top, right, bottom] in the drawing's own coordinates; vis knows each label's size once it has drawn.
+
+// Fit the view to the focus nodes (most important first), labels included, with a margin: vis's own fit sizes to
+// the dots and cut long labels at the frame's edge. When they do not all fit at a readable scale, fit the longest
+// leading part that does (binary search: halving overshot to a handful of nodes), else the first node at the
+// minimum scale. Returns how many of the focus nodes are wholly in view. Fitting them all and clamping the scale
+// centred the view between far-apart clusters: an empty frame on a large graph (seen on the HotpotQA graph).
+function vgragShow(net, ids) {
+  var b = null;
+  for (var i = 0; i < ids.length; i++) {
+    var r = net.getBoundingBox(ids[i]);
+    if (!r) continue;
+    b = b ? {left: Math.min(b.left, r.left), right: Math.max(b.right, r.right), top: Math.min(b.top, r.top),
+             bottom: Math.max(b.bottom, r.bottom)} : r;
+  }
+  if (!b) return 0;
+  var c = net.body.container;
+  var s = Math.min((c.clientWidth - 40) / Math.max(b.right - b.left, 1),
+                   (c.clientHeight - 40) / Math.max(b.bottom - b.top, 1), 1);
+  net.moveTo({position: {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2}, scale: s, animation: false});
+  return s;
+}
+
+function vgragFit(net, focus, min) {
+  var ids = focus.length ? focus : Object.keys(net.getPositions());
+  var s = vgragShow(net, ids), best = ids.length;
+  if (s < min) {
+    var lo = 1, hi = ids.length - 1;
+    best = 1;
+    while (lo <= hi) {
+      var m = (lo + hi) >> 1;
+      if (vgragShow(net, ids.slice(0, m)) >= min) { best = m; lo = m + 1; } else { hi = m - 1; }
+    }
+    s = vgragShow(net, ids.slice(0, best));
+  }
+  if (s < min) {
+    var p = ids.length ? net.getPositions([ids[0]])[ids[0]] : undefined;
+    best = 0;
+    net.moveTo(p ? {position: p, scale: min, animation: false} : {scale: min, animation: false});
+  }
+  return best;
+}
+
+// vis keeps an edge's label when updated to "" or null: a zero-width space draws nothing and measures 0 px wide
+var NO_LABEL = "\u200b";
+
+function vgragLabelBox(label, dy) {
+  var s = label.size;
+  return s.width ? [s.left, s.top + dy, s.left + s.width, s.top + s.height + dy] : null;
+}
+
+function vgragOverlap(a, b, pad) {
+  return Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > -pad && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > -pad;
+}
+
+// Every node's dot and label box, as {id, boxes}.
+function vgragNodeBoxes(net) {
+  var out = [];
+  net.body.nodeIndices.forEach(function (id) {
+    var n = net.body.nodes[id];
+    if (n.options.hidden) return;
+    var r = n.shape.radius || n.options.size || 10, boxes = [[n.x - r, n.y - r, n.x + r, n.y + r]];
+    var t = vgragLabelBox(n.labelModule, 0);
+    if (t) boxes.push(t);
+    out.push({id: id, boxes: boxes});
+  });
+  return out;
+}
+
+// Edge labels never lie on a node (dot or label) or on another edge label: in `order` (the step's most important
+// edges first), each label takes its place on the edge's middle, or a line above or below it, else it is not
+// drawn (its relation stays in the edge's tooltip). Returns the drawn labels' boxes by edge id.
+function vgragPlaceLabels(net, order) {
+  // vis measures a label when it draws it, and draws only the nodes in view (and no label below ~5 px): draw every
+  // node once at scale 1, so every label's box is known
+  net.moveTo({scale: 1, animation: false});
+  var ctx = net.canvas.frame.canvas.getContext("2d");
+  net.body.nodeIndices.forEach(function (id) {
+    var r = net.body.nodes[id].draw(ctx);
+    if (r && r.drawExternalLabel) r.drawExternalLabel();
+  });
+  net.redraw();
+  var taken = [], placed = {}, updates = [];
+  vgragNodeBoxes(net).forEach(function (n) { taken = taken.concat(n.boxes); });
+  order.forEach(function (id) {
+    var e = net.body.edges[id];
+    if (!e || !e.options.label) return;
+    var b = vgragLabelBox(e.labelModule, 0);
+    if (!b) return;
+    var h = b[3] - b[1], shifts = [0, -h, h], dy = null;
+    for (var i = 0; i < shifts.length && dy === null; i++) {
+      var c = [b[0], b[1] + shifts[i], b[2], b[3] + shifts[i]];
+      if (!taken.some(function (t) { return vgragOverlap(c, t, 4); })) { dy = shifts[i]; taken.push(c); placed[id] = c; }
+    }
+    if (dy === null) updates.push({id: id, label: NO_LABEL});
+    else if (dy !== 0) updates.push({id: id, font: {vadjust: dy}});
+  });
+  if (updates.length) net.body.data.edges.update(updates);
+  return placed;
+}
+
+// Nothing cut at the frame's edge: from the fitted view, try nearby views (shifted, or zoomed out down to `min`)
+// and keep the closest one that cuts the fewest nodes and drawn edge labels (each wholly in view or wholly out of
+// it), with the `keep` nodes wholly in view. What it still cuts is left out until a drag or zoom: returns how
+// many nodes, and the function that draws them again.
+function vgragUncut(net, placed, keep, min) {
+  var c = net.body.container, W = c.clientWidth, H = c.clientHeight;
+  var items = vgragNodeBoxes(net), kept = {};
+  keep.forEach(function (id) { kept[id] = true; });
+  Object.keys(placed).forEach(function (id) { items.push({id: id, edge: true, boxes: [placed[id]]}); });
+  var p0 = net.getViewPosition(), s0 = net.getScale();
+  function state(p, s, x) {  // 0 inside, 1 outside, 2 cut
+    var l = (x[0] - p.x) * s + W / 2, t = (x[1] - p.y) * s + H / 2, r = (x[2] - p.x) * s + W / 2,
+        b = (x[3] - p.y) * s + H / 2;
+    if (l >= 0 && t >= 0 && r <= W && b <= H) return 0;
+    return (r <= 0 || b <= 0 || l >= W || t >= H) ? 1 : 2;
+  }
+  function score(p, s) {
+    var cut = 0, lost = 0;
+    items.forEach(function (it) {
+      var st = it.boxes.map(function (x) { return state(p, s, x); });
+      var whole = st.every(function (v) { return v === 0; }), gone = st.every(function (v) { return v === 1; });
+      if (!whole && kept[it.id] && !it.edge) lost += 1;
+      else if (!whole && !gone) cut += 1;
+    });
+    return [lost, cut];
+  }
+  var best = null, scales = [s0];
+  for (var k = 1; k <= 6 && s0 * (1 - 0.06 * k) >= min; k++) scales.push(s0 * (1 - 0.06 * k));
+  scales.forEach(function (s, si) {
+    for (var dx = -W / 2; dx <= W / 2; dx += 20) {
+      for (var dy = -H / 2; dy <= H / 2; dy += 20) {
+        var p = {x: p0.x + dx / s, y: p0.y + dy / s}, sc = score(p, s);
+        var key = [sc[0], sc[1], Math.abs(dx) + Math.abs(dy) + 40 * si];
+        if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] ||
+            (key[1] === best.key[1] && key[2] < best.key[2])))) best = {key: key, p: p, s: s};
+      }
+    }
+  });
+  net.moveTo({position: best.p, scale: best.s, animation: false});
+  // what is still cut: an edge label is not drawn; a node is left out of this view (its edges with it) until the
+  // user drags or zooms, when everything is drawn again
+  var cut = items.filter(function (it) {
+    var st = it.boxes.map(function (x) { return state(best.p, best.s, x); });
+    return !st.every(function (v) { return v === 0; }) && !st.every(function (v) { return v === 1; });
+  });
+  var labels = cut.filter(function (it) { return it.edge; }), nodes = cut.filter(function (it) { return !it.edge; });
+  var back = labels.map(function (it) { return {id: it.id, label: net.body.edges[it.id].options.label}; });
+  if (labels.length) net.body.data.edges.update(labels.map(function (it) { return {id: it.id, label: NO_LABEL}; }));
+  if (nodes.length) net.body.data.nodes.update(nodes.map(function (it) { return {id: it.id, hidden: true}; }));
+  function restore() {
+    net.off("dragStart", restore);
+    net.off("zoom", restore);
+    if (back.length) net.body.data.edges.update(back);
+    if (nodes.length) net.body.data.nodes.update(nodes.map(function (it) { return {id: it.id, hidden: false}; }));
+    back = []; nodes = [];
+  }
+  net.on("dragStart", restore);
+  net.on("zoom", restore);
+  return {left: nodes.length, restore: restore};
+}
+
+// The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
+// the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
+function vgragStart(net, o) {
+  var t0 = performance.now(), placed = window.vgragPlaced = vgragPlaceLabels(net, o.order), undo = null;
+  function frame() {
+    if (undo) undo();
+    var n = vgragFit(net, o.focus, o.min), c = net.body.container;
+    window.vgragFocus = o.focus.slice(0, n);
+    var u = vgragUncut(net, placed, window.vgragFocus, o.min);
+    window.vgragCut = u.left;
+    undo = u.restore;
+    document.body.setAttribute("data-vgrag-frame", c.clientWidth + "x" + c.clientHeight);
+  }
+  frame();
+  window.vgragFrameMs = performance.now() - t0;
+  document.body.setAttribute("data-vgrag-view", o.view);
+  document.body.setAttribute("data-vgrag-ready", "1");
+  var timer = null;
+  net.on("resize", function () { clearTimeout(timer); timer = setTimeout(frame, 150); });
+}
