@@ -9,7 +9,7 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCAL = {"vgrag", "ui", "pages", "tests"} | {p.stem for p in (ROOT / "tests").glob("*.py")}
+LOCAL = {"vgrag", "ui", "pages", "tests"} | {p.stem for d in ("tests", "scripts") for p in (ROOT / d).glob("*.py")}
 # imported lazily by a library we call, on a path the product uses (not visible as an import statement here)
 INDIRECT = {"scipy": "networkx.spring_layout (drawings over 500 nodes)", "jinja2": "pyvis"}
 
