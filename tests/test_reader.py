@@ -15,7 +15,7 @@ from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
-from vgrag.storage.tags import tag_sentences
+from vgrag.storage.tags import SentenceTags, tag_sentences
 from vgrag.text import split_sentences
 
 LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
@@ -23,9 +23,10 @@ PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engi
 
 
 @pytest.fixture()
-def tags(graph):
+def tags(graph, tmp_path, monkeypatch):
     """Scripted NER tags (the small model calls "Ada Quell" an ORG) in the graph's store, where the answer step
-    reads them."""
+    reads them (a store of this test's own: the session's database shares one among its graphs)."""
+    monkeypatch.setattr(graph.engine, "tags", SentenceTags(tmp_path / "sentence-tags.jsonl"))
     store = graph.tags
     store.add([(LIGHTHOUSE, (("Varn", "GPE"), ("Ada Quell", "PERSON"), ("1990", "DATE"))),
                ("Ada Quell is an engineer.", (("Ada Quell", "PERSON"),)),
