@@ -15,7 +15,6 @@ from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
-from vgrag.storage.database import Database
 from vgrag.storage.tags import SentenceTags, tag_sentences
 from vgrag.text import split_sentences
 
@@ -23,26 +22,11 @@ LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
 PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engineer. She was born in Brill.")]
 
 
-@pytest.fixture(scope="module")
-def reader_db(tmp_path_factory):
-    """This module's own database: sentence tags are stored per database (beside the Lite file), and the scripted
-    tags below must not meet the real NER's tags that another module's ingest stored for the same sentence."""
-    d = Database(str(tmp_path_factory.mktemp("reader") / "reader.db"))
-    yield d
-    d.close()
-
-
 @pytest.fixture()
-def graph(reader_db, embedder):
-    g = reader_db.open_graph("reader", embedder.model_id, embedder.dim)
-    yield g
-    reader_db.drop_graph("reader")
-
-
-@pytest.fixture()
-def tags(graph):
+def tags(graph, tmp_path, monkeypatch):
     """Scripted NER tags (the small model calls "Ada Quell" an ORG) in the graph's store, where the answer step
-    reads them."""
+    reads them (a store of this test's own: the session's database shares one among its graphs)."""
+    monkeypatch.setattr(graph.engine, "tags", SentenceTags(tmp_path / "sentence-tags.jsonl"))
     store = graph.tags
     store.add([(LIGHTHOUSE, (("Varn", "GPE"), ("Ada Quell", "PERSON"), ("1990", "DATE"))),
                ("Ada Quell is an engineer.", (("Ada Quell", "PERSON"),)),
