@@ -126,18 +126,21 @@ function vgragUncut(net, placed, keep, min) {
     });
     return [lost, cut];
   }
-  var best = null, scales = [s0];
+  // candidate views nearest first (distance, then smaller zoom-out); the first that loses and cuts nothing is the
+  // best, so the search usually ends at the fitted view itself
+  var best = null, scales = [s0], views = [];
   for (var k = 1; k <= 6 && s0 * (1 - 0.06 * k) >= min; k++) scales.push(s0 * (1 - 0.06 * k));
   scales.forEach(function (s, si) {
     for (var dx = -W / 2; dx <= W / 2; dx += 20) {
-      for (var dy = -H / 2; dy <= H / 2; dy += 20) {
-        var p = {x: p0.x + dx / s, y: p0.y + dy / s}, sc = score(p, s);
-        var key = [sc[0], sc[1], Math.abs(dx) + Math.abs(dy) + 40 * si];
-        if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] ||
-            (key[1] === best.key[1] && key[2] < best.key[2])))) best = {key: key, p: p, s: s};
-      }
+      for (var dy = -H / 2; dy <= H / 2; dy += 20) views.push({dx: dx, dy: dy, s: s, d: Math.abs(dx) + Math.abs(dy) + 40 * si});
     }
   });
+  views.sort(function (a, b) { return a.d - b.d; });
+  for (var i = 0; i < views.length; i++) {
+    var v = views[i], p = {x: p0.x + v.dx / v.s, y: p0.y + v.dy / v.s}, sc = score(p, v.s);
+    if (!best || sc[0] < best.key[0] || (sc[0] === best.key[0] && sc[1] < best.key[1])) best = {key: sc, p: p, s: v.s};
+    if (best.key[0] === 0 && best.key[1] === 0) break;
+  }
   net.moveTo({position: best.p, scale: best.s, animation: false});
   // what is still cut: an edge label is not drawn; a node is left out of this view (its edges with it) until the
   // user drags or zooms, when everything is drawn again
