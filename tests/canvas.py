@@ -73,3 +73,17 @@ def clutter(boxes: dict) -> dict[str, list]:
                 found["cut"].append(item["label"])
                 break
     return found
+
+
+FRAMED = "(c => document.body.dataset.vgragFrame === `${c.clientWidth}x${c.clientHeight}`)(network.body.container)"
+
+
+def assert_readable(frame) -> None:
+    """The drawing as framed for the frame's current size: no edge label on another or on a node, no node on another,
+    nothing cut at the frame's edge (the fitted nodes wholly in view among them)."""
+    frame.wait_for_function(FRAMED, timeout=30000)
+    boxes = frame.evaluate(BOXES_JS)
+    found = {k: v for k, v in clutter(boxes).items() if v}
+    assert not found, found
+    ids = {n["id"] for n in boxes["nodes"]}
+    assert set(frame.evaluate("window.vgragFocus")) <= ids and frame.evaluate("window.vgragFocus.length") >= 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from canvas import BOXES_JS, clutter
+from canvas import assert_readable
 from helpers import running_app
 
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
@@ -109,7 +109,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
             frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
-            _readable(frame)  # every step: no label on another, nothing cut at the frame's edge
+            assert_readable(frame)  # every step: no label on another, nothing cut at the frame's edge
             drawn = frame.evaluate("network.getPositions()")
             for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
                 assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), node_id
@@ -271,20 +271,6 @@ def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
 
 
 SIZES = ((1280, 720), (1400, 1000), (1920, 1080))
-FRAMED = "(c => document.body.dataset.vgragFrame === `${c.clientWidth}x${c.clientHeight}`)(network.body.container)"
-
-
-def _readable(frame) -> None:
-    """The drawing as framed for the frame's current size: no edge label on another or on a node, no node on another,
-    nothing cut at the frame's edge (the fitted nodes wholly in view among them)."""
-    frame.wait_for_function(FRAMED, timeout=30000)
-    boxes = frame.evaluate(BOXES_JS)
-    found = {k: v for k, v in clutter(boxes).items() if v}
-    assert not found, found
-    ids = {n["id"] for n in boxes["nodes"]}
-    assert set(frame.evaluate("window.vgragFocus")) <= ids and frame.evaluate("window.vgragFocus.length") >= 1
-
-
 def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
     """On a fresh database, opening Build first leaves the demo one click away; at 1280×720 the Next button and the
     whole graph (≥ 360 px tall) fit in 680 px, with no label on another and nothing cut at the frame's edge (also at
@@ -311,7 +297,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             box = page.locator(".st-key-graph_frame iframe").bounding_box()
             assert box["height"] >= 360 and box["y"] + box["height"] - nxt["y"] <= 680, (nxt, box)
             assert box["y"] + box["height"] <= 720, box  # on one screen, no scrolling
-            _readable(frame)
+            assert_readable(frame)
             page.screenshot(path=str(shots / "ask_1280x720.png"))
             link = page.url
             assert "step=hop+1" in link or "step=hop%201" in link, link
@@ -334,7 +320,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
                 assert box["y"] + box["height"] <= h and box["height"] >= 360, (w, h, box)
                 below = page.get_by_text(re.compile(r"^eviction: [0-9.]+ ms$")).bounding_box()
                 assert below["y"] >= box["y"] + box["height"], (below, box)  # the graph never covers what follows
-                _readable(_graph_frame(page, f"{EXAMPLE} · eviction"))  # framed again for the new size
+                assert_readable(_graph_frame(page, f"{EXAMPLE} · eviction"))  # framed again for the new size
                 page.screenshot(path=str(shots / f"ask_{w}x{h}.png"))
             page.set_viewport_size({"width": 1280, "height": 720})
             page.get_by_text("Present", exact=True).click()
@@ -343,7 +329,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             page.get_by_text(f"Step 4/{N} · eviction").click()  # focus the page (not the graph's frame)
             page.keyboard.press("ArrowRight")
             page.get_by_text(f"Step 5/{N} · rerank").wait_for(timeout=60000)
-            _readable(_graph_frame(page, f"{EXAMPLE} · rerank"))
+            assert_readable(_graph_frame(page, f"{EXAMPLE} · rerank"))
             for _ in range(40):  # under load the rerun's last elements can land after the graph: wait for the page
                 box = page.locator(".st-key-graph_frame iframe").bounding_box()  # to settle (≤ 10 s), then judge it
                 if box["y"] + box["height"] <= 720:
