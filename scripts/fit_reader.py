@@ -1,28 +1,30 @@
-"""Fit the offline reader's scorer and cross-validate its threshold; write vgrag/query/reader_weights.json.
+"""Fit the offline reader's scorer and choose its threshold; write vgrag/query/reader_weights.json.
 
-Usage: python scripts/fit_reader.py --set NAME DB_FILE GRAPH BENCH_FOLDER [--set …] [--target 0.6] [--write]
-                                    [--curve FILE.md] [--generate N]
+Usage: python scripts/fit_reader.py [--train NAME DB_FILE GRAPH QUESTIONS.json …] --set NAME DB_FILE GRAPH BENCH_FOLDER
+                                    [--set …] [--target 0.5] [--write] [--curve FILE.md] [--cache DIR] [--prepare-only]
 
 Per set: graph retrieval at the app's defaults (top 5 passages) for every question, then every candidate's signals
 (vgrag/query/reader.py). A candidate is right when it contains a gold answer or alias (the bench's "contains"). The
-model is a logistic regression (numpy, Newton steps, L2 1e-4, deterministic); since a candidate's signals come from
-its best-scoring sentence, it is fitted twice (the second time on the signals the first fit picks).
+model is a conditional logit (numpy gradient descent from zero, L2 1e-3, deterministic); since a candidate's signals
+come from its best-scoring sentence, it is fitted twice (the second time on the signals the first fit picks). The
+threshold is the lowest confidence at which the fitting questions' shown short answers reach --target precision.
 
-With --generate N the weights are fitted instead on N questions per set generated from the graph's own triples
-("<wh-word> <predicate> <subject>?", answer: the object); measured: those single-hop questions teach weights that
-fail on the multi-hop dev questions (see docs/offline-answers.md), so the default fits on the dev sets.
-
-Cross-validation, both directions: fit on one set, choose the threshold there (the lowest at which that set's shown
-short answers reach --target precision), report on the other set: answered, precision, evidence_contains with
-bootstrap 95 % intervals (10,000 resamples of the questions, seed 0). The shipped model is then fitted on all sets
-with the threshold chosen the same way on all of them (--write). --curve writes the risk-coverage table (precision
-against answered as the threshold moves, on each held-out set with the model fitted on the other).
+With --train (questions generated from the corpora's own triples by scripts/generate_questions.py), the weights and
+the threshold are fitted on those only, and every --set (the dev sets) is held out: answered, precision,
+evidence_contains with bootstrap 95 % intervals (10,000 resamples of the questions, seed 0), at the threshold for
+--target and for 70 %. --write then ships the weights with that threshold only if every dev set's held-out precision
+reaches --target with something answered; otherwise with threshold 1.0 (no short answers).
+Without --train, cross-validation between the dev sets, both directions (fit on one, report on the other), and
+--write ships the model fitted on all of them. --curve writes the risk-coverage table (precision against answered as
+the threshold moves, on each held-out set). --cache DIR keeps the retrieved questions (pickled, in chunks), so a
+rerun skips retrieval; --prepare-only stops after retrieving (to keep each run under the shared lock short).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import random
+import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,16 +38,14 @@ from vgrag.bench import answer_metrics, answer_scores  # noqa: E402
 from vgrag.bench_data import load_bench  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
-from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.answer import chain_of, extractive_answer, query_names, reasoning_paths  # noqa: E402
-from vgrag.query.question import norm, read_question  # noqa: E402
+from vgrag.query.question import read_question  # noqa: E402
 from vgrag.query.reader import SIGNALS, WEIGHTS_FILE, Model, candidates  # noqa: E402
 from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
-from vgrag.storage.tags import tag_sentences  # noqa: E402
-from vgrag.text import split_sentences  # noqa: E402
 
 L2 = 1e-3
+CHUNK = 200
 
 
 @dataclass
@@ -64,42 +64,30 @@ class Set:
     items: list[Item]
 
 
-def prepare(name: str, graph: object, questions: list[tuple[str, tuple[str, ...]]], embedder: object) -> Set:
-    """Retrieve every question at the app's defaults and read what the reader needs from its trace."""
-    items = []
-    for question, golds in questions:
-        trace = retrieve(question, graph, embedder, QueryParams())  # type: ignore[arg-type]
-        paths = reasoning_paths(trace, embedder, graph)  # type: ignore[arg-type]
-        asked = read_question(trace.question, query_names(trace))
-        passages = [(p.title, p.text) for p in trace.passages.passages] if trace.passages else []
-        items.append(Item(golds, trace, asked, passages, chain_of(trace, paths)))
-    return Set(name, graph, items)
-
-
-WH = {"PERSON": "Who", "DATE": "When", "TIME": "When", "GPE": "Where", "LOC": "Where", "FAC": "Where",
-      "CARDINAL": "How many", "QUANTITY": "How much", "MONEY": "How much"}  # fmt: skip
-
-
-def generate(graph: object, n: int, seed: int = 0) -> list[tuple[str, tuple[str, ...]]]:
-    """n training questions from the graph's own triples: a relation whose object the NER tags in its passage
-    becomes "<wh-word for the object's label> <predicate> <subject>?" with the object as the answer."""
-    nlp = load_spacy()
-    texts = {p.id: p.text for p in graph.iter_passages()}  # type: ignore[attr-defined]
-    rels = sorted(graph.iter_relations(), key=lambda r: r.id)  # type: ignore[attr-defined]
-    random.Random(seed).shuffle(rels)
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for r in rels:
-        if len(out) >= n:
-            break
-        text = texts.get(r.passage_ids[0]) if r.passage_ids else None
-        if text is None or norm(r.object) in norm(r.subject):
+def prepare(name: str, graph: object, questions: list[tuple[str, tuple[str, ...]]], embedder: object,
+            cache: Path | None = None) -> Set:  # fmt: skip
+    """Retrieve every question at the app's defaults and read what the reader needs from its trace; with a cache
+    folder, in chunks of CHUNK questions pickled there (a rerun picks up where the last one stopped)."""
+    items: list[Item] = []
+    for start in range(0, len(questions), CHUNK):
+        chunk = questions[start : start + CHUNK]
+        key = hashlib.sha1(json.dumps([name, chunk]).encode()).hexdigest()[:12]
+        path = cache / f"{name.replace(' ', '_')}-{start}-{key}.pkl" if cache else None
+        if path and path.exists():
+            items += pickle.loads(path.read_bytes())
             continue
-        sentences = split_sentences(text) or [text]
-        labels = [lab for ents in tag_sentences(nlp, sentences, graph.tags) for t, lab in ents  # type: ignore[attr-defined]
-                  if norm(t) == norm(r.object)]  # fmt: skip
-        if labels and labels[0] != "ORDINAL":
-            out.append((f"{WH.get(labels[0], 'What')} {r.predicate} {r.subject}?", (r.object,)))
-    return out
+        done = []
+        for question, golds in chunk:
+            trace = retrieve(question, graph, embedder, QueryParams())  # type: ignore[arg-type]
+            paths = reasoning_paths(trace, embedder, graph)  # type: ignore[arg-type]
+            asked = read_question(trace.question, query_names(trace))
+            passages = [(p.title, p.text) for p in trace.passages.passages] if trace.passages else []
+            done.append(Item(tuple(golds), trace, asked, passages, chain_of(trace, paths)))
+        if path:
+            path.write_bytes(pickle.dumps(done))
+            print(f"  {name}: {start + len(chunk)} of {len(questions)} questions retrieved", flush=True)
+        items += done
+    return Set(name, graph, items)
 
 
 def rows(s: Set, model: Model) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -116,24 +104,26 @@ def rows(s: Set, model: Model) -> list[tuple[np.ndarray, np.ndarray]]:
 def fit_softmax(data: list[tuple[np.ndarray, np.ndarray]], steps: int = 3000, rate: float = 0.5) -> np.ndarray:
     """Weights (+ bias last) of the reader's conditional logit: per question a softmax over its candidates and a
     null option (score 0), maximising the probability of its right candidates (or of the null when none is right);
-    full-batch gradient descent from zero, L2 on the weights."""
+    full-batch gradient descent from zero, L2 on the weights (all questions' candidates in one array)."""
     k = len(SIGNALS) + 1
     w = np.zeros(k)
-    qs = [(np.hstack([x, np.ones((len(x), 1))]), y) for x, y in data if len(y)]
+    qs = [(x, y) for x, y in data if len(y)]
     nulls = len(data) - len(qs)  # questions without candidates: only the null option, no gradient
+    if not qs:
+        return w
+    a = np.vstack([np.hstack([x, np.ones((len(x), 1))]) for x, _ in qs])
+    y = np.concatenate([y for _, y in qs])
+    starts = np.cumsum([0] + [len(y) for _, y in qs[:-1]])
+    seg = np.repeat(np.arange(len(qs)), [len(y) for _, y in qs])
     for _ in range(steps):
-        grad = np.zeros(k)
-        for a, y in qs:
-            s = a @ w
-            top = max(0.0, float(s.max()))
-            e = np.exp(s - top)
-            p = e / (np.exp(-top) + e.sum())
-            if y.sum():  # the right candidates share the target in proportion to their probability
-                q = p * y / (p * y).sum()
-            else:
-                q = np.zeros_like(p)
-            grad += a.T @ (p - q)
-        grad = grad / (len(qs) + nulls) + L2 * np.r_[w[:-1], 0.0]
+        s = a @ w
+        top = np.maximum(np.maximum.reduceat(s, starts), 0.0)
+        e = np.exp(s - top[seg])
+        p = e / (np.exp(-top) + np.add.reduceat(e, starts))[seg]
+        py = p * y  # the right candidates share the target in proportion to their probability
+        total = np.add.reduceat(py, starts)[seg]
+        q = np.divide(py, total, out=np.zeros_like(py), where=total > 0)
+        grad = a.T @ (p - q) / (len(qs) + nulls) + L2 * np.r_[w[:-1], 0.0]
         w -= rate * grad
     return w
 
@@ -222,50 +212,79 @@ def curve(per: list[dict[str, float]]) -> list[tuple[float, float, float]]:
     return out
 
 
+def held_out(model: Model, s: Set, embedder: object) -> tuple[list[dict[str, float]], float]:
+    """Per question of a set the model never saw: its answer metrics, plus whether its best candidate (shown or
+    not) is right (contains_short, for the curve); and top-1 (% of questions whose best candidate is right)."""
+    per = evaluate(s, model, embedder)
+    for p, q in zip(per, evaluate(s, Model(model.weights, model.bias, 0.0), embedder), strict=True):
+        p["contains_short"] = q["contains"]
+    return per, round(100 * sum(p["contains_short"] for p in per) / len(per), 1)
+
+
 def main() -> None:
     argv = sys.argv[1:]
     specs = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--set"]
-    target = float(argv[argv.index("--target") + 1]) if "--target" in argv else 0.6
-    n_gen = int(argv[argv.index("--generate") + 1]) if "--generate" in argv else 0
+    trains = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--train"]
+    target = float(argv[argv.index("--target") + 1]) if "--target" in argv else 0.5
+    cache = Path(argv[argv.index("--cache") + 1]) if "--cache" in argv else None
     quiet_storage_logs()
     embedder = make_embedder("minilm")
-    sets, generated = [], []
+    graphs: dict[tuple[str, str], object] = {}
+
+    def graph_of(db: str, name: str) -> object:
+        if (db, name) not in graphs:
+            graphs[db, name] = Database(db).open_graph(name, embedder.model_id, embedder.dim, create=False)
+        return graphs[db, name]
+
+    train = []  # questions generated from the corpora's own triples (scripts/generate_questions.py)
+    for name, db, graph_name, file in trains:
+        questions = [(q["question"], tuple(q["answers"])) for q in json.loads(Path(file).read_text(encoding="utf-8"))]
+        train.append(prepare(name, graph_of(db, graph_name), questions, embedder, cache))
+    sets = []
     for name, db, graph_name, folder in specs:
-        graph = Database(db).open_graph(graph_name, embedder.model_id, embedder.dim, create=False)
         questions = [(q.question, q.answers) for q in load_bench(folder).questions]
-        sets.append(prepare(name, graph, questions, embedder))
-        if n_gen:
-            generated.append(prepare(f"{name} (generated)", graph, generate(graph, n_gen), embedder))
-    # the weights: with --generate, fitted on questions generated from the corpora's own triples; else on one dev
-    # set when reporting on the other (and on all of them for the shipped model)
-    report: dict = {"target": target, "generated": n_gen, "cross": {}, "curves": {}}
-    for a in sets:
-        for b in sets:
-            if a is b:
-                continue
-            weights = fit(generated or [a])
-            model = with_threshold(weights, [a], target)  # the threshold: chosen on one dev set …
-            per = evaluate(b, model, embedder)  # … reported on the other
-            # the curve needs every question's best candidate, shown or not: score it at threshold 0
-            for p, q in zip(per, evaluate(b, Model(model.weights, model.bias, 0.0), embedder), strict=True):
-                p["contains_short"] = q["contains"]
-            top1 = round(100 * sum(p["contains_short"] for p in per) / len(per), 1)  # every best candidate shown
-            report["cross"][f"{a.name} -> {b.name}"] = {"threshold": model.threshold, "top1": top1, **bootstrap(per)}
-            report["curves"][f"{a.name} -> {b.name}"] = curve(per)
-            print(f"threshold from {a.name} ({model.threshold}), reported on {b.name}: top1 {top1} {bootstrap(per)}",
-                  flush=True)  # fmt: skip
-    final = with_threshold(fit(generated or sets), sets, target)
+        sets.append(prepare(name, graph_of(db, graph_name), questions, embedder, cache))
+    if "--prepare-only" in argv:
+        return
+    report: dict = {"target": target, "trained on": [t.name for t in train], "cross": {}, "curves": {}}
+    if train:  # weights and threshold from the generated questions only: every dev set is held out
+        weights = fit(train)
+        for goal in dict.fromkeys([target, 0.7]):
+            model = with_threshold(weights, train, goal)
+            for b in sets:
+                per, top1 = held_out(model, b, embedder)
+                report["cross"][f"generated ({goal:.0%}) -> {b.name}"] = {"threshold": model.threshold,
+                                                                           "top1": top1, **bootstrap(per)}  # fmt: skip
+                report["curves"][f"generated -> {b.name}"] = curve(per)
+                print(f"generated, threshold for {goal:.0%} ({model.threshold}), reported on {b.name}: top1 {top1} "
+                      f"{bootstrap(per)}", flush=True)  # fmt: skip
+        final = with_threshold(weights, train, target)
+        held = [report["cross"][f"generated ({target:.0%}) -> {b.name}"] for b in sets]
+        if not all(h["answered"][0] > 0 and h["precision"][0] >= 100 * target for h in held):
+            final = Model(final.weights, final.bias, 1.0)  # not precise enough on unseen questions: no short answers
+    else:  # the weights and threshold on one dev set, reported on the other
+        for a in sets:
+            for b in sets:
+                if a is not b:
+                    model = with_threshold(fit([a]), [a], target)
+                    per, top1 = held_out(model, b, embedder)
+                    report["cross"][f"{a.name} -> {b.name}"] = {"threshold": model.threshold, "top1": top1,
+                                                                **bootstrap(per)}  # fmt: skip
+                    report["curves"][f"{a.name} -> {b.name}"] = curve(per)
+                    print(f"threshold from {a.name} ({model.threshold}), reported on {b.name}: top1 {top1} "
+                          f"{bootstrap(per)}", flush=True)  # fmt: skip
+        final = with_threshold(fit(sets), sets, target)
     report["final"] = {"weights": dict(zip(SIGNALS, final.weights, strict=True)), "bias": final.bias,
                        "threshold": final.threshold}  # fmt: skip
     for s in sets:
-        report[f"final on {s.name} (threshold seen)"] = bootstrap(evaluate(s, final, embedder))
+        report[f"final on {s.name}"] = bootstrap(evaluate(s, final, embedder))
     print(json.dumps(report, indent=1))
     if "--write" in argv:
         shipped = {"signals": list(SIGNALS), "weights": list(final.weights), "bias": final.bias,
                    "threshold": final.threshold}  # fmt: skip
         WEIGHTS_FILE.write_text(json.dumps(shipped, indent=1) + "\n")
     if "--curve" in argv:
-        lines = ["| threshold from -> reported on | threshold | answered % | precision % |", "|---|---|---|---|"]
+        lines = ["| fitted on -> reported on | threshold | answered % | precision % |", "|---|---|---|---|"]
         for key, pts in report["curves"].items():
             lines += [f"| {key} | {t} | {a} | {p} |" for t, a, p in pts]
         Path(argv[argv.index("--curve") + 1]).write_text("\n".join(lines) + "\n")

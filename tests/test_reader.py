@@ -4,6 +4,8 @@ when unsure or not English — and the answer metrics and citation numbers."""
 from __future__ import annotations
 
 import html
+import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -15,9 +17,12 @@ from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
+from vgrag.models import Triple
 from vgrag.storage.tags import SentenceTags, tag_sentences
+from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import split_sentences
 
+ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = "The Varn lighthouse was restored by Ada Quell in 1990."
 PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engineer. She was born in Brill.")]
 
@@ -227,3 +232,24 @@ def test_passages_segmented_in_one_batch_keep_their_own_sentences():
         ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
     ]
     assert split_texts(texts[2:]) == [["The Kesh light.", "It shines."]]  # remembered
+
+
+def _script(name: str):
+    """A module of scripts/ (not a package), loaded from its file."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_training_questions_come_from_stored_triples_and_hide_their_answer_and_bridge(graph, embedder, tags):
+    triples = [Triple("Varn lighthouse", "restored by", "Ada Quell"), Triple("Ada Quell", "born in", "Brill")]
+    chunks = [SourceChunk("doc", title, text, i, (triples[i],)) for i, (title, text) in enumerate(PASSAGES)]
+    write_chunks(graph, embedder, chunks)
+    generated = _script("generate_questions").generate(graph, {1: 5, 2: 5})
+    made = {q["question"]: (q["answers"], q["hops"]) for q in generated}
+    assert made == {
+        "Who restored by Varn lighthouse?": (["Ada Quell"], 1),  # the tagged object's label asks for it
+        "Where born in Ada Quell?": (["Brill"], 1),
+        "Where born in the one Varn lighthouse restored by?": (["Brill"], 2),  # Ada Quell, the bridge, is not said
+    }
