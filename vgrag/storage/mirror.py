@@ -111,6 +111,19 @@ class VectorMirror:
         with self._lock:
             return {x: self._mat[self.pos[x]].copy() for x in ids if x in self.pos}
 
+    def prepare(self) -> None:
+        """Fit a large copy's projection now (when the copy is loaded), not on its first search."""
+        with self._lock:
+            self._projection()
+
+    def _projection(self) -> Projection | None:
+        n = len(self.ids)
+        if n < MIN_ROWS:
+            return None
+        if self._proj is None or n > 2 * self._proj.built_at:
+            self._proj = Projection(self._mat[:n])
+        return self._proj
+
     def search(self, queries: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """The k most similar ids per query (cosine), best first; ties by id so results are reproducible. A large
         copy reads its projection first and the full vectors of the few rows that can still win (projection.py)."""
@@ -119,10 +132,9 @@ class VectorMirror:
             n = len(self.ids)
             if n == 0 or k <= 0:
                 return [[] for _ in range(len(q))]
-            if n >= MIN_ROWS and k < n:
-                if self._proj is None or n > 2 * self._proj.built_at:
-                    self._proj = Projection(self._mat[:n])
-                found = [self._proj.search(self._mat, n, v, k) for v in q]
+            proj = self._projection()
+            if proj is not None and k < n:
+                found = [proj.search(self._mat, n, v, k) for v in q]
             else:
                 # rows × dim times dim × queries: a matrix-vector product over the C-ordered rows (for one query) —
                 # the transposed form `q @ mat.T` took OpenBLAS's slow, threaded path (8 ms vs 0.3 ms at 19k rows)
