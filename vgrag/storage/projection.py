@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-MIN_ROWS = 8_192  # below this a plain matrix product is as fast
+MIN_ROWS = 16_384  # below this a plain matrix product is as fast (9k passage vectors: 0.45 vs 0.43 ms)
 DIMS = 128
 _SAMPLE = 8_192
 _SLACK = 1e-4  # float32 rounding of the bound's terms; a wider floor only reads a few more rows
