@@ -7,12 +7,13 @@ ones) and the length r of what is left, |v - Bᵀp|. For a unit query q (coordin
 Cauchy-Schwarz inequality bounds every score: p·Bq - ρr ≤ v·q ≤ p·Bq + ρr. So:
 
 1. score every row on the projection alone (`DIMS` floats a row),
-2. take the k best of those and compute their exact scores: the k-th best is a floor t under the true k-th score,
+2. compute the exact scores of the ~8k best of those: their k-th best is a floor t under the true k-th score,
 3. compute exact scores only for the rows whose upper bound reaches t — no other row can be in the top k.
 
 The result is the brute-force result (same rows, same scores), for any basis; the basis only decides how many rows
-step 3 reads (measured on 83k relation vectors: a median 0.4 % of the rows, 2.8 % at the 90th percentile). The
-basis is fitted once, on a sample, when a copy first reaches `MIN_ROWS`, and again when the copy has doubled since.
+step 3 reads (83k relation vectors, the MuSiQue questions: a median 0.4 % of the rows, 3.1 % at the 90th
+percentile; `scripts/search_speed.py`). The basis is fitted on a sample when a copy of `MIN_ROWS` rows or more is
+loaded (0.3-0.8 s) or first grows to that size, and again when it has doubled since.
 """
 
 from __future__ import annotations
