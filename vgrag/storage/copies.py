@@ -53,6 +53,8 @@ class GraphCopies:
                         m = self._from_milvus(kind)
                         if m is not None:
                             self._save(coll, m)
+                    if m is not None:
+                        m.prepare()
                     ms.by_collection[coll] = m
         return ms.by_collection[coll]
 

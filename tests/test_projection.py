@@ -1,0 +1,75 @@
+"""The pruned exact search of a large copy (storage/projection.py) returns what a brute-force search returns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vgrag.storage import mirror, projection
+from vgrag.storage.mirror import VectorMirror
+from vgrag.storage.projection import Projection
+
+DIM = 64
+
+
+def _structured(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Vectors like a sentence model's: most of their length in a few shared directions, some exact duplicates."""
+    v = rng.normal(size=(n, 6)) @ rng.normal(size=(6, DIM)) + 0.35 * rng.normal(size=(n, DIM))
+    v[n // 2 : n // 2 + 20] = v[n // 2]  # ties: equal scores must come out in id order, as brute force gives them
+    return v.astype(np.float32)
+
+
+def _brute(m: VectorMirror, q: np.ndarray, k: int) -> list[tuple[str, float]]:
+    n = len(m.ids)
+    s = m._mat[:n] @ (q / np.linalg.norm(q))
+    return [(m.ids[i], float(s[i])) for i in sorted(range(n), key=lambda i: (-s[i], m.ids[i]))[:k]]
+
+
+def _same(m: VectorMirror, queries: np.ndarray) -> None:
+    for q in queries:
+        for k in (1, 10, 60):
+            got, want = m.search(q, k)[0], _brute(m, q, k)
+            assert [x for x, _ in got] == [x for x, _ in want]
+            assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
+
+
+@pytest.mark.parametrize("structured", [True, False])
+def test_large_copy_search_is_exact_through_writes_removals_and_growth(monkeypatch, structured):
+    monkeypatch.setattr(mirror, "MIN_ROWS", 1000)
+    monkeypatch.setattr(projection, "DIMS", 12)
+    monkeypatch.setattr(projection, "_SAMPLE", 700)
+    rng = np.random.default_rng(7)
+    data = _structured(rng, 5000) if structured else rng.normal(size=(5000, DIM)).astype(np.float32)
+    ids = [f"r{i:05d}" for i in range(5000)]
+    m = VectorMirror(DIM)
+    for start in range(0, 1500, 500):
+        m.upsert(ids[start : start + 500], data[start : start + 500], [b"{}"] * 500)
+    queries = np.concatenate([data[rng.choice(5000, 6)] + 0.2 * rng.normal(size=(6, DIM)), rng.normal(size=(3, DIM))])
+    _same(m, queries)
+    assert m._proj is not None and m._proj.built_at == 1500  # the pruned search ran
+
+    m.upsert(ids[1500:2500], data[1500:2500], [b"{}"] * 1000)  # new rows after the basis was fitted
+    m.upsert(ids[:40], rng.normal(size=(40, DIM)).astype(np.float32), [b"{}"] * 40)  # replaced vectors
+    m.remove(ids[100:400] + ids[2400:2450])  # rows move (swap with last)
+    _same(m, queries)
+    assert m._proj.built_at == 1500
+
+    m.upsert(ids[2500:5000], data[2500:5000], [b"{}"] * 2500)  # doubled since: the basis is fitted again
+    _same(m, queries)
+    assert m._proj.built_at == len(m)
+
+
+def test_the_bound_reads_few_rows_of_structured_vectors(monkeypatch):
+    monkeypatch.setattr(projection, "DIMS", 12)  # of 64: the bound, not a complete basis, must do the pruning
+    rng = np.random.default_rng(1)
+    mat = _structured(rng, 6000)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    p = Projection(mat)
+    assert p.rest.min() > 0.05
+    q = mat[17] + 0.1 * rng.normal(size=DIM).astype(np.float32)
+    q /= np.linalg.norm(q)
+    rows, scores = p.search(mat, len(mat), q, 10)
+    best = np.argsort(-(mat @ q))[:10]
+    assert set(best) <= set(rows.tolist())  # the top 10 are among the rows read
+    assert np.allclose(scores, mat[rows] @ q)
+    assert len(rows) < len(mat) // 10  # and the bound spared most of the copy
