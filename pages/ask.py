@@ -113,9 +113,9 @@ with st.container():  # the title's slot (st.html of a style alone takes no plac
         step_style(present)
     else:
         st.title("Ask")
-with st.container():  # the question row's slot (empty while presenting)
-    if not present:
-        question_row()
+with st.container(key="question_row"):  # drawn on every run; Present mode hides it (step_style) rather than leave it
+    question_row()  # out: a run that left it out and was cut short by the next click (→ pressed while Present was
+    # still drawing) cleared nothing, so the previous run's question row stood above the graph until the next run ended
 
 trace = st.session_state.get("trace")
 if trace is None:
@@ -144,7 +144,7 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
-show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
+show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
 g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
 g = trace_graph(trace, step, None if show_all else 60)
 g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped

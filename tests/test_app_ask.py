@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_workspace, page, position
+from apptest import APP, ROOT, T, app_workspace, keyed_positions, page, position
 from streamlit.testing.v1 import AppTest
 
 
@@ -127,9 +127,12 @@ def test_the_question_and_the_step_controls_keep_their_place(app_env, monkeypatc
     assert position(at, "question") == first
     at.button(key="ask").click().run()
     assert not at.exception and position(at, "question") == first
-    controls = {k: position(at, k) for k in ("next", "prev", "step_pick", "present")}
-    at.toggle(key="present").set_value(True).run()  # the question row is hidden, its slot stays
-    assert not at.exception and "question" not in [t.key for t in at.text_input]
-    assert {k: position(at, k) for k in controls} == controls
+    controls = keyed_positions(at)
+    assert {"question", "ask", "next", "prev", "step_pick", "all_nodes", "present"} <= set(controls), controls
+    # Present mode hides the question row but draws every element in the same place: a run cut short by the next
+    # click clears nothing, so an element the Present run left out stayed on screen (the question row of the run
+    # before, 84 px above the graph's frame, seen in the browser with both cores busy)
+    at.toggle(key="present").set_value(True).run()
+    assert not at.exception and keyed_positions(at) == controls
     at.button(key="next").click().run()
-    assert {k: position(at, k) for k in controls} == controls
+    assert keyed_positions(at) == controls
