@@ -271,6 +271,8 @@ def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
 
 
 SIZES = ((1280, 720), (1400, 1000), (1920, 1080))
+
+
 def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
     """On a fresh database, opening Build first leaves the demo one click away; at 1280×720 the Next button and the
     whole graph (≥ 360 px tall) fit in 680 px, with no label on another and nothing cut at the frame's edge (also at
