@@ -94,6 +94,22 @@ def test_an_empty_question_gets_a_message(app_env):
     assert any("Type a question first" in w.value for w in at.warning), [w.value for w in at.warning]
 
 
+def test_a_failed_query_is_said_and_the_page_lives_on(app_env, monkeypatch):
+    """Offline, Ask runs the query in its callback, before the page is drawn: a failure there is shown in the
+    question row, not raised."""
+    from vgrag.workspace import Workspace
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the store went away")
+
+    monkeypatch.setattr(Workspace, "retrieve", fail)
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?").run()
+    at.button(key="ask").click().run()
+    assert not at.exception and "trace" not in at.session_state
+    assert any("The query failed" in e.value and "the store went away" in e.value for e in at.error), at.error
+
+
 def test_switching_graphs_clears_the_run(app_env):
     """The old graph's trace stayed on screen under the new graph's name; now it is cleared, saying so."""
     at = page("pages/ask.py")
