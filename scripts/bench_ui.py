@@ -5,7 +5,8 @@ Starts `streamlit run app.py` on a temp Milvus Lite file with the demo graph, as
 through the steps and times click → the step's label and its timing caption are drawn. Prints JSON.
 "ask_breakdown_ms" splits Ask → first step drawn (medians, ms after the click): the click's message leaves the
 browser, each script run the server does (start → end), the graph's iframe arrives, its page is parsed (vis-network
-loaded: DOMContentLoaded), the framing starts (vis has drawn) and ends (view.js: labels placed, view chosen).
+loaded: DOMContentLoaded), the framing starts (vis has drawn) and ends (view.js: labels placed, view chosen);
+"next_breakdown_ms" the same for every Next.
 """
 
 from __future__ import annotations
@@ -100,6 +101,11 @@ class Wire:
         return {k: v * 1000 for k, v in out.items()}
 
 
+def _medians(phases: dict[str, list[float]]) -> dict[str, int]:
+    """Each phase's median, in the order they happen."""
+    return {k: round(statistics.median(v)) for k, v in sorted(phases.items(), key=lambda kv: statistics.median(kv[1]))}
+
+
 def demo_env() -> dict[str, str]:
     """The environment of an app on a temp Milvus Lite file holding the demo graph (through the CLI, as a user)."""
     env = {**os.environ, "VGRAG_MILVUS_URI": str(Path(tempfile.mkdtemp()) / "ui.db")}
@@ -124,6 +130,7 @@ def main() -> None:
     per_step: dict[str, list[float]] = {}
     ask_ms: list[float] = []
     phases: dict[str, list[float]] = {}
+    next_phases: dict[str, list[float]] = {}
     with running_app(env) as url:
         with sync_playwright() as p:
             b = p.chromium.launch(
@@ -149,20 +156,22 @@ def main() -> None:
                         for k, v in wire.phases(since, t0, frame).items():
                             phases.setdefault(k, []).append(v)
                     for n in range(2, len(STEPS) + 1):
-                        t0 = time.perf_counter()
+                        since, t0 = len(wire.log), time.time()
                         page.get_by_role("button", name="Next ▶").click()
                         page.get_by_text(f"Step {n}/{len(STEPS)}").wait_for(timeout=60000)
                         page.get_by_text(re.compile(f"^{STEPS[n - 1].label}: [0-9.]+ ms$")).wait_for(timeout=60000)
-                        _drawn(page, f"{q} · {STEPS[n - 1].label}")
-                        per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
+                        frame = _drawn(page, f"{q} · {STEPS[n - 1].label}")
+                        per_step.setdefault(str(n), []).append((time.time() - t0) * 1000)
+                        if frame is not None:
+                            for k, v in wire.phases(since, t0, frame).items():
+                                next_phases.setdefault(k, []).append(v)
             b.close()
     out = {
         "questions": len(questions) * a.runs,
         "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
-        "ask_breakdown_ms": {
-            k: round(statistics.median(v)) for k, v in sorted(phases.items(), key=lambda kv: statistics.median(kv[1]))
-        },
+        "ask_breakdown_ms": _medians(phases),
         "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()},
+        "next_breakdown_ms": _medians(next_phases),
     }
     print(json.dumps(out, indent=1))
 
