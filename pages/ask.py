@@ -6,7 +6,7 @@ import streamlit as st
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
 from ui.router import ensure_router
-from ui.run_link import knob_widgets, pending_restore, seed_from_url, url_step, write_url
+from ui.run_link import KNOBS, knob_widgets, pending_restore, seed_from_url, url_step, write_url
 from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
@@ -36,6 +36,20 @@ def _use_example() -> None:
         st.session_state["question"] = st.session_state["example"]
 
 
+def _ask() -> None:  # Ask without an LLM: the query runs before the page is drawn, which draws the step-through in
+    # its compact layout at once (it ran the query mid-page, then ran the page again: ~2 runs per Ask)
+    question = st.session_state.get("question", "")
+    if s.llm.enabled or not question.strip():
+        return  # streamed into the page below, or the page says to type a question
+    try:
+        trace = run(question, QueryParams(**{k.field: st.session_state[k.key] for k in KNOBS}), None)
+    except Exception as e:  # noqa: BLE001 - shown by the question row
+        st.session_state["ask_failed"] = f"The query failed: {e}"
+        return
+    st.session_state["restore_tried"] = True
+    _start(trace, "query entities")
+
+
 def _go(delta: int) -> None:  # Previous / Next (and ← / →): before the run, so the page draws the new step at once
     steps = steps_for(st.session_state["trace"])
     now = next((i for i, x in enumerate(steps) if x.label == st.session_state.get("step")), 0)
@@ -55,7 +69,7 @@ def question_row() -> None:
     a run this session lacks)."""
     q_col, ask_col, ex_col, knobs = st.columns([5, 1, 2.6, 1.6], vertical_alignment="bottom")
     question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
-    asked = ask_col.button("Ask", type="primary", key="ask", width="stretch")
+    asked = ask_col.button("Ask", type="primary", key="ask", width="stretch", on_click=_ask)
     if examples:
         ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
     with knobs.popover("Knobs", icon=":material/tune:", width="stretch", help="The retrieval knobs"):
@@ -64,6 +78,9 @@ def question_row() -> None:
         st.popover("How it works").markdown(HOW_IT_WORKS)
     if asked and not question.strip():
         st.warning("Type a question first (or pick one of the example questions).")
+    failed = st.session_state.pop("ask_failed", None)
+    if failed:
+        st.error(md_escape(failed))
 
     pending = st.session_state.pop("pending", None)
     if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
@@ -71,7 +88,7 @@ def question_row() -> None:
         _start(ws.stopped_answer(pending, partial, graph.name), "query entities")
 
     restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
-    if (asked and question.strip()) or restore:
+    if (asked and question.strip() and s.llm.enabled) or restore:  # offline, Ask ran the query already (_ask)
         st.session_state["restore_tried"] = True
         llm = None
         if s.llm.enabled:
@@ -113,9 +130,9 @@ with st.container():  # the title's slot (st.html of a style alone takes no plac
         step_style(present)
     else:
         st.title("Ask")
-with st.container():  # the question row's slot (empty while presenting)
-    if not present:
-        question_row()
+with st.container(key="question_row"):  # drawn on every run; Present mode hides it (step_style) rather than leave it
+    question_row()  # out: a run that left it out and was cut short by the next click (→ pressed while Present was
+    # still drawing) cleared nothing, so the previous run's question row stood above the graph until the next run ended
 
 trace = st.session_state.get("trace")
 if trace is None:
@@ -144,7 +161,7 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
-show_all = g_all.checkbox("Show all nodes", key="all_nodes") if not present else False
+show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
 g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
 g = trace_graph(trace, step, None if show_all else 60)
 g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped

@@ -3,6 +3,10 @@
 Usage: python scripts/bench_ui.py [--runs 3]   (needs Debian chromium and `pip install playwright`)
 Starts `streamlit run app.py` on a temp Milvus Lite file with the demo graph, asks every demo question, clicks
 through the steps and times click → the step's label and its timing caption are drawn. Prints JSON.
+"ask_breakdown_ms" splits Ask → first step drawn (medians, ms after the click): the click's message leaves the
+browser, each script run the server does (start → end), the graph's iframe arrives, its page is parsed (vis-network
+loaded: DOMContentLoaded), the framing starts (vis has drawn) and ends (view.js: labels placed, view chosen);
+"next_breakdown_ms" the same for every Next.
 """
 
 from __future__ import annotations
@@ -30,20 +34,76 @@ from vgrag.query.trace import Step  # noqa: E402
 STEPS = tuple(s for s in Step if s.hop_depth is None or s.hop_depth <= QueryParams().hops)
 
 
-def _drawn(page, view: str) -> None:
-    """Wait until the step's graph iframe has drawn and zoomed (the view the user sees)."""
+def _drawn(page, view: str):
+    """Wait until the step's graph iframe has drawn and zoomed (the view the user sees); returns that frame."""
     check = "document.body.getAttribute('data-vgrag-ready') === '1' && document.body.dataset.vgragView"
     for _ in range(2400):
         if page.get_by_text("Nothing to draw at this step.").count():
-            return
+            return None
         for f in page.frames:
             try:
                 if f.evaluate(check) == view:
-                    return
+                    return f
             except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
                 continue
         page.wait_for_timeout(25)
     raise TimeoutError(view)
+
+
+NAV_JS = """() => { const n = performance.getEntriesByType('navigation')[0] || {};
+  return {origin: performance.timeOrigin, dcl: n.domContentLoadedEventEnd, start: window.vgragStartAt,
+          framing: window.vgragFrameMs}; }"""
+
+
+class Wire:
+    """The app's websocket messages with their arrival times: when a click left and each script run began and
+    ended, and when the graph's iframe arrived."""
+
+    def __init__(self, page) -> None:
+        self.log: list[tuple[float, str, bytes]] = []
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws) -> None:
+        ws.on("framereceived", lambda data: self.log.append((time.time(), "in", data)))
+        ws.on("framesent", lambda data: self.log.append((time.time(), "out", data)))
+
+    def phases(self, since: int, t0: float, frame) -> dict[str, float]:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        out: dict[str, float] = {}
+        runs = 0
+        for t, way, data in self.log[since:]:
+            if isinstance(data, str):
+                continue
+            if way == "out":
+                m = BackMsg()
+                m.ParseFromString(data)
+                if m.WhichOneof("type") == "rerun_script":
+                    out.setdefault("click_sent", t - t0)
+                continue
+            m = ForwardMsg()
+            m.ParseFromString(data)
+            kind = m.WhichOneof("type")
+            if kind == "new_session":
+                runs += 1
+                out[f"run{runs}_start"] = t - t0
+            elif kind == "script_finished":
+                out[f"run{runs}_end"] = t - t0
+            elif kind == "delta" and m.delta.WhichOneof("type") == "new_element":
+                if m.delta.new_element.WhichOneof("type") == "iframe":
+                    out["iframe_arrived"] = t - t0
+        nav = frame.evaluate(NAV_JS)
+        origin = nav["origin"] / 1000 - t0
+        out["iframe_parsed"] = origin + nav["dcl"] / 1000
+        out["framing_start"] = origin + nav["start"] / 1000
+        out["drawn"] = origin + (nav["start"] + nav["framing"]) / 1000
+        return {k: v * 1000 for k, v in out.items()}
+
+
+def _medians(phases: dict[str, list[float]]) -> dict[str, int]:
+    """Each phase's median, in the order they happen."""
+    return {k: round(statistics.median(v)) for k, v in sorted(phases.items(), key=lambda kv: statistics.median(kv[1]))}
 
 
 def demo_env() -> dict[str, str]:
@@ -69,6 +129,8 @@ def main() -> None:
     questions = json.loads((ROOT / "data/demo/questions.json").read_text())
     per_step: dict[str, list[float]] = {}
     ask_ms: list[float] = []
+    phases: dict[str, list[float]] = {}
+    next_phases: dict[str, list[float]] = {}
     with running_app(env) as url:
         with sync_playwright() as p:
             b = p.chromium.launch(
@@ -76,30 +138,40 @@ def main() -> None:
                 args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             page = b.new_page(viewport={"width": 1400, "height": 1000})
+            wire = Wire(page)
             page.goto(url + "/ask", wait_until="networkidle")
             for _ in range(a.runs):
                 for q in questions:
                     box = page.get_by_label("Question", exact=True)
                     box.fill(q)
                     box.press("Enter")
-                    t0 = time.perf_counter()
+                    page.wait_for_timeout(300)  # the Enter's run is over
+                    since, t0 = len(wire.log), time.time()
                     page.get_by_role("button", name="Ask", exact=True).click()
                     page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
                     page.get_by_text(re.compile(r"^query entities: [0-9.]+ ms$")).wait_for(timeout=60000)
-                    _drawn(page, f"{q} · query entities")
-                    ask_ms.append((time.perf_counter() - t0) * 1000)
+                    frame = _drawn(page, f"{q} · query entities")
+                    ask_ms.append((time.time() - t0) * 1000)
+                    if frame is not None:
+                        for k, v in wire.phases(since, t0, frame).items():
+                            phases.setdefault(k, []).append(v)
                     for n in range(2, len(STEPS) + 1):
-                        t0 = time.perf_counter()
+                        since, t0 = len(wire.log), time.time()
                         page.get_by_role("button", name="Next ▶").click()
                         page.get_by_text(f"Step {n}/{len(STEPS)}").wait_for(timeout=60000)
                         page.get_by_text(re.compile(f"^{STEPS[n - 1].label}: [0-9.]+ ms$")).wait_for(timeout=60000)
-                        _drawn(page, f"{q} · {STEPS[n - 1].label}")
-                        per_step.setdefault(str(n), []).append((time.perf_counter() - t0) * 1000)
+                        frame = _drawn(page, f"{q} · {STEPS[n - 1].label}")
+                        per_step.setdefault(str(n), []).append((time.time() - t0) * 1000)
+                        if frame is not None:
+                            for k, v in wire.phases(since, t0, frame).items():
+                                next_phases.setdefault(k, []).append(v)
             b.close()
     out = {
         "questions": len(questions) * a.runs,
         "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
+        "ask_breakdown_ms": _medians(phases),
         "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()},
+        "next_breakdown_ms": _medians(next_phases),
     }
     print(json.dumps(out, indent=1))
 

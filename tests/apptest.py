@@ -73,3 +73,17 @@ def position(at: AppTest, key: str) -> tuple[int, ...]:
     found = walk(at._tree, ())
     assert found is not None, f"no element with key {key!r}"
     return found
+
+
+def keyed_positions(at: AppTest) -> dict[str, tuple[int, ...]]:
+    """Where every keyed element sits in the main area (see `position`)."""
+    found: dict[str, tuple[int, ...]] = {}
+
+    def walk(node, path: tuple[int, ...]) -> None:
+        if getattr(node, "key", None):
+            found[node.key] = path
+        for i, child in getattr(node, "children", {}).items():
+            walk(child, (*path, i))
+
+    walk(at._tree[0], (0,))  # 0: the main area (1 is the sidebar)
+    return found

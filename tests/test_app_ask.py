@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_workspace, page, position
+from apptest import APP, ROOT, T, app_workspace, keyed_positions, page, position
 from streamlit.testing.v1 import AppTest
 
 
@@ -94,6 +94,22 @@ def test_an_empty_question_gets_a_message(app_env):
     assert any("Type a question first" in w.value for w in at.warning), [w.value for w in at.warning]
 
 
+def test_a_failed_query_is_said_and_the_page_lives_on(app_env, monkeypatch):
+    """Offline, Ask runs the query in its callback, before the page is drawn: a failure there is shown in the
+    question row, not raised."""
+    from vgrag.workspace import Workspace
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the store went away")
+
+    monkeypatch.setattr(Workspace, "retrieve", fail)
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?").run()
+    at.button(key="ask").click().run()
+    assert not at.exception and "trace" not in at.session_state
+    assert any("The query failed" in e.value and "the store went away" in e.value for e in at.error), at.error
+
+
 def test_switching_graphs_clears_the_run(app_env):
     """The old graph's trace stayed on screen under the new graph's name; now it is cleared, saying so."""
     at = page("pages/ask.py")
@@ -127,9 +143,12 @@ def test_the_question_and_the_step_controls_keep_their_place(app_env, monkeypatc
     assert position(at, "question") == first
     at.button(key="ask").click().run()
     assert not at.exception and position(at, "question") == first
-    controls = {k: position(at, k) for k in ("next", "prev", "step_pick", "present")}
-    at.toggle(key="present").set_value(True).run()  # the question row is hidden, its slot stays
-    assert not at.exception and "question" not in [t.key for t in at.text_input]
-    assert {k: position(at, k) for k in controls} == controls
+    controls = keyed_positions(at)
+    assert {"question", "ask", "next", "prev", "step_pick", "all_nodes", "present"} <= set(controls), controls
+    # Present mode hides the question row but draws every element in the same place: a run cut short by the next
+    # click clears nothing, so an element the Present run left out stayed on screen (the question row of the run
+    # before, 84 px above the graph's frame, seen in the browser with both cores busy)
+    at.toggle(key="present").set_value(True).run()
+    assert not at.exception and keyed_positions(at) == controls
     at.button(key="next").click().run()
-    assert {k: position(at, k) for k in controls} == controls
+    assert keyed_positions(at) == controls

@@ -51,6 +51,8 @@ def step_style(present: bool) -> None:
         css += (
             "[data-testid=stSidebar],[data-testid=stSidebarCollapsedControl],header[data-testid=stHeader]"
             "{display:none}.stMainBlockContainer{padding-top:1rem;max-width:100%}"
+            # the question row is drawn on every run (pages/ask.py); hidden with its wrapper, which keeps a gap
+            ".st-key-question_row,[data-testid=stLayoutWrapper]:has(>.st-key-question_row){display:none}"
         )
     st.html(f"<style>{css}</style>")
 

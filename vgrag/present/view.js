@@ -179,6 +179,7 @@ function vgragStart(net, o) {
   }
   frame();
   window.vgragFrameMs = performance.now() - t0;
+  window.vgragStartAt = t0;  // for scripts/bench_ui.py --breakdown
   document.body.setAttribute("data-vgrag-view", o.view);
   document.body.setAttribute("data-vgrag-ready", "1");
   var timer = null;
