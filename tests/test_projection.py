@@ -73,3 +73,15 @@ def test_the_bound_reads_few_rows_of_structured_vectors(monkeypatch):
     assert set(best) <= set(rows.tolist())  # the top 10 are among the rows read
     assert np.allclose(scores, mat[rows] @ q)
     assert len(rows) < len(mat) // 10  # and the bound spared most of the copy
+
+
+def test_vectors_too_short_or_too_long_for_a_projection_are_searched_whole(monkeypatch):
+    monkeypatch.setattr(mirror, "MIN_ROWS", 100)
+    rng = np.random.default_rng(2)
+    for dim in (64, 1536):  # 128 of 64 would be the whole vector; a 1,536-dim basis costs too much to fit
+        m = VectorMirror(dim)
+        v = rng.normal(size=(300, dim)).astype(np.float32)
+        m.upsert([f"x{i}" for i in range(300)], v, [b"{}"] * 300)
+        q = v[3] + 0.1 * rng.normal(size=dim).astype(np.float32)
+        assert [x for x, _ in m.search(q, 5)[0]] == [x for x, _ in _brute(m, q, 5)]
+        assert m._proj is None

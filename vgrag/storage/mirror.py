@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .projection import MIN_ROWS, Projection
+from .projection import MIN_ROWS, Projection, worth_projecting
 from .tags import SentenceTags
 from .titles import TitleIndex
 
@@ -118,7 +118,7 @@ class VectorMirror:
 
     def _projection(self) -> Projection | None:
         n = len(self.ids)
-        if n < MIN_ROWS:
+        if n < MIN_ROWS or not worth_projecting(self.dim):
             return None
         if self._proj is None or n > 2 * self._proj.built_at:
             self._proj = Projection(self._mat[:n])

@@ -28,6 +28,13 @@ _SAMPLE = 8_192
 _SLACK = 1e-4  # float32 rounding of the bound's terms; a wider floor only reads a few more rows
 
 
+def worth_projecting(dim: int) -> bool:
+    """Whether vectors of this dimension gain from a projection: it must be well short of the full vector, and the
+    basis cheap to fit at load (an SVD of a sample of `_SAMPLE` × dim; 3,072-dim vectors would take tens of
+    seconds) — otherwise the plain product is used, as exact."""
+    return 2 * DIMS <= dim <= 1024
+
+
 class Projection:
     """Coordinates and residual lengths of a copy's rows, kept row for row with the copy's matrix."""
 
