@@ -21,14 +21,15 @@ seed_from_url()
 examples = demo_questions() if graph.name == DEMO_GRAPH else []
 
 
-def run(question: str, p: QueryParams, llm: object | None) -> QueryTrace:
-    """The query with its answer (the one place the page calls the pipeline), and naive retrieval beside it."""
+def run(question: str, p: QueryParams, llm: object | None) -> tuple[QueryTrace, QueryTrace]:
+    """The query with its answer (the one place the page calls the pipeline), and naive retrieval beside it; the
+    page keeps neither until both exist (a failed answer step leaves the previous run whole)."""
     trace = ws.retrieve(question, graph.name, p, llm=llm)
-    st.session_state["naive"] = ws.query(question, graph.name, p, method="naive", use_llm=False)
+    naive = ws.query(question, graph.name, p, method="naive", use_llm=False)
     if llm is not None:
-        st.session_state["pending"] = trace  # kept if the stream is interrupted
+        st.session_state["pending"] = (trace, naive)  # kept if the stream is interrupted
         st.button("■ Stop the answer", key="stop_answer", help="Keeps what has arrived so far.")
-    return ws.answer(trace, graph.name, llm)
+    return ws.answer(trace, graph.name, llm), naive
 
 
 def _use_example() -> None:
@@ -42,12 +43,12 @@ def _ask() -> None:  # Ask without an LLM: the query runs before the page is dra
     if s.llm.enabled or not question.strip():
         return  # streamed into the page below, or the page says to type a question
     try:
-        trace = run(question, QueryParams(**{k.field: st.session_state[k.key] for k in KNOBS}), None)
+        trace, naive = run(question, QueryParams(**{k.field: st.session_state[k.key] for k in KNOBS}), None)
     except Exception as e:  # noqa: BLE001 - shown by the question row
         st.session_state["ask_failed"] = f"The query failed: {e}"
         return
     st.session_state["restore_tried"] = True
-    _start(trace, "query entities")
+    _start(trace, naive, "query entities")
 
 
 def _go(delta: int) -> None:  # Previous / Next (and ← / →): before the run, so the page draws the new step at once
@@ -60,8 +61,8 @@ def _picked() -> None:  # a click on the selected step unselects it: keep the st
     st.session_state["step"] = st.session_state["step_pick"] = st.session_state["step_pick"] or st.session_state["step"]
 
 
-def _start(trace: QueryTrace, step_label: str) -> None:
-    st.session_state.update(trace=trace, trace_graph=graph.name, step=step_label, step_pick=step_label)
+def _start(trace: QueryTrace, naive: QueryTrace, step_label: str) -> None:
+    st.session_state.update(trace=trace, naive=naive, trace_graph=graph.name, step=step_label, step_pick=step_label)
 
 
 def question_row() -> None:
@@ -85,7 +86,7 @@ def question_row() -> None:
     pending = st.session_state.pop("pending", None)
     if pending is not None:  # the last run was interrupted while the answer streamed (Stop, or any other click)
         partial = "".join(st.session_state.pop("streamed", []))
-        _start(ws.stopped_answer(pending, partial, graph.name), "query entities")
+        _start(ws.stopped_answer(pending[0], partial, graph.name), pending[1], "query entities")
 
     restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
     if (asked and question.strip() and s.llm.enabled) or restore:  # offline, Ask ran the query already (_ask)
@@ -102,9 +103,9 @@ def question_row() -> None:
             llm = ws.query_llm(on_delta=show_piece, settings=s)
         try:
             with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
-                trace = run(question, p, llm)
+                trace, naive = run(question, p, llm)
             st.session_state.pop("pending", None)
-            _start(trace, url_step(steps_for(trace)).label if restore else "query entities")
+            _start(trace, naive, url_step(steps_for(trace)).label if restore else "query entities")
             if llm is not None or not restore:
                 st.rerun()  # draw the step-through in its compact layout, without the streaming widgets
         except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive

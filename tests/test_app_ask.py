@@ -110,6 +110,31 @@ def test_a_failed_query_is_said_and_the_page_lives_on(app_env, monkeypatch):
     assert any("The query failed" in e.value and "the store went away" in e.value for e in at.error), at.error
 
 
+def test_a_failed_answer_step_keeps_the_previous_run_whole(app_env, monkeypatch):
+    """Naive retrieval was stored for the new question before the answer step ran: when that step failed, the old
+    trace was shown beside the new question's naive passages."""
+    from vgrag.workspace import Workspace
+
+    at = page("pages/ask.py")
+    at.text_input(key="question").input("Who leads the team that owns Tollgate?").run()
+    at.button(key="ask").click().run()
+    before = at.session_state["trace"]
+    assert at.session_state["naive"].question == before.question
+
+    answer = Workspace.answer
+
+    def fail(self, trace, *args, **kwargs):  # the graph method's answer step only (naive's query answers too)
+        if trace.method == "graph":
+            raise RuntimeError("the answer step broke")
+        return answer(self, trace, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "answer", fail)
+    at.text_input(key="question").input("Who founded Northwind Cloud?").run()
+    at.button(key="ask").click().run()
+    assert not at.exception and any("the answer step broke" in e.value for e in at.error)
+    assert at.session_state["trace"].question == at.session_state["naive"].question == before.question
+
+
 def test_switching_graphs_clears_the_run(app_env):
     """The old graph's trace stayed on screen under the new graph's name; now it is cleared, saying so."""
     at = page("pages/ask.py")
