@@ -10,6 +10,7 @@ collection sizes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -46,11 +47,14 @@ class _Timed:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    kind = sys.argv[sys.argv.index("--embedder") + 1] if "--embedder" in sys.argv else "minilm"
-    args = [a for a in args if a != kind]
-    db_file, name, qfile = args[:3]
-    n = int(args[3]) if len(args) > 3 else 60
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("db_file")
+    ap.add_argument("graph")
+    ap.add_argument("questions")
+    ap.add_argument("n", nargs="?", type=int, default=60)
+    ap.add_argument("--embedder", choices=("minilm", "e5"), default="minilm")
+    a = ap.parse_args()
+    db_file, name, qfile, n, kind = a.db_file, a.graph, a.questions, a.n, a.embedder
     quiet_storage_logs()
     emb = _Timed(make_embedder(kind))
     db = Database(db_file)

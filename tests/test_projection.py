@@ -85,3 +85,33 @@ def test_vectors_too_short_or_too_long_for_a_projection_are_searched_whole(monke
         q = v[3] + 0.1 * rng.normal(size=dim).astype(np.float32)
         assert [x for x, _ in m.search(q, 5)[0]] == [x for x, _ in _brute(m, q, 5)]
         assert m._proj is None
+
+
+@pytest.mark.parametrize("rows", [3000, 17000])  # a plain product, then the projection (above MIN_ROWS)
+def test_ties_at_the_kth_score_go_by_id_on_both_paths(rows):
+    """An uncased model gives "Paris" and "PARIS" one vector: which tied rows make the top k must not depend on the
+    path or on where the rows sit (argpartition kept an arbitrary subset of the tied rows)."""
+    rng = np.random.default_rng(5)
+    v = rng.normal(size=(rows, 384)).astype(np.float32)
+    same = rng.permutation(rows)[:300]
+    v[same] = v[same[0]]
+    ids = [f"id{i:05d}" for i in range(rows)]
+    m = VectorMirror(384)
+    m.upsert(ids, v, [b"{}"] * rows)
+    got = [x for x, _ in m.search(v[same[0]], 5)[0]]
+    assert got == sorted(ids[i] for i in same)[:5]
+
+
+def test_a_nan_vector_is_similar_to_nothing_and_breaks_no_search(monkeypatch):
+    monkeypatch.setattr(mirror, "MIN_ROWS", 1000)
+    monkeypatch.setattr(projection, "DIMS", 12)
+    rng = np.random.default_rng(6)
+    v = _structured(rng, 3000)
+    v[::15] = np.nan  # 200 rows from a faulty embedder
+    m = VectorMirror(DIM)
+    m.upsert([f"r{i:05d}" for i in range(3000)], v, [b"{}"] * 3000)
+    q = v[7] + 0.1 * rng.normal(size=DIM).astype(np.float32)
+    got = m.search(q, 10)[0]
+    assert len(got) == 10 and all(np.isfinite(s) for _, s in got)
+    assert [x for x, _ in got] == [x for x, _ in _brute(m, q, 10)]
+    assert m.search(np.full(DIM, np.nan, np.float32), 3)[0] == [("r00000", 0.0), ("r00001", 0.0), ("r00002", 0.0)]

@@ -2,8 +2,8 @@
 signals describe each (does its label fit what is asked, how much of the question its sentence says, where its
 passage ranks, whether the reasoning chain reaches it, how many passages agree); a linear score with weights fitted
 on questions generated from the corpora's own triples, never on evaluation questions (scripts/generate_questions.py,
-scripts/fit_reader.py; it writes reader_weights.json), and a softmax over the question's candidates and "none of them" turn them into a confidence:
-the probability that this candidate is the answer.
+scripts/fit_reader.py; it writes reader_weights.json), and a softmax over the question's candidates and "none of
+them" turn them into a confidence: the probability that this candidate is the answer.
 The short answer is the best candidate, shown only when that confidence reaches the fitted threshold."""
 
 from __future__ import annotations

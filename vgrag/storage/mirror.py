@@ -36,7 +36,11 @@ FORMAT = 2  # of the saved file: 1 held vectors only; a file of another format i
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
+    """Unit rows; a row with a NaN or infinite value (an embedder's fault) becomes the zero vector: similar to
+    nothing, and never a NaN that would reorder a search."""
     v = np.asarray(vectors, dtype=np.float32)
+    if not np.isfinite(v).all():
+        v = np.where(np.isfinite(v).all(axis=-1, keepdims=True), v, 0.0).astype(np.float32)
     if v.ndim == 1:
         v = v[None, :]
     norms = np.linalg.norm(v, axis=1, keepdims=True)
@@ -141,8 +145,11 @@ class VectorMirror:
                 found = [(np.arange(n), row) for row in (self._mat[:n] @ q.T).T]
             out = []
             for rows, scores in found:
-                top = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
-                ranked = sorted(top.tolist(), key=lambda j: (-scores[j], self.ids[rows[j]]))
+                if k < len(rows):  # every row tied with the k-th score, so that ties go by id whatever the path
+                    top = np.flatnonzero(scores >= np.partition(scores, len(scores) - k)[len(scores) - k])
+                else:
+                    top = np.arange(len(rows))
+                ranked = sorted(top.tolist(), key=lambda j: (-scores[j], self.ids[rows[j]]))[:k]
                 out.append([(self.ids[rows[j]], float(scores[j])) for j in ranked])
             return out
 
