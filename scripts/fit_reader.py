@@ -260,7 +260,7 @@ def main() -> None:
                       f"{bootstrap(per)}", flush=True)  # fmt: skip
         final = with_threshold(weights, train, target)
         held = [report["cross"][f"generated ({target:.0%}) -> {b.name}"] for b in sets]
-        if not all(h["answered"][0] > 0 and h["precision"][0] >= 100 * target for h in held):
+        if not held or not all(h["answered"][0] > 0 and h["precision"][0] >= 100 * target for h in held):
             final = Model(final.weights, final.bias, 1.0)  # not precise enough on unseen questions: no short answers
     else:  # the weights and threshold on one dev set, reported on the other
         for a in sets:
