@@ -169,6 +169,7 @@ def main() -> None:
     out = {
         "questions": len(questions) * a.runs,
         "ask_to_first_step_ms": {"median": round(statistics.median(ask_ms)), "max": round(max(ask_ms))},
+        "ask_each_ms": [round(x) for x in ask_ms],  # in the order asked: the first Ask of a session shows here
         "ask_breakdown_ms": _medians(phases),
         "next_step_ms": {k: {"median": round(statistics.median(v)), "max": round(max(v))} for k, v in per_step.items()},
         "next_breakdown_ms": _medians(next_phases),

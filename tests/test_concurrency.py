@@ -54,3 +54,32 @@ def test_queries_run_while_an_ingest_is_in_progress(graph, embedder):
     )
     assert all(tr.passages.passages for tr in during)
     assert graph.counts()["passages"] == 4001
+
+
+def test_spacy_loads_once_when_the_warm_up_and_a_first_query_ask_at_once(monkeypatch):
+    """The app loads spaCy in a thread beside its first page (ui/state._warm_up); a query arriving meanwhile waits
+    for that load instead of starting a second one (two loads: twice the memory and the CPU, ~0.5 s each)."""
+    import spacy
+
+    from vgrag import nlp
+
+    loads: list[str] = []
+    model = object()
+
+    def slow_load(name: str) -> object:
+        loads.append(name)
+        time.sleep(0.3)
+        return model
+
+    monkeypatch.setattr(spacy, "load", slow_load)
+    nlp._load_spacy.cache_clear()
+    try:
+        got: list[object] = []
+        threads = [threading.Thread(target=lambda: got.append(nlp.load_spacy())) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert got == [model] * 3 and len(loads) == 1
+    finally:
+        nlp._load_spacy.cache_clear()  # the next caller loads the real model

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import threading
 
 log = logging.getLogger(__name__)
 
@@ -17,9 +18,18 @@ STOPWORDS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=1)
+_LOADING = threading.Lock()
+
+
 def load_spacy() -> object | None:
-    """The small English pipeline, or None (with a log line) when it is not installed."""
+    """The small English pipeline, or None (with a log line) when it is not installed. Loaded once per process
+    (~0.5 s); a caller arriving while another thread loads it waits for that load (the app starts it early)."""
+    with _LOADING:
+        return _load_spacy()
+
+
+@functools.lru_cache(maxsize=1)
+def _load_spacy() -> object | None:
     try:
         import spacy
 
