@@ -163,3 +163,17 @@ def test_another_embedder_than_the_graphs_is_a_message_with_a_way_back(app_env):
     at.button(key="embedder_back").click().run()
     assert not at.exception and at.session_state["settings"].embedder == "minilm"
     assert at.text_input(key="question")  # the Ask page is back
+
+
+def test_the_database_path_is_shown_literally(tmp_path, monkeypatch):
+    """The sidebar showed the path in a code span: a backtick in a folder name ended it, and the rest of the path
+    was read as Markdown (here a link)."""
+    import re
+
+    folder = tmp_path / "a`[x](y)`b"
+    folder.mkdir()
+    monkeypatch.setenv("VGRAG_MILVUS_URI", str(folder / "v.db"))
+    monkeypatch.chdir(ROOT)
+    at = page(demo=False)
+    (shown,) = [c.value for c in at.sidebar.caption if c.value.startswith("Database")]
+    assert not re.search(r"(?<!\\)[`\[\]()]", shown.removeprefix("Database: ")), shown  # every one escaped

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.safe import md_escape
 from ui.state import chose_graph, current_graph_name, mode_label, remember_graph, settings, workspace
 
 ICON = str(Path(__file__).resolve().parent.parent / "data" / "icon.png")  # local: no favicon request leaves the host
@@ -43,7 +44,7 @@ def _sidebar() -> None:
                     "Graph", names, index=names.index(current), key="graph_picker", on_change=chose_graph
                 )
                 remember_graph(picked)
-            st.caption(f"Database: `{s.milvus_uri}`")
+            st.caption("Database: " + md_escape(s.milvus_uri))  # a path is text: a backtick in it ended a code span
 
 
 def _config() -> None:
