@@ -57,33 +57,24 @@ def app_workspace(at: AppTest):
     return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
 
 
+def _keyed(node, path: tuple[int, ...], found: dict[str, tuple[int, ...]]) -> None:
+    if getattr(node, "key", None):
+        found[node.key] = path
+    for i, child in getattr(node, "children", {}).items():
+        _keyed(child, (*path, i), found)
+
+
 def position(at: AppTest, key: str) -> tuple[int, ...]:
     """Where the element with `key` sits in the page (indexes from the root). The browser knows an element by this
     position: one that moves between runs is drawn anew, beside the old one until the run ends."""
-
-    def walk(node, path: tuple[int, ...]):
-        if getattr(node, "key", None) == key:
-            return path
-        for i, child in getattr(node, "children", {}).items():
-            found = walk(child, (*path, i))
-            if found is not None:
-                return found
-        return None
-
-    found = walk(at._tree, ())
-    assert found is not None, f"no element with key {key!r}"
-    return found
+    found: dict[str, tuple[int, ...]] = {}
+    _keyed(at._tree, (), found)
+    assert key in found, f"no element with key {key!r}"
+    return found[key]
 
 
 def keyed_positions(at: AppTest) -> dict[str, tuple[int, ...]]:
     """Where every keyed element sits in the main area (see `position`)."""
     found: dict[str, tuple[int, ...]] = {}
-
-    def walk(node, path: tuple[int, ...]) -> None:
-        if getattr(node, "key", None):
-            found[node.key] = path
-        for i, child in getattr(node, "children", {}).items():
-            walk(child, (*path, i))
-
-    walk(at._tree[0], (0,))  # 0: the main area (1 is the sidebar)
+    _keyed(at._tree[0], (0,), found)  # 0: the main area (1 is the sidebar)
     return found
