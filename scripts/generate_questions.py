@@ -28,13 +28,15 @@ sys.path.insert(0, str(ROOT))
 
 from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
-from vgrag.query.question import STOP_WORDS, TYPES_FILE, content_lemmas, norm, word_lemmas  # noqa: E402
+from vgrag.query.question import STOP_WORDS, TYPES_FILE, WH_LABELS, content_lemmas, norm, word_lemmas  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 from vgrag.storage.tags import tag_sentences  # noqa: E402
 from vgrag.text import split_texts  # noqa: E402
 
-WH = {"PERSON": "Who", "DATE": "When", "TIME": "When", "GPE": "Where", "LOC": "Where", "FAC": "Where",
-      "CARDINAL": "How many", "QUANTITY": "How much", "MONEY": "How much", "PERCENT": "How much"}  # fmt: skip
+# the asking word per answer label: the reader's own question-word table read backwards (a number is "how many" when
+# counted, else "how much"; a date is asked with "when")
+WH = {label: ("How many" if label == "CARDINAL" else "How much") for label in WH_LABELS["how"]}
+WH |= {label: word.capitalize() for word in ("who", "when", "where") for label in WH_LABELS[word]}
 
 
 def _args(argv: list[str], flag: str, default: int) -> int:

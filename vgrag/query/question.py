@@ -14,7 +14,7 @@ from ..nlp import load_spacy
 
 # the question word alone fixes the answer's spaCy entity labels for these; "which"/"what <noun>" take P(label | noun)
 # as scripts/fit_types.py learned it from the corpora's tagged sentences ("county" -> GPE, "year" -> DATE)
-_WH_LABELS = {
+WH_LABELS = {
     "who": ("PERSON",),
     "whom": ("PERSON",),
     "whose": ("PERSON",),
@@ -160,7 +160,7 @@ def read_question(question: str, names: tuple[str, ...] = ()) -> Asked:
     if wh in ("which", "what", "how"):
         after = doc[asking[-1].i + 1 :]
         noun = next((t.lemma_.lower() for t in after if t.pos_ in ("NOUN", "PROPN")), "")
-    types: tuple[tuple[str, float], ...] = tuple((lab, 1.0) for lab in _WH_LABELS.get(wh, ()))
+    types: tuple[tuple[str, float], ...] = tuple((lab, 1.0) for lab in WH_LABELS.get(wh, ()))
     if wh in ("which", "what") and noun:
         table = _noun_types()
         known = [table[x] for x in sorted(word_lemmas(noun)) if x in table]
