@@ -158,11 +158,32 @@ def test_another_embedder_than_the_graphs_is_a_message_with_a_way_back(app_env):
     at.switch_page("pages/ask.py").run()
     assert not at.exception
     warn = " ".join(w.value for w in at.warning)
-    assert "built with the embedder all-MiniLM-L6-v2-int8" in warn and "multilingual-e5" in warn, warn
+    assert "built with the embedder all\\-MiniLM\\-L6\\-v2\\-int8" in warn and "multilingual\\-e5" in warn, warn
     assert "load_demo_hint" not in [b.key for b in at.button]
     at.button(key="embedder_back").click().run()
     assert not at.exception and at.session_state["settings"].embedder == "minilm"
     assert at.text_input(key="question")  # the Ask page is back
+
+
+def test_the_embedder_names_in_the_mismatch_message_are_shown_literally(app_env):
+    """A graph's stored embedder id (any database may be opened; an OpenAI-compatible model name is typed by hand)
+    was put into the warning and the button label as Markdown: here a link and emphasis."""
+    import re
+
+    at = page()
+    odd = "openai:te*st*[l](http://x.invalid/)"
+    db = app_workspace(at).db
+    db.open_graph("odd_embedder", odd, 384)
+    try:
+        at.session_state["graph"] = at.session_state["select_graph"] = "odd_embedder"
+        at.switch_page("pages/ask.py").run()
+        assert not at.exception
+        (warn,) = [w.value for w in at.warning if "was built with" in w.value]
+        (label,) = [b.label for b in at.button if b.key == "embedder_back"]
+        for shown in (warn, label):
+            assert "te\\*st\\*\\[l\\]\\(" in shown and not re.search(r"(?<!\\)[*\[\]()]", shown.split("openai")[1])
+    finally:
+        db.drop_graph("odd_embedder")
 
 
 def test_the_database_path_is_shown_literally(tmp_path, monkeypatch):

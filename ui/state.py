@@ -224,20 +224,23 @@ EMBEDDER_KEYS = {MiniLMEmbedder.model_id: "minilm", E5Embedder.model_id: "e5"}  
 
 
 def embedder_mismatch(ws: Workspace, name: str) -> None:
-    """A graph built with another embedder than this session's: say so, and offer to switch back to its embedder."""
+    """A graph built with another embedder than this session's: say so, and offer to switch back to its embedder.
+    The model ids are shown literally: a stored one may come from any database, and an OpenAI-compatible model name
+    is whatever was typed in Settings."""
     info = ws.db.graph_info(name)
+    built = md_escape(info.embedder) if info else "?"
     st.warning(
-        f"Graph “{name}” was built with the embedder {info.embedder if info else '?'}, but this session uses "
-        f"{ws.embedder.model_id}. Its vectors cannot be compared: switch back to its embedder, or pick or build "
-        "another graph with the new one."
+        f"Graph “{name}” was built with the embedder {built}, but this session uses "
+        f"{md_escape(ws.embedder.model_id)}. Its vectors cannot be compared: switch back to its embedder, or pick or "
+        "build another graph with the new one."
     )
     back = EMBEDDER_KEYS.get(info.embedder) if info else None
     if back is None and info and info.embedder.startswith("openai:"):
         back = "openai"
-    if back and st.button(f"Use {info.embedder} for this session", type="primary", key="embedder_back"):
+    if back and st.button(f"Use {built} for this session", type="primary", key="embedder_back"):
         model = info.embedder.removeprefix("openai:") if back == "openai" else settings().embed_model
         st.session_state["settings"] = replace(settings(), embedder=back, embed_model=model)
-        st.session_state["flash"] = f"Embedder switched back to {info.embedder} for this session."
+        st.session_state["flash"] = f"Embedder switched back to {built} for this session."
         st.rerun()
 
 
