@@ -105,10 +105,9 @@ def fit_softmax(data: list[tuple[np.ndarray, np.ndarray]], steps: int = 3000, ra
     """Weights (+ bias last) of the reader's conditional logit: per question a softmax over its candidates and a
     null option (score 0), maximising the probability of its right candidates (or of the null when none is right);
     full-batch gradient descent from zero, L2 on the weights (all questions' candidates in one array)."""
-    k = len(SIGNALS) + 1
-    w = np.zeros(k)
     qs = [(x, y) for x, y in data if len(y)]
     nulls = len(data) - len(qs)  # questions without candidates: only the null option, no gradient
+    w = np.zeros((qs[0][0].shape[1] if qs else len(SIGNALS)) + 1)  # one weight per column (the signals), + bias
     if not qs:
         return w
     a = np.vstack([np.hstack([x, np.ones((len(x), 1))]) for x, _ in qs])
@@ -221,12 +220,8 @@ def held_out(model: Model, s: Set, embedder: object) -> tuple[list[dict[str, flo
     return per, round(100 * sum(p["contains_short"] for p in per) / len(per), 1)
 
 
-def main() -> None:
-    argv = sys.argv[1:]
-    specs = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--set"]
-    trains = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--train"]
-    target = float(argv[argv.index("--target") + 1]) if "--target" in argv else 0.5
-    cache = Path(argv[argv.index("--cache") + 1]) if "--cache" in argv else None
+def graph_reader() -> tuple[object, object]:
+    """MiniLM (the bench graphs' embedder) and an opener of stored graphs, each (database, graph) opened once."""
     quiet_storage_logs()
     embedder = make_embedder("minilm")
     graphs: dict[tuple[str, str], object] = {}
@@ -236,6 +231,16 @@ def main() -> None:
             graphs[db, name] = Database(db).open_graph(name, embedder.model_id, embedder.dim, create=False)
         return graphs[db, name]
 
+    return embedder, graph_of
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    specs = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--set"]
+    trains = [argv[i + 1 : i + 5] for i, a in enumerate(argv) if a == "--train"]
+    target = float(argv[argv.index("--target") + 1]) if "--target" in argv else 0.5
+    cache = Path(argv[argv.index("--cache") + 1]) if "--cache" in argv else None
+    embedder, graph_of = graph_reader()
     train = []  # questions generated from the corpora's own triples (scripts/generate_questions.py)
     for name, db, graph_name, file in trains:
         questions = [(q["question"], tuple(q["answers"])) for q in json.loads(Path(file).read_text(encoding="utf-8"))]
