@@ -37,8 +37,8 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(env: dict) -> Iterator[str]:
-    """`streamlit run app.py` on 127.0.0.1 with `env`; yields its URL once healthy."""
+def running_app(env: dict, script: str = "app.py") -> Iterator[str]:
+    """`streamlit run app.py` (or another script) on 127.0.0.1 with `env`; yields its URL once healthy."""
     port = free_port()
     proc = subprocess.Popen(
         [
@@ -46,7 +46,7 @@ def running_app(env: dict) -> Iterator[str]:
             "-m",
             "streamlit",
             "run",
-            "app.py",
+            script,
             "--server.headless",
             "true",
             "--server.address",

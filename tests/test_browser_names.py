@@ -63,3 +63,46 @@ def test_a_markdown_file_name_is_shown_literally_and_fetches_nothing(tmp_path):
         assert clean_file_name(name) in shown, shown
     hits = [u for u in requests if urlparse(u).hostname == TRAP]
     assert not hits, hits
+
+
+ESCAPED = [  # what GitHub-flavoured Markdown links without markup, and markup itself
+    f"mail alice@{TRAP} now",
+    f"see _www.{TRAP}.example/x and www.{TRAP}.example",
+    f"xmpp:bob@{TRAP} and mailto:carol@{TRAP}",
+    f"http://{TRAP}:9/a HTTPS://{TRAP}:9/b",
+    f"![i](http://{TRAP}:9/i.png) [l](http://{TRAP}:9/l) <img src=http://{TRAP}:9/h.png> :red[x] $y$",
+]
+
+
+def test_escaped_text_makes_no_link_and_fetches_nothing_in_a_real_browser(tmp_path):
+    """md_escape's output as Streamlit renders it (remark-gfm finds bare links again after reading the backslashes):
+    an e-mail address and "_www." became links; every text stays literal and nothing is fetched."""
+    script = tmp_path / "escaped.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
+        "import streamlit as st\n"
+        "from ui.safe import md_escape\n"
+        f"for t in {ESCAPED!r}:\n"
+        "    st.markdown(md_escape(t))\n"
+        "    st.caption(md_escape(t))\n"
+        "    st.warning(md_escape(t))\n"
+        "    st.button(md_escape(t), key=t)\n"
+        "st.text('all drawn')\n"
+    )
+    requests: list[str] = []
+    with running_app({**os.environ}, str(script)) as url:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(url, wait_until="networkidle")
+            page.get_by_text("all drawn").wait_for(timeout=60000)
+            main = page.locator("[data-testid=stMain]")
+            links, images = main.locator("a").count(), main.locator("img").count()
+            shown = main.inner_text().replace("\u200b", "")
+            browser.close()
+    assert links == 0 and images == 0, (links, images)
+    for t in ESCAPED:
+        assert shown.count(t) == 4, (t, shown)  # markdown, caption, warning, button label: each literal
+    assert not [u for u in requests if urlparse(u).hostname == TRAP]
