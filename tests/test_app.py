@@ -18,7 +18,7 @@ def test_overview_offers_the_demo_then_shows_counts(tmp_path, monkeypatch):
     assert any("Demo graph ready: 36 passages" in t.value for t in at.toast), [t.value for t in at.toast]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Passages"] == "36" and int(metrics["Relations"]) > 80
-    assert any("Offline: no LLM" in m.value for m in at.markdown)
+    assert any("Offline\\: no LLM" in m.value for m in at.markdown)  # escaped text (the mode may hold a URL)
 
 
 def test_explore_entity_neighbourhood(app_env):
@@ -84,7 +84,7 @@ def test_settings_validate_and_keep_key_in_session(app_env):
     assert saved.base_url == "http://127.0.0.1:9/v1" and saved.max_tokens_answer == 64
     assert any("Settings saved" in t.value for t in at.toast)
     labels = [m.value for m in at.sidebar.caption]
-    assert any("LLM:" in x and "127.0.0.1:9" in x for x in labels), labels  # the sidebar says so at once
+    assert any("LLM\\:" in x and "127\\.0\\.0\\.1\\:9" in x for x in labels), labels  # the sidebar says so at once
 
 
 def test_locked_database_is_a_clear_message(tmp_path, monkeypatch):
@@ -184,6 +184,30 @@ def test_the_embedder_names_in_the_mismatch_message_are_shown_literally(app_env)
             assert "te\\*st\\*\\[l\\]\\(" in shown and not re.search(r"(?<!\\)[*\[\]()]", shown.split("openai")[1])
     finally:
         db.drop_graph("odd_embedder")
+
+
+def test_model_names_urls_and_paths_typed_in_settings_are_shown_literally(app_env):
+    """The sidebar's mode caption and the Overview page showed the LLM's model name and base URL as Markdown (an image
+    in the model name was fetched by the browser) and the Milvus URI in a code span that a backtick ended. Now each is
+    md_escape'd text (tests/test_browser_names.py checks in a real browser that such text stays literal)."""
+    from dataclasses import replace
+
+    from ui.safe import md_escape
+    from ui.state import mode_label
+
+    at = page()
+    s = at.session_state["settings"]
+    model = "![p](http://127.0.0.2:9/p.png) **b** :red[x]"
+    odd = replace(s, llm=replace(s.llm, base_url="http://127.0.0.2:9/v1", model_rerank=model))
+    at.session_state["settings"] = odd
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    shown = md_escape(mode_label(odd))
+    assert "![p]" not in shown and "**b**" not in shown  # the model name is in it, escaped
+    assert shown in [c.value for c in at.sidebar.caption]
+    (listed,) = [m.value for m in at.markdown if "**Mode:**" in m.value]
+    assert f"- **Mode:** {shown}\n" in listed and f"- **Milvus:** {md_escape(s.milvus_uri)}" in listed, listed
+    assert "`" not in listed  # no code span left for a backtick to end
 
 
 def test_the_database_path_is_shown_literally(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     at.text_input(key="build_new_graph").input("notes_2")
     at.button(key="build_create_graph").click().run()
     assert not at.exception
-    assert any("Created graph “notes_2”" in t.value for t in at.toast), [t.value for t in at.toast]
+    assert any("Created graph “notes\\_2”" in t.value for t in at.toast), [t.value for t in at.toast]  # escaped
     assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
     assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")

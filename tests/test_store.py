@@ -116,6 +116,22 @@ def test_graphs_are_listed_dropped_and_guarded(db, embedder):
     assert not db.client.has_collection("lister_entities")
 
 
+def test_a_graph_record_no_graph_can_have_made_is_not_listed(db, embedder):
+    """Another tool sharing the server wrote graph records: a name no graph can have (shown raw, it was Markdown on
+    the Overview page, and dropping it raised) and a malformed payload. Neither is listed; real graphs still are."""
+    db.open_graph("real_one", embedder.model_id, embedder.dim)
+    odd = "A![p](http://127.0.0.2:9/p.png) **b**"
+    db.meta.put(f"graph:{odd}", "graph", odd, {"embedder": "x", "dim": 3, "created_at": 0.0})
+    db.meta.put("graph:nodim", "graph", "nodim", {"embedder": "x"})
+    try:
+        names = [g.name for g in db.list_graphs()]
+        assert "real_one" in names and odd not in names and "nodim" not in names, names
+        assert db.graph_info("real_one") is not None
+    finally:
+        db.meta.delete([f"graph:{odd}", "graph:nodim"])
+        db.drop_graph("real_one")
+
+
 def test_check_reports_a_dangling_and_a_one_sided_reference(graph, embedder):
     from vgrag.models import Document
 

@@ -32,7 +32,7 @@ def _pages() -> list:
 def _sidebar() -> None:
     with st.sidebar:
         s = settings()
-        st.caption(mode_label(s))
+        st.caption(md_escape(mode_label(s)))  # model names and URLs typed in Settings are text
         ws = workspace()
         if ws is not None:
             names = [g.name for g in ws.db.list_graphs()]

@@ -161,7 +161,7 @@ def require_graph() -> tuple[Workspace, Graph]:
         st.stop()
     with st.container():  # the spinner's slot, drawn or not (see has_data)
         if not graph.copies_loaded():  # once per start: ~1 s from the saved copy, ~40 s per 188k rows without one
-            with st.spinner(f"Loading “{graph.name}” into memory for exact search (once per start)…"):
+            with st.spinner(f"Loading “{md_escape(graph.name)}” into memory for exact search (once per start)…"):
                 graph.load_copies()
     return ws, graph  # type: ignore[return-value]
 
@@ -186,7 +186,7 @@ def create_and_select(ws: Workspace, name: str) -> None:
         st.error(md_escape(str(e)))
         return
     select_graph(name)
-    st.session_state["flash"] = f"Created graph “{name}” — it is now the current graph."
+    st.session_state["flash"] = f"Created graph “{md_escape(name)}” — it is now the current graph."
     st.rerun()
 
 
@@ -201,7 +201,9 @@ def no_graph_hint(
     ws: Workspace, empty: Graph | None = None, elsewhere: str = "build your own on the Build page"
 ) -> None:
     """What to do while no graph with data is open (none yet, or an empty one): one click loads the demo."""
-    where = f"Graph “{empty.name}” is empty" if empty is not None else "There is no graph in this database yet"
+    where = (
+        f"Graph “{md_escape(empty.name)}” is empty" if empty is not None else "There is no graph in this database yet"
+    )
     st.info(
         f"{where}. Load the demo graph (36 passages about a fictional cloud company, offline, a few seconds) "
         f"or {elsewhere}."
@@ -230,7 +232,7 @@ def embedder_mismatch(ws: Workspace, name: str) -> None:
     info = ws.db.graph_info(name)
     built = md_escape(info.embedder) if info else "?"
     st.warning(
-        f"Graph “{name}” was built with the embedder {built}, but this session uses "
+        f"Graph “{md_escape(name)}” was built with the embedder {built}, but this session uses "
         f"{md_escape(ws.embedder.model_id)}. Its vectors cannot be compared: switch back to its embedder, or pick or "
         "build another graph with the new one."
     )

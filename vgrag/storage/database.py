@@ -20,12 +20,16 @@ from .connection import (  # noqa: F401 - the storage errors, importable from he
 )
 from .meta import DocumentLog, MetaStore
 from .mirror import Mirrors
+from .schema import GRAPH_NAME
 from .schema import META as META_COLLECTION
 from .store import Graph, Index, load_collections
 
 # Per Lite file (one process may hold several Database objects on it): [open count, its vector copies]
 _MIRRORS: dict[str, list] = {}
 _MIRRORS_LOCK = threading.Lock()
+
+
+_log = logging.getLogger(__name__)
 
 
 def quiet_storage_logs() -> None:
@@ -68,15 +72,20 @@ class Database:
         load_collections(self.client, [META_COLLECTION])
 
     def list_graphs(self) -> list[GraphInfo]:
-        out = [
-            GraphInfo(
-                name=r["graph"],
-                embedder=r["payload"]["embedder"],
-                dim=int(r["payload"]["dim"]),
-                created_at=float(r["payload"]["created_at"]),
-            )
-            for r in self.meta.rows("graph")
-        ]
+        """The graphs of this database. A record no graph can have made (a name outside schema.GRAPH_NAME, whose
+        collections could not exist, or a malformed payload; another tool may share a server) is skipped and logged,
+        never shown as a graph."""
+        out = []
+        for r in self.meta.rows("graph"):
+            try:
+                name, payload = r["graph"], r["payload"]
+                if not isinstance(name, str) or not GRAPH_NAME.fullmatch(name):
+                    raise ValueError("not a graph name")
+                info = GraphInfo(name, str(payload["embedder"]), int(payload["dim"]), float(payload["created_at"]))
+            except (KeyError, TypeError, ValueError) as e:
+                _log.warning("skipped a graph record that no graph can have made (%s): %r", e, r.get("graph"))
+                continue
+            out.append(info)
         return sorted(out, key=lambda g: g.name)
 
     def graph_info(self, name: str) -> GraphInfo | None:
