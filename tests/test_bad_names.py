@@ -52,6 +52,32 @@ def test_the_browser_sends_two_files_of_one_name(ws, graph):
     assert len(again.unchanged) == 2 and again.passages_new == 0
 
 
+def test_uploading_one_of_two_same_named_files_again_loses_neither(ws, graph):
+    """notes.txt (Ada) and notes.txt (Grace) were stored as notes.txt and notes (2).txt; uploading Grace's alone
+    again replaced Ada's document with a second copy of Grace's. Now: that content is recognised as stored, a new
+    content under that name is stored beside both (nothing is replaced on a name alone) and the report says so, and
+    the other order of the first upload stores nothing again."""
+    ws.add_documents([("notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    again = ws.add_documents([("notes.txt", GRACE)], graph)
+    assert again.unchanged == ("notes.txt",) and not again.replaced and again.passages_new == 0, again
+    assert _stored(ws, graph) == ["notes (2).txt", "notes.txt"] and "Ada Lovelace" in _entities(ws, graph)
+    new = ws.add_documents([("notes.txt", ALAN)], graph)
+    assert not new.replaced and new.beside == ("notes (3).txt",) and new.documents == ("notes (3).txt",), new
+    assert _stored(ws, graph) == ["notes (2).txt", "notes (3).txt", "notes.txt"]
+    assert {"Ada Lovelace", "Grace Hopper", "Alan Turing"} <= _entities(ws, graph)
+    swapped = ws.add_documents([("notes.txt", GRACE), ("notes.txt", ADA)], graph)
+    assert len(swapped.unchanged) == 2 and swapped.passages_new == 0 and len(_stored(ws, graph)) == 3, swapped
+    assert check_graph(ws.graph(graph)).ok
+
+
+def test_an_edited_file_uploaded_again_by_its_base_name_replaces_the_old_one(ws, graph):
+    """While one document has a name, a new content under that name is its new version (named in the report)."""
+    ws.add_documents([("notes.txt", ADA)], graph)
+    report = ws.add_documents([("notes.txt", GRACE)], graph)
+    assert report.replaced == ("notes.txt",) and not report.beside and _stored(ws, graph) == ["notes.txt"]
+    assert "Ada Lovelace" not in _entities(ws, graph) and "Grace Hopper" in _entities(ws, graph)
+
+
 def test_the_same_file_twice_in_one_upload_is_stored_once(ws, graph):
     report = ws.add_documents([("notes.txt", ADA), ("notes.txt", ADA)], graph)
     assert _stored(ws, graph) == ["notes.txt"] and report.unchanged == ("notes.txt",)

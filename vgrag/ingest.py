@@ -59,25 +59,61 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     return out
 
 
-def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally) -> str | None:
-    """Register a document under its key (source_key); None when the same content is already fully stored."""
+SEP = "\x1f"  # between a name and a content hash in the key of one of several documents with the same name
+
+
+def _numbered(name: str, k: int) -> str:
+    """The k-th document with this name, as shown: "notes (2).txt"."""
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem} ({k}).{ext}" if dot and stem and "/" not in ext else f"{name} ({k})"
+
+
+def source_identity(graph: Graph, key: str, name: str, digest: str, nth: int) -> tuple[str, str, str | None] | None:
+    """Where a file goes: (its key, its shown name, the id of the document it replaces or None), or None when this
+    content is already stored under this name. `nth` counts the different contents given under this name in the
+    same upload (1 for the first). A browser sends base names only, so a name stands for one document only while
+    one is stored under it: then a new content replaces it (an edited file uploaded again). Once several documents
+    share a name (notes.txt from two folders) nothing is replaced on a name alone: a new content is stored beside
+    them, numbered, and the report says so."""
+    legacy = {_numbered(name, k) for k in range(2, 100)}  # stored before keys were kept: known by the numbered name
+    mine = [
+        d
+        for d in graph.documents.all()
+        if d.id == doc_id(key) or d.key == key or d.key.startswith(key + SEP) or (not d.key and d.name in legacy)
+    ]
+    same = next((d for d in mine if d.content_hash == digest), None)
+    if same is not None:  # stored (or half stored: the rest is written again under its own key)
+        own = same.key or (key if same.id == doc_id(key) else f"{key}{SEP}{digest}")
+        return None if same.complete else (own, same.name, None)
+    if nth == 1 and len(mine) <= 1:
+        return key, name, mine[0].id if mine else None
+    return f"{key}{SEP}{digest}", _numbered(name, len(mine) + nth), None
+
+
+def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally, replaces: str | None = None,
+                    ) -> str | None:  # fmt: skip
+    """Register a document under its key; None when the same content is already fully stored. `replaces`: the
+    document this one replaces (deleted first, named in the report)."""
     did = doc_id(key)
     old = graph.documents.get(did)
     if old is not None and old.content_hash == digest and old.complete:
         tally.unchanged.append(name)
         return None
-    if old is not None and old.content_hash != digest:
-        delete_document(graph, did)
-        tally.replaced.append(name)
-    added = old.added_at if old else time.time()
-    graph.documents.put(Document(did, name, digest, n_passages=n, complete=False, added_at=added))
+    gone = (
+        graph.documents.get(replaces) if replaces else (old if old is not None and old.content_hash != digest else None)
+    )
+    if gone is not None:
+        delete_document(graph, gone.id)
+        tally.replaced.append(gone.name)
+    added = old.added_at if old and old.content_hash == digest else time.time()
+    graph.documents.put(Document(did, name, digest, n_passages=n, complete=False, added_at=added, key=key))
     return did
 
 
-def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int) -> None:
+def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int, key: str) -> None:
     old = graph.documents.get(did)
     added = old.added_at if old else time.time()
-    graph.documents.put(Document(did, name, digest, n_passages=n, complete=True, added_at=added))
+    graph.documents.put(Document(did, name, digest, n_passages=n, complete=True, added_at=added, key=key))
 
 
 def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
@@ -125,10 +161,13 @@ def ingest_documents(
             tally.unchanged.append(name)
             continue
         same.append(digest)
-        if len(same) > 1:  # one name, different contents (notes.txt from two folders): both kept
-            stem, dot, ext = name.rpartition(".")
-            key = f"{key}\x1f{digest}"
-            name = f"{stem} ({len(same)}).{ext}" if dot and stem and "/" not in ext else f"{name} ({len(same)})"
+        where = source_identity(graph, key, name, digest, len(same))
+        if where is None:
+            tally.unchanged.append(name)
+            continue
+        key, name, replaces = where
+        if key.endswith(SEP + digest) and len(same) == 1:
+            tally.beside.append(name)  # several documents already have this name: nothing replaced on a name alone
         on_progress(Progress("read", n, len(files), f"reading {name}"))
         t0 = time.perf_counter()
         try:
@@ -143,12 +182,12 @@ def ingest_documents(
             tally.failures.append(Failure(name, None, msg))
             continue
         tally.timings["read"] += time.perf_counter() - t0
-        plans.append((key, name, digest, chunks))
-    total = sum(len(c) for *_, c in plans)
+        plans.append((key, name, digest, chunks, replaces))
+    total = sum(len(c) for *_, c, _ in plans)
     done = 0
     canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
-    for key, name, digest, chunks in plans:
-        did = _begin_document(graph, key, name, digest, len(chunks), tally)
+    for key, name, digest, chunks, replaces in plans:
+        did = _begin_document(graph, key, name, digest, len(chunks), tally, replaces)
         if did is None:
             done += len(chunks)
             on_progress(Progress("extract", done, total, f"{name}: unchanged, skipped"))
@@ -197,7 +236,7 @@ def ingest_documents(
             )
             tally.chunks += len(batch)
         graph_aliases(graph).add(did, canon.aliases)
-        _finish_document(graph, did, name, digest, len(chunks))
+        _finish_document(graph, did, name, digest, len(chunks), key)
         if not doc_triples:
             tally.failures.append(Failure(name, None, (
                 f"{name}: no facts (triples) found in any of its {len(chunks)} chunk(s). Its text is stored and "
@@ -260,7 +299,7 @@ def ingest_imported(
         tally.add(write_chunks(graph, embedder, chunks, reporter, tagger))
         tally.chunks += len(chunks)
         on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
-    _finish_document(graph, did, source_name, data_hash, len(passages))
+    _finish_document(graph, did, source_name, data_hash, len(passages), key)
     report = tally.report(graph, t_start)
     on_progress(Progress("done", len(passages), len(passages), "done"))
     return report

@@ -47,7 +47,7 @@ class Failure:
 class IngestReport:
     documents: tuple[str, ...]
     unchanged: tuple[str, ...]
-    replaced: tuple[str, ...]
+    replaced: tuple[str, ...]  # the documents a new content of theirs replaced (their names as they were)
     chunks: int
     triples: int
     passages_new: int
@@ -59,6 +59,7 @@ class IngestReport:
     counts: dict[str, int] = field(default_factory=dict)
     prompt_tokens: int = 0  # LLM extraction only
     completion_tokens: int = 0
+    beside: tuple[str, ...] = ()  # stored beside documents of the same name (numbered), none of them replaced
 
 
 ProgressFn = Callable[[Progress], None]
@@ -87,6 +88,7 @@ class Tally:
     documents: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
+    beside: list[str] = field(default_factory=list)
 
     def add(self, s: WriteStats) -> None:
         self.passages_new += s.passages_new
@@ -113,5 +115,6 @@ class Tally:
             timings={k: round(v, 3) for k, v in self.timings.items()},
             counts=graph.counts(),
             prompt_tokens=self.prompt_tokens,
+            beside=tuple(self.beside),
             completion_tokens=self.completion_tokens,
         )

@@ -63,3 +63,4 @@ class Document:
     n_passages: int
     complete: bool
     added_at: float
+    key: str = ""  # its identity as given (ingest.source_identity); "" for a document stored before keys were kept

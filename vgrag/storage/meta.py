@@ -73,6 +73,7 @@ class DocumentLog:
             "n": d.n_passages,
             "complete": d.complete,
             "added_at": d.added_at,
+            "key": d.key,
         }
         self.meta.put(self._key(d.id), "doc", self.graph, payload)
 
@@ -85,6 +86,7 @@ class DocumentLog:
                 n_passages=int(p["n"]),
                 complete=bool(p["complete"]),
                 added_at=float(p["added_at"]),
+                key=str(p.get("key", "")),
             )
             for p in (r[PAYLOAD] for r in self.meta.rows("doc", self.graph))
         ]
