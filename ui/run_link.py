@@ -50,32 +50,36 @@ KNOBS = (
 
 
 def seed_from_url() -> None:
-    """Fill the question and the knobs' widget state from the URL (a new session: reload or shared link), else from
-    what this session last used (Streamlit forgets a widget's value while another page is shown), else defaults."""
-    url, saved = st.query_params, st.session_state.get("knobs_saved", {})
+    """Fill the question from the URL, and what each knob shows: the URL's value (a new session: reload or shared
+    link), else what this session last used (Streamlit forgets a widget's value while another page is shown), else
+    the default. The knobs are given these as their `value`, never through their session-state keys: the knobs
+    sit in a popover the browser draws only when it is opened, and a widget drawn then takes the value it was
+    created with — set through session state that was its minimum, so every knob showed and sent its minimum."""
+    url, saved = st.query_params, st.session_state.setdefault("knobs_saved", {})
     for k in KNOBS:
-        if k.key not in st.session_state:
+        if k.key not in saved:
             parsed = k.parse(url[k.key]) if k.key in url else None
-            st.session_state[k.key] = parsed if parsed is not None else saved.get(k.key, k.default)
+            saved[k.key] = parsed if parsed is not None else k.default
     if "question" not in st.session_state:
         st.session_state["question"] = url.get("q", "")
 
 
 def knob_widgets() -> QueryParams:
-    """The knobs in four columns (their values come from session state, see seed_from_url)."""
+    """The knobs in four columns, each created with the value seed_from_url chose (see there why)."""
+    saved = st.session_state["knobs_saved"]
     cols = st.columns(4)
     values = {}
     for n, k in enumerate(KNOBS):
-        c = cols[n % 4]
+        c, v = cols[n % 4], saved[k.key]
         if k.key == "thr":
-            values[k.field] = c.slider(k.label, 0.0, 1.0, step=0.05, key=k.key)
+            values[k.field] = c.slider(k.label, 0.0, 1.0, float(v), step=0.05, key=k.key)
         elif k.key == "hops":
-            values[k.field] = c.radio(k.label, k.choices, horizontal=True, key=k.key)
+            values[k.field] = c.radio(k.label, k.choices, index=k.choices.index(v), horizontal=True, key=k.key)
         elif k.choices:
-            values[k.field] = c.selectbox(k.label, k.choices, key=k.key)
+            values[k.field] = c.selectbox(k.label, k.choices, index=k.choices.index(v), key=k.key)
         else:
-            values[k.field] = c.number_input(k.label, int(k.lo), int(k.hi), key=k.key)
-    st.session_state["knobs_saved"] = {k.key: st.session_state[k.key] for k in KNOBS}
+            values[k.field] = c.number_input(k.label, int(k.lo), int(k.hi), int(v), key=k.key)
+    saved.update({k.key: values[k.field] for k in KNOBS})
     return QueryParams(**values)
 
 
