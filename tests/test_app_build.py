@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import ROOT, page, position
+from apptest import ROOT, app_workspace, page, position
 
 
 def test_build_from_pasted_text(app_env):
@@ -14,6 +14,13 @@ def test_build_from_pasted_text(app_env):
     at.button(key="build").click().run()
     assert not at.exception
     assert any("Stored 1 chunks" in s.value for s in at.success), [s.value for s in at.success]
+    # a second paste is a second document (both were "pasted text.txt": the second replaced the first)
+    at.text_area(key="pasted").input("Grace Hopper wrote a compiler for the UNIVAC in Philadelphia.")
+    at.button(key="build").click().run()
+    assert not at.exception and any("Replaced: 0." in s.value for s in at.success), [s.value for s in at.success]
+    docs = app_workspace(at).graph(at.session_state["graph"]).documents.all()
+    pasted = [d.name for d in docs if d.name.startswith("pasted text")]
+    assert len(pasted) == 2, pasted
 
 
 def test_build_with_nothing_warns(app_env):

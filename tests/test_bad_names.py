@@ -122,3 +122,25 @@ def test_triple_files_of_one_name_from_two_folders_are_two_sources(ws, graph, tm
 def test_names_are_shown_without_control_characters_or_dot_parts(ws, graph):
     report = ws.add_documents([("../../etc/\x1b[31mpasswd.txt", ADA), ("./a\x00b\nc.txt", GRACE)], graph)
     assert report.documents == ("etc/[31mpasswd.txt", "a b c.txt")
+
+
+def test_texts_without_a_name_are_each_their_own_document(ws, graph):
+    """add_texts called "texts" every document it made: each call replaced the last one's."""
+    ws.add_texts([ADA.decode()], graph)
+    second = ws.add_texts([GRACE.decode()], graph)
+    assert not second.replaced and len(_stored(ws, graph)) == 2, second
+    assert {"Ada Lovelace", "Grace Hopper"} <= _entities(ws, graph)
+    assert ws.add_texts([GRACE.decode()], graph).unchanged  # the same texts again: recognised
+
+
+def test_the_llm_extractor_uses_the_settings_it_is_given(ws, graph):
+    """The Build page's LLM extractor, set up on the Settings page (this session's settings), raised "LLM extraction
+    needs an endpoint" because ingest read the process's settings; the endpoint given is the one called (here a
+    closed port: the report says it cannot be reached, and the text is stored)."""
+    from dataclasses import replace
+
+    assert not ws.settings.llm.enabled
+    session = replace(ws.settings, llm=replace(ws.settings.llm, base_url="http://127.0.0.1:9/v1", api_key="k"))
+    report = ws.add_texts([ADA.decode()], graph, extractor="llm", settings=session)
+    assert any("Cannot reach the LLM endpoint http://127.0.0.1:9/v1" in f.reason for f in report.failures), report
+    assert report.chunks == 1

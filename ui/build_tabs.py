@@ -11,6 +11,7 @@ from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
 from vgrag.ingest import Progress, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.storage.store import Graph
+from vgrag.text import text_name
 from vgrag.workspace import Workspace
 
 
@@ -55,12 +56,13 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     with st.container():  # the build's progress and report: a slot on every run, so what follows keeps its place
         inputs = [(f.name, f.getvalue()) for f in files or []] if clicked else []
         if clicked and pasted.strip():
-            inputs.append(("pasted text.txt", clean_text(pasted).encode("utf-8")))
+            data = clean_text(pasted).encode("utf-8")
+            inputs.append((f"{text_name('pasted text', data)}.txt", data))  # each paste its own document
         if clicked and not inputs:
             st.warning("Upload a file or paste some text first.")
         elif clicked:
             kind = "llm" if choice.startswith("LLM") else "offline"
-            build_with_progress(ws, graph, inputs, kind, glean, int(chunk_chars), int(overlap))
+            build_with_progress(ws, graph, inputs, kind, glean, int(chunk_chars), int(overlap), s)
 
     built = st.session_state.get("built_triples")
     if built:
@@ -74,7 +76,14 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
 
 
 def build_with_progress(
-    ws: Workspace, graph: Graph, inputs: list[tuple[str, bytes]], kind: str, glean: bool, chunk_chars: int, overlap: int
+    ws: Workspace,
+    graph: Graph,
+    inputs: list[tuple[str, bytes]],
+    kind: str,
+    glean: bool,
+    chunk_chars: int,
+    overlap: int,
+    s: Settings,
 ) -> None:
     """Build with a progress bar and the triples as each chunk arrives, then the report."""
     bar = st.progress(0.0, text="Starting…")
@@ -98,7 +107,9 @@ def build_with_progress(
             # newest first, every chunk as it arrives (the full, filterable table follows the build)
             table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
 
-    report = ws.add_documents(inputs, graph.name, kind, glean, chunk_chars, overlap, on_progress=on_progress)
+    report = ws.add_documents(  # the session's settings: an LLM endpoint set up on the Settings page
+        inputs, graph.name, kind, glean, chunk_chars, overlap, on_progress=on_progress, settings=s
+    )
     table.empty()
     st.session_state["built_triples"] = rows
     for f in report.failures:

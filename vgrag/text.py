@@ -55,6 +55,12 @@ def content_hash(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def text_name(stem: str, data: bytes | str) -> str:
+    """A name for text that came without one (pasted, or passed as strings): the stem and a short hash of the
+    text, so each different text is its own document and the same text again is recognised."""
+    return f"{stem} {content_hash(data)[:6]}"
+
+
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCES: dict[str, tuple[str, ...]] = {}  # text -> its sentences: a pure function of the text, memoised
 _SENTENCES_MAX = 50_000

@@ -28,7 +28,7 @@ from .query.trace import QueryTrace
 from .storage.database import Database, StoreError
 from .storage.store import Graph
 from .storage.writer import DeleteReport, delete_document
-from .text import content_hash
+from .text import content_hash, text_name
 
 
 def _noop(_: object) -> None:
@@ -73,22 +73,27 @@ class Workspace:
         chunk_chars: int = 1200,
         overlap_sentences: int = 1,
         on_progress: ProgressFn = _noop,
+        settings: Settings | None = None,
     ) -> IngestReport:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
-        Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing."""
+        Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing.
+        `settings`: the app session's, when they differ (an LLM endpoint set up on the Settings page)."""
         pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
-        ex = make_extractor(extractor, self.settings.llm, self.settings.cache_dir, glean)
+        s = settings or self.settings
+        ex = make_extractor(extractor, s.llm, s.cache_dir, glean)
         with self.db.write_lock:
             return ingest_documents(
                 self.graph(graph), self.embedder, ex, pairs, chunk_chars, overlap_sentences, on_progress=on_progress
             )
 
     def add_texts(
-        self, texts: Sequence[str], graph: str | None = None, name: str = "texts", **kwargs: object
+        self, texts: Sequence[str], graph: str | None = None, name: str = "", **kwargs: object
     ) -> IngestReport:
-        """Plain strings as one document called `name` (keyword arguments as for add_documents)."""
+        """Plain strings as one document called `name` (keyword arguments as for add_documents). Without a name,
+        the document is named after its content ("texts 1a2b3c.txt"): each call adds its texts, none replaces an
+        earlier call's; with a name, new texts under that name replace its document (an edited text)."""
         data = clean_text("\n\n".join(texts)).encode("utf-8")  # lone surrogates cannot be encoded: replaced
-        return self.add_documents([(f"{name}.txt", data)], graph, **kwargs)  # type: ignore[arg-type]
+        return self.add_documents([(f"{name or text_name('texts', data)}.txt", data)], graph, **kwargs)  # type: ignore[arg-type]
 
     def import_triples(
         self,
