@@ -144,3 +144,12 @@ def test_the_llm_extractor_uses_the_settings_it_is_given(ws, graph):
     report = ws.add_texts([ADA.decode()], graph, extractor="llm", settings=session)
     assert any("Cannot reach the LLM endpoint http://127.0.0.1:9/v1" in f.reason for f in report.failures), report
     assert report.chunks == 1
+
+
+def test_the_same_file_under_other_path_spellings_is_stored_once(ws, graph):
+    """The CLI ingested one unchanged file as ./a/notes.md, a//notes.md, an absolute path and notes.md: four more
+    copies of the same passages. The same bytes are stored once, whatever the name."""
+    ws.add_documents([("a/notes.md", ADA)], graph)
+    again = ws.add_documents([("./a/notes.md", ADA), ("a//notes.md", ADA), ("/tmp/x/a/notes.md", ADA)], graph)
+    assert len(again.unchanged) == 3 and again.passages_new == 0 and _stored(ws, graph) == ["a/notes.md"], again
+    assert ws.add_documents([("notes.md", ADA)], graph).unchanged == ("notes.md",)

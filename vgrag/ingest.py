@@ -70,21 +70,24 @@ def _numbered(name: str, k: int) -> str:
 
 def source_identity(graph: Graph, key: str, name: str, digest: str, nth: int) -> tuple[str, str, str | None] | None:
     """Where a file goes: (its key, its shown name, the id of the document it replaces or None), or None when this
-    content is already stored under this name. `nth` counts the different contents given under this name in the
-    same upload (1 for the first). A browser sends base names only, so a name stands for one document only while
-    one is stored under it: then a new content replaces it (an edited file uploaded again). Once several documents
-    share a name (notes.txt from two folders) nothing is replaced on a name alone: a new content is stored beside
-    them, numbered, and the report says so."""
+    content is already stored (under this name or any other). `nth` counts the different contents given under this
+    name in the same upload (1 for the first). A browser sends base names only, so a name stands for one document
+    only while one is stored under it: then a new content replaces it (an edited file uploaded again). Once several
+    documents share a name (notes.txt from two folders) nothing is replaced on a name alone: a new content is
+    stored beside them, numbered, and the report says so."""
     legacy = {_numbered(name, k) for k in range(2, 100)}  # stored before keys were kept: known by the numbered name
+    docs = graph.documents.all()
     mine = [
         d
-        for d in graph.documents.all()
+        for d in docs
         if d.id == doc_id(key) or d.key == key or d.key.startswith(key + SEP) or (not d.key and d.name in legacy)
     ]
     same = next((d for d in mine if d.content_hash == digest), None)
     if same is not None:  # stored (or half stored: the rest is written again under its own key)
         own = same.key or (key if same.id == doc_id(key) else f"{key}{SEP}{digest}")
         return None if same.complete else (own, same.name, None)
+    if any(d.content_hash == digest and d.complete for d in docs):  # the same bytes under another name or path
+        return None  # ("./a/notes.md", "a//notes.md", an absolute path): stored once, its passages not doubled
     if nth == 1 and len(mine) <= 1:
         return key, name, mine[0].id if mine else None
     return f"{key}{SEP}{digest}", _numbered(name, len(mine) + nth), None
@@ -157,7 +160,7 @@ def ingest_documents(
     for n, (raw_name, data) in enumerate(files):
         key, name, digest = source_key(raw_name), clean_file_name(raw_name), content_hash(data)
         same = given.setdefault(key, [])
-        if digest in same:  # the same file twice in one upload: stored once
+        if digest in same or any(digest in v for v in given.values()):  # the same bytes twice in one upload: once
             tally.unchanged.append(name)
             continue
         same.append(digest)
