@@ -223,3 +223,16 @@ def test_lexical_search_finds_rare_words_follows_writes_and_is_backfilled(tmp_pa
     assert hits[0][0] == by_text[texts[1]]
     db.close()
     server_manager_instance.release_server(path)
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [("f(x)", "f(x)"), ("(500) Days of Summer", "(500) Days of Summer"), ("Paris)", "Paris"),
+     ("(born 1990", "born 1990"), ("“Quoted”", "Quoted"), ("(a) and (b)", "(a) and (b)"),
+     ("<b>likes</b>", "<b>likes</b>"),
+     ("Organisation for Economic Co-operation and Development (OECD)",
+      "Organisation for Economic Co-operation and Development (OECD)")],
+)  # fmt: skip
+def test_names_keep_the_brackets_that_pair_inside_them(given, shown):
+    """Every edge bracket was stripped: the HotpotQA graph held "f(x" and MuSiQue's "… Development (OECD"."""
+    assert display_name(given) == shown and normalize_name(given) == shown.casefold()

@@ -11,18 +11,44 @@ from .nlp import load_spacy
 
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = "\"'`“”‘’«»()[]{}<>.,;:!?·-–—"
+_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">", "“": "”", "‘": "’", "«": "»"}
+_OPENERS = {v: k for k, v in _PAIRS.items()}
+
+
+def _wrapped(s: str) -> bool:
+    """Whether the bracket opening `s` is the one closing it."""
+    depth = 0
+    for i, c in enumerate(s):
+        depth += (c == s[0]) - (c == s[-1])
+        if depth == 0:
+            return i == len(s) - 1
+    return False
+
+
+def _strip_edges(s: str) -> str:
+    """`s` without punctuation and quotes at its ends, but for a bracket or quote whose partner is inside it: "f(x)",
+    "(500) Days of Summer" and "Fool (If You Think It's Over)" keep theirs; "Paris)", "(born 1990" and “Quoted” lose
+    theirs. (Stripping every edge bracket stored "f(x" and "Organisation for … Development (OECD".)"""
+    while True:
+        s = s.strip()
+        if len(s) > 1 and _PAIRS.get(s[0]) == s[-1] and _wrapped(s):
+            s = s[1:-1]  # the whole name in brackets or quotes: “Quoted”, (a) — not "(a) and (b)"
+        elif s and s[-1] in _EDGE_PUNCT and not (s[-1] in _OPENERS and s.count(_OPENERS[s[-1]]) >= s.count(s[-1])):
+            s = s[:-1]
+        elif s and s[0] in _EDGE_PUNCT and not (s[0] in _PAIRS and s.count(_PAIRS[s[0]]) >= s.count(s[0])):
+            s = s[1:]
+        else:
+            return s
 
 
 def normalize_name(name: str) -> str:
     """Unicode-safe key for an entity name: NFKC, case-folded, whitespace collapsed; accents and scripts kept."""
-    s = unicodedata.normalize("NFKC", name)
-    s = _SPACE.sub(" ", s).strip().strip(_EDGE_PUNCT).strip()
-    return s.casefold()
+    return _strip_edges(_SPACE.sub(" ", unicodedata.normalize("NFKC", name))).casefold()
 
 
 def display_name(name: str) -> str:
     """The form shown to people: NFC with collapsed whitespace."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFC", name)).strip().strip(_EDGE_PUNCT).strip()
+    return _strip_edges(_SPACE.sub(" ", unicodedata.normalize("NFC", name)))
 
 
 def _digest(*parts: str) -> str:
