@@ -156,3 +156,10 @@ def test_cli_prints_no_escape_codes_and_refuses_a_non_utf8_question(capsys, monk
     cli._out("answer \x1b[2J\x1b]0;title\x07 done\r")
     out = capsys.readouterr().out
     assert not (set(out) & (CONTROL | {"\r"})) and out.startswith("answer ")
+
+
+def test_an_e_mail_autolink_in_markdown_keeps_its_address():
+    """`<bob@example.com>` is an autolink in Markdown (shown as the address); the inline-HTML rule removed it."""
+    from vgrag.documents.structure import strip_inline
+
+    assert strip_inline("Email <bob@example.com> now, <b>bold</b>") == "Email bob@example.com now, bold"

@@ -159,6 +159,7 @@ _INLINE = [
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link → its text
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),
     (re.compile(r"<(https?://[^>\s]+)>"), r"\1"),
+    (re.compile(r"<([^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>"), r"\1"),  # an e-mail autolink shows its address
     (re.compile(r"</?[A-Za-z][^>]*>"), ""),  # inline HTML tags
     (re.compile(r"`+([^`]*)`+"), r"\1"),
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
