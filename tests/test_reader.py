@@ -116,6 +116,7 @@ def test_the_shipped_model_is_the_fitted_file():
 def test_a_reader_whose_fit_reached_no_precision_says_it_gives_no_short_answers(tags):
     r, _ = read(read_question("Who restored the lighthouse?"), PASSAGES, tags=tags, model=_model(1.0))
     assert r.short == "" and r.best is not None and "gives no short answers" in r.why
+    assert "%" not in r.why  # a "best confidence 95 %" beside no answer read as a confident answer withheld
 
 
 def _trace(question: str, passages: list[tuple[str, str]], names: tuple[str, ...]) -> QueryTrace:
