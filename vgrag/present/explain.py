@@ -143,7 +143,7 @@ def explain(trace: QueryTrace, step: Step) -> str:
         named = f", {n_named} titled by a name that an evidence passage mentions" if n_named else ""
         return (
             f"The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
-            f"relations{named}{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the red "
-            "chain is the best reasoning path."
+            f"relations{named}{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the thick "
+            "orange-red chain is the best reasoning path."
         )
     return "This step has no data in this trace."
