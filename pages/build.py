@@ -15,11 +15,14 @@ if ws is None:
     st.stop()
 s = settings()
 graph = current_graph(ws)  # never created by opening this page: an empty "demo" hid the demo button everywhere
-has_data(ws, graph, "start a new graph below and add documents to it")
+hint = st.empty()  # the "empty graph: load the demo" hint, cleared below once a build on this run filled the graph
+with hint.container():
+    filled = has_data(ws, graph, "start a new graph below and add documents to it")
 if graph is not None:
     st.info(
         f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "
-        "Re-adding an unchanged file does nothing; a changed file replaces the old one."
+        "Re-adding an unchanged file does nothing; a changed file replaces the old one of its name (when several "
+        "documents share a name, it is stored beside them)."
     )
 with st.expander("Start a new graph", expanded=graph is None):
     new_name = st.text_input("Name", placeholder="letters, digits and _", key="build_new_graph")
@@ -35,3 +38,5 @@ with tab_triples:
     triples_tab(ws, graph)
 with tab_sources:
     sources_tab(ws, graph)
+if not filled and graph.counts()["passages"] > 0:  # built on this run: the hint above no longer holds
+    hint.empty()

@@ -69,3 +69,17 @@ def test_the_tabs_keep_their_place_when_the_graph_gets_its_first_passages(tmp_pa
     assert not at.exception and "load_demo_hint" not in [b.key for b in at.button]
     assert {k: position(at, k) for k in before} == before
     server_manager_instance.release_server(path)
+
+
+def test_the_empty_graph_hint_goes_once_a_build_fills_the_graph(app_env):
+    """After the first build into a new graph, "Graph “x” is empty. Load the demo graph…" still stood above the
+    report of the chunks just stored."""
+    at = page("pages/build.py")
+    at.text_input(key="build_new_graph").input("fresh_hint")
+    at.button(key="build_create_graph").click().run()
+    assert any("is empty" in i.value for i in at.info)  # an empty graph: the hint, with the demo button
+    at.text_area(key="pasted").input("Ada Lovelace worked with Charles Babbage in London.")
+    at.button(key="build").click().run()
+    assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
+    assert not any("is empty" in i.value for i in at.info), [i.value for i in at.info]
+    assert "load_demo_hint" not in [b.key for b in at.button]
