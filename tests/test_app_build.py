@@ -35,7 +35,7 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     at.text_input(key="build_new_graph").input("notes_2")
     at.button(key="build_create_graph").click().run()
     assert not at.exception
-    assert any("Created graph “notes\\_2”" in t.value for t in at.toast), [t.value for t in at.toast]  # escaped
+    assert any("Graph “notes\\_2” created" in t.value for t in at.toast), [t.value for t in at.toast]  # escaped
     assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
     assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
@@ -45,6 +45,9 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     at.text_input(key="triple_filter").input("Hopper").run()
     assert not at.exception and len(at.dataframe[-1].value) >= 1
     assert demo_before != "notes_2"
+    at.text_input(key="build_new_graph").input("notes_2")  # again: selected, said to exist, nothing touched
+    at.button(key="build_create_graph").click().run()
+    assert any("Graph “notes\\_2” already existed" in t.value for t in at.toast), [t.value for t in at.toast]
 
 
 def test_the_tabs_keep_their_place_when_the_graph_gets_its_first_passages(tmp_path, monkeypatch):

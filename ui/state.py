@@ -179,14 +179,17 @@ def chose_graph(name: str | None = None) -> None:
 
 
 def create_and_select(ws: Workspace, name: str) -> None:
-    """Create a graph, select it and confirm — or say why not. Reruns on success."""
+    """Create a graph, select it and confirm — or say why not (an existing graph of that name is selected, and the
+    message says it already existed: nothing in it is touched). Reruns on success."""
+    existed = ws.db.graph_info(name) is not None
     try:
         ws.graph(name)
     except StoreError as e:
         st.error(md_escape(str(e)))
         return
     select_graph(name)
-    st.session_state["flash"] = f"Created graph “{md_escape(name)}” — it is now the current graph."
+    done = "already existed" if existed else "created"
+    st.session_state["flash"] = f"Graph “{md_escape(name)}” {done} — it is now the current graph."
     st.rerun()
 
 
