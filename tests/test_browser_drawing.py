@@ -57,10 +57,31 @@ def test_a_dense_step_has_no_label_on_another_and_nothing_cut_at_the_frames_edge
             if (w, h) == FRAMES[0]:  # a projector's full screen: the frame grows and the view is framed again
                 page.set_viewport_size({"width": 1500, "height": 780})
                 try:
-                    page.wait_for_function("document.body.dataset.vgragFrame === '1500x778'", timeout=30000)
+                    page.wait_for_function("document.body.dataset.vgragFrame === '1498x778'", timeout=30000)
                     found["resized"] = {k: v for k, v in clutter(page.evaluate(BOXES_JS)).items() if v}
                 except playwright.TimeoutError:
                     found["resized"] = "not framed again after the resize"
             page.close()
         browser.close()
     assert all(not v for v in found.values()), found
+
+
+def test_the_drawing_and_its_border_fit_the_frame(tmp_path):
+    """The drawing was 100 % wide plus a 1 px border each side: 2 px wider than its frame, so the right border was cut
+    off on every graph."""
+    from vgrag.present.viz import render_html
+
+    page_file = tmp_path / "g.html"
+    page_file.write_text(render_html(dense_graph(), None), encoding="utf-8")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 900, "height": 420})
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
+        box = page.evaluate(
+            "(() => { const r = document.getElementById('mynetwork').getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; })()"
+        )
+        browser.close()
+    left, top, right, bottom, width, height = box
+    assert left >= 0 and top >= 0 and right <= width and bottom <= height, box

@@ -135,7 +135,7 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
     `height_px=None` fills its frame, whatever height the page gives the frame."""
     from pyvis.network import Network
 
-    height = "calc(100vh - 2px)" if height_px is None else f"{height_px}px"  # 2 px: the drawing's border
+    height = "100vh" if height_px is None else f"{height_px}px"  # the border is inside (box-sizing, below)
     net = Network(height=height, width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
     net.templateEnv = _pyvis_templates()
     fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
@@ -175,7 +175,9 @@ def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None
     )
     html = _EXTERNAL.sub("", net.generate_html(notebook=False))
     # pyvis adds two empty <h1> headings (~85 px): below them the drawing's bottom was cut off by the frame
-    html = _EMPTY_HEADING.sub("", html).replace("</head>", "<style>body{margin:0;overflow:hidden}</style></head>", 1)
+    # and the drawing's border inside its width (width 100% plus a 1 px border each side cut the right border off)
+    style = "<style>body{margin:0;overflow:hidden}#mynetwork{box-sizing:border-box}</style>"
+    html = _EMPTY_HEADING.sub("", html).replace("</head>", style + "</head>", 1)
     html = html.replace("</body>", _zoom_script(g, fixed, view) + "</body>", 1)
     if assets_url:
         js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
