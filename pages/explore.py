@@ -10,6 +10,7 @@ from ui.state import require_graph
 from vgrag.extraction.entities import graph_aliases
 from vgrag.present.viz import neighbourhood
 from vgrag.storage.export import export_graph
+from vgrag.text import normalize_name
 
 ensure_router()
 
@@ -22,6 +23,10 @@ b_col.button("Search", key="entity_search", width="stretch")  # a click reruns w
 if typed.strip():
     hits = ws.find_entities(typed, graph.name, 15)
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
+    if hits and not any(normalize_name(e.name) == normalize_name(typed) for e, _ in hits):  # say so, not a lookalike
+        st.caption(
+            md_escape(f"No entity is named “{typed.strip()}”: the closest by meaning are listed, nearest first.")
+        )
     picked = st.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None
     c1, c2, c3 = st.columns(3)
