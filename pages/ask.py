@@ -106,8 +106,7 @@ def question_row() -> None:
                 trace, naive = run(question, p, llm)
             st.session_state.pop("pending", None)
             _start(trace, naive, url_step(steps_for(trace)).label if restore else "query entities")
-            if llm is not None or not restore:
-                st.rerun()  # draw the step-through in its compact layout, without the streaming widgets
+            st.rerun()  # draw the step-through in its compact layout (a reopened link too), without streaming widgets
         except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
             st.session_state.pop("pending", None)
             st.error(md_escape(f"The query failed: {e}"))

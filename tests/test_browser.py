@@ -310,6 +310,8 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             other.goto(link, wait_until="networkidle")
             other.get_by_text(f"Step 3/{N} · hop 1").wait_for(timeout=60000)
             _graph_frame(other, f"{EXAMPLE} · hop 1")
+            shared = other.locator(".st-key-graph_frame iframe").bounding_box()  # reopened in the compact layout:
+            assert shared["y"] + shared["height"] <= 720, shared  # the whole graph on one 1280×720 screen
             other.close()
             page.get_by_role("button", name="Next ▶").click()  # eviction: nothing to evict on the demo
             page.get_by_text(f"Step 4/{N} · eviction").wait_for(timeout=60000)
