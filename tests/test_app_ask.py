@@ -177,3 +177,36 @@ def test_the_question_and_the_step_controls_keep_their_place(app_env, monkeypatc
     assert not at.exception and keyed_positions(at) == controls
     at.button(key="next").click().run()
     assert keyed_positions(at) == controls
+
+
+def test_the_llm_calls_panel_follows_the_run(app_env, monkeypatch):
+    """A keyed text area is known by its key alone: after a second Ask the "Prompt" box still held the first
+    question's prompt. The panel now shows each run's own prompt and reply, as literal text."""
+    from dataclasses import replace
+
+    from llm_server import ScriptedServer
+
+    import vgrag.llm
+    from vgrag.config import LLMSettings, Settings
+
+    server = ScriptedServer([lambda body: "*The answer* [1]." if body.get("stream") else '{"selected": [1, 2]}'])
+    monkeypatch.setattr(vgrag.llm, "make_llm", lambda settings, cache_dir=None: server.llm())
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["settings"] = replace(Settings.from_env(), llm=LLMSettings(base_url="http://llm.test/v1"))
+    at.session_state["graph"] = at.session_state["select_graph"] = "demo"
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.run()
+    shown = []
+    for question in ("Who leads the team that owns Tollgate?", "Who founded Northwind Cloud?"):
+        at.text_input(key="question").input(question)
+        at.button(key="ask").click().run()
+        assert not at.exception
+        trace = at.session_state["trace"]
+        assert trace.question == question and trace.llm_calls
+        texts = [c.value for c in at.code] + [t.value for t in at.text]
+        for call in trace.llm_calls:
+            assert call.prompt in texts and question in call.prompt, [t[:60] for t in texts]
+            assert call.raw_response in texts  # the reply's "*…*" stays literal, not Markdown
+        shown.append([c.prompt for c in trace.llm_calls])
+    assert shown[0] != shown[1]
