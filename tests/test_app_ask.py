@@ -210,3 +210,26 @@ def test_the_llm_calls_panel_follows_the_run(app_env, monkeypatch):
             assert call.raw_response in texts  # the reply's "*…*" stays literal, not Markdown
         shown.append([c.prompt for c in trace.llm_calls])
     assert shown[0] != shown[1]
+
+
+def test_a_link_with_a_non_finite_number_falls_back_to_the_default(app_env):
+    """`?thr=nan` passed the min/max clamp (every comparison with nan is false) and broke the page: "sim_threshold
+    must be a number from -1 to 1, not nan". Every numeric parameter now refuses nan and ±inf: the default is used."""
+    from ui.run_link import KNOBS
+
+    for k in KNOBS:
+        for raw in ("nan", "NaN", "inf", "-inf", "Infinity"):
+            assert k.parse(raw) is None, (k.key, raw)
+    thr = next(k for k in KNOBS if k.key == "thr")
+    assert thr.parse("0.35") == 0.35 and thr.parse("7") == 1.0  # finite values are still clamped
+    url = {"graph": "demo", "q": "Who leads the team that owns Tollgate?", "thr": "nan", "k_psg": "inf"}
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.query_params.update(url)
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.query_params.update(url)
+    at.run()
+    assert not at.exception, at.exception
+    trace = at.session_state["trace"]
+    assert trace.question == url["q"] and trace.params.sim_threshold == thr.default
+    assert at.session_state["thr"] == thr.default and at.slider(key="thr").value == thr.default
