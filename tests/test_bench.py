@@ -205,3 +205,11 @@ def test_a_bench_run_never_drops_or_fills_a_graph_it_did_not_build(db, embedder)
         assert first["graph"] == again["graph"] == "bench_sample_bench" and first["passages"] == again["passages"]
     finally:
         db.drop_graph("bench_sample_bench")
+
+
+def test_a_missing_openie_file_is_said_before_a_graph_is_made(db, embedder):
+    """The run made (and kept) an empty bench graph before finding that the OpenIE file was missing."""
+    data = replace(load_bench(SAMPLE_BENCH), openie=None)
+    with pytest.raises(FileNotFoundError, match="no openie"):
+        run_bench(data, embedder, db=db, measure_embed=False)
+    assert db.graph_info("bench_sample_bench") is None

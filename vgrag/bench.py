@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .bench_data import BenchData
-from .bench_graph import build_graph, open_bench_graph
+from .bench_graph import build_graph, graph_name, open_bench_graph, plan
 from .config import QueryParams
 from .embed import Embedder
 from .query.answer import extractive_answer
@@ -96,9 +96,9 @@ def run_bench(
             tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
             db_uri = str(Path(tmp.name) / "bench.db")
         db = Database(db_uri)
-    graph = open_bench_graph(db, data, embedder, extract, distractors, keep)
-    name = graph.name
-    ingest_s, ingest_info = build_graph(data, graph, embedder, extract, distractors)
+    name, runs = graph_name(data.name, extract, embedder.model_id, len(distractors)), plan(data, extract, distractors)
+    graph = open_bench_graph(db, name, embedder, runs, keep)
+    ingest_s, ingest_info = build_graph(graph, embedder, runs)
     result: dict = {
         "dataset": data.name,
         "embedder": embedder.model_id,
