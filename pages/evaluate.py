@@ -1,7 +1,7 @@
 """Evaluate: Recall@k of naive, hybrid and graph retrieval on a HippoRAG-format benchmark folder, the offline
 answers' scores, and the graph's paired differences with their intervals."""
 
-import json
+import os
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +13,9 @@ from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import select_graph, workspace
 from vgrag.bench import run_bench
-from vgrag.bench_data import load_bench
+from vgrag.bench_data import BenchData, allowed_folder, bench_roots, load_bench, load_uploads
+from vgrag.documents.inputs import InputError
+from vgrag.storage.connection import StoreError
 
 ensure_router()
 
@@ -22,13 +24,19 @@ st.write(
     "Runs naive dense retrieval, a dense + BM25 hybrid and the graph pipeline on every question of a HippoRAG-format "
     "folder (corpus JSON, questions JSON, optional OpenIE JSON) and reports Recall@k, and how often the offline "
     "extractive answer contains the gold answer. The benchmark's graph is kept in this database (named bench_…), so "
-    "any question can be opened on the Ask page."
+    "any question can be opened on the Ask page; a run replaces only a graph a benchmark built, and uploaded files "
+    "get one graph per content (bench_upload_…: drop old ones on the Overview page)."
 )
 ws = workspace()
 if ws is None:
     st.stop()
 default = Path(__file__).resolve().parent.parent / "data" / "sample_bench"  # bundled: 12 passages, 6 questions
-folder = st.text_input("Benchmark folder", str(default), key="bench_dir")
+folder = st.text_input(
+    "Benchmark folder",
+    str(default),
+    key="bench_dir",
+    help="A folder under the app's data folder, or under one that VGRAG_BENCH_DIRS lists (see docs/ui.md).",
+)
 uploads = st.file_uploader(
     "…or upload the folder's files (corpus, questions, optional openie JSON)",
     type=["json"],
@@ -62,13 +70,20 @@ score_answers = c4.checkbox(
 )
 
 
-def run(folder: str, limit: int) -> None:
-    """Load the benchmark, run it with a progress bar, and keep the result in the session."""
+def read(folder: str, tmp: Path) -> BenchData | None:
+    """The benchmark from the uploaded files (their names only shown, never used as paths) or from the folder;
+    None after saying what is wrong with it."""
     try:
-        data = load_bench(folder)
-    except (FileNotFoundError, ValueError, KeyError, json.JSONDecodeError) as e:
-        st.error(md_escape(f"Cannot read the benchmark folder: {e}"))
-        return
+        if uploads:
+            return load_uploads([(f.name, f.getvalue()) for f in uploads], tmp)
+        return load_bench(allowed_folder(folder, bench_roots(os.environ)))
+    except (FileNotFoundError, InputError, OSError) as e:
+        st.error(md_escape(f"Cannot read the benchmark: {e}"))
+    return None
+
+
+def run(data: BenchData, limit: int) -> None:
+    """Run the benchmark with a progress bar, and keep the result in the session."""
     if limit:
         data = replace(data, questions=data.questions[:limit])
     bar = st.progress(0.0, text="Building the graph…")
@@ -83,20 +98,18 @@ def run(folder: str, limit: int) -> None:
             on_progress=lambda s, d, t: bar.progress(d / t, text=f"question {d}/{t}"),
             db=ws.db,  # the benchmark graph stays in this database: "Open in Ask" asks it there
         )
-    except FileNotFoundError as e:
+    except (FileNotFoundError, InputError, StoreError) as e:
         st.error(md_escape(str(e)))
 
 
 if st.button("Run benchmark", type="primary", key="run_bench"):
     if not methods:
         st.error("Pick at least one method to run.")
-    elif uploads:  # the uploaded files live only as long as the run
-        with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:
-            for f in uploads:
-                (Path(tmp) / Path(f.name).name).write_bytes(f.getvalue())
-            run(tmp, int(limit))
     else:
-        run(folder, int(limit))
+        with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:  # an uploaded OpenIE file, for the run
+            data = read(folder, Path(tmp))
+            if data is not None:
+                run(data, int(limit))
 
 
 def summary_row(method: str, r: dict) -> dict:

@@ -177,3 +177,59 @@ def test_the_question_and_the_step_controls_keep_their_place(app_env, monkeypatc
     assert not at.exception and keyed_positions(at) == controls
     at.button(key="next").click().run()
     assert keyed_positions(at) == controls
+
+
+def test_the_llm_calls_panel_follows_the_run(app_env, monkeypatch):
+    """A keyed text area is known by its key alone: after a second Ask the "Prompt" box still held the first
+    question's prompt. The panel now shows each run's own prompt and reply, as literal text."""
+    from dataclasses import replace
+
+    from llm_server import ScriptedServer
+
+    import vgrag.llm
+    from vgrag.config import LLMSettings, Settings
+
+    server = ScriptedServer([lambda body: "*The answer* [1]." if body.get("stream") else '{"selected": [1, 2]}'])
+    monkeypatch.setattr(vgrag.llm, "make_llm", lambda settings, cache_dir=None: server.llm())
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["settings"] = replace(Settings.from_env(), llm=LLMSettings(base_url="http://llm.test/v1"))
+    at.session_state["graph"] = at.session_state["select_graph"] = "demo"
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.run()
+    shown = []
+    for question in ("Who leads the team that owns Tollgate?", "Who founded Northwind Cloud?"):
+        at.text_input(key="question").input(question)
+        at.button(key="ask").click().run()
+        assert not at.exception
+        trace = at.session_state["trace"]
+        assert trace.question == question and trace.llm_calls
+        texts = [c.value for c in at.code] + [t.value for t in at.text]
+        for call in trace.llm_calls:
+            assert call.prompt in texts and question in call.prompt, [t[:60] for t in texts]
+            assert call.raw_response in texts  # the reply's "*…*" stays literal, not Markdown
+        shown.append([c.prompt for c in trace.llm_calls])
+    assert shown[0] != shown[1]
+
+
+def test_a_link_with_a_non_finite_number_falls_back_to_the_default(app_env):
+    """`?thr=nan` passed the min/max clamp (every comparison with nan is false) and broke the page: "sim_threshold
+    must be a number from -1 to 1, not nan". Every numeric parameter now refuses nan and ±inf: the default is used."""
+    from ui.run_link import KNOBS
+
+    for k in KNOBS:
+        for raw in ("nan", "NaN", "inf", "-inf", "Infinity"):
+            assert k.parse(raw) is None, (k.key, raw)
+    thr = next(k for k in KNOBS if k.key == "thr")
+    assert thr.parse("0.35") == 0.35 and thr.parse("7") == 1.0  # finite values are still clamped
+    url = {"graph": "demo", "q": "Who leads the team that owns Tollgate?", "thr": "nan", "k_psg": "inf"}
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.query_params.update(url)
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.query_params.update(url)
+    at.run()
+    assert not at.exception, at.exception
+    trace = at.session_state["trace"]
+    assert trace.question == url["q"] and trace.params.sim_threshold == thr.default
+    assert at.session_state["thr"] == thr.default and at.slider(key="thr").value == thr.default

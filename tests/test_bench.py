@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from conftest import BENCH, SAMPLE_BENCH
 
 from vgrag.bench import recall_at, run_bench
 from vgrag.bench_data import load_bench, parse_questions
+from vgrag.documents.triple_files import ImportedPassage
 
 
 def test_recall_rule_matches_hand_computation():
@@ -131,3 +133,83 @@ def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):
     assert graph["answer"]["precision"] == (round(100 * sum(a["contains"] for a in answered) / len(answered), 1)
                                             if answered else 0.0)  # fmt: skip
     assert graph["answer"]["evidence_contains"] >= graph["answer"]["contains"]  # measured: 83.3 vs 16.7
+
+
+def test_a_folder_name_with_other_letters_gives_an_ascii_graph_name():
+    """`données` gave `bench_données`, which no graph may be called (isalnum() accepts any letter)."""
+    from vgrag.bench_graph import graph_name
+    from vgrag.storage.schema import check_graph_name
+
+    accented = graph_name("données", "openie", "minilm", 0)
+    assert check_graph_name(accented) == accented and accented.startswith("bench_donnees_")
+    assert accented != graph_name("donnees", "openie", "minilm", 0)  # ASCII look-alikes keep graphs of their own
+    assert graph_name("Ελληνικά", "offline", "e5-small", 2) != graph_name("Русский", "offline", "e5-small", 2)
+    for name in ("Ελληνικά", "数据集" * 20, "", "-", "a b"):
+        check_graph_name(graph_name(name, "offline", "e5-small", 12))
+    assert graph_name("sample_bench", "openie", "minilm", 0) == "bench_sample_bench"  # ASCII names: as before
+    assert graph_name("hotpotqa-dev", "offline", "minilm", 1) == "bench_hotpotqa_dev_off_d1"
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "said"),
+    [
+        ("corpus.json", {"title": "A", "text": "B"}, "corpus.json: holds an object; it should hold a JSON list"),
+        ("corpus.json", [["A", "B"]], "corpus.json: item 1 is a list, not an object"),
+        ("corpus.json", [{"title": "A"}], "corpus.json: passage 1's text is missing"),
+        ("questions.json", {"q": 1}, "questions.json: holds an object; it should hold a JSON list of questions"),
+        ("questions.json", [{"question": "Q?"}], "questions.json: question 1 (0) has neither a 'paragraphs'"),
+        ("questions.json", [{"question": 3, "supporting_facts": []}], "questions.json: question 1 (0) is missing"),
+        ("questions.json", "[{", "questions.json: not readable JSON"),
+    ],
+)
+def test_bench_files_in_another_shape_are_an_input_error_naming_the_file(tmp_path, file, content, said):
+    """A corpus holding an object instead of a list raised AttributeError ('str' has no 'get')."""
+    import shutil
+
+    from vgrag.documents.inputs import InputError
+
+    folder = tmp_path / "b"
+    shutil.copytree(SAMPLE_BENCH, folder)
+    (folder / file).write_text(content if isinstance(content, str) else json.dumps(content))
+    with pytest.raises(InputError) as e:
+        load_bench(folder)
+    assert said in str(e.value), str(e.value)
+
+
+def test_a_bench_run_never_drops_or_fills_a_graph_it_did_not_build(db, embedder):
+    """run_bench dropped any graph with its derived name, a user's own graph too. Now: a graph that holds what a
+    benchmark run did not write is refused and left whole; the benchmark's own graph is rebuilt on a re-run."""
+    from vgrag.documents.inputs import InputError
+    from vgrag.ingest import ingest_imported
+    from vgrag.text import content_hash
+
+    data = replace(load_bench(SAMPLE_BENCH), questions=load_bench(SAMPLE_BENCH).questions[:1])
+    mine = db.open_graph("bench_sample_bench", embedder.model_id, embedder.dim)
+    ingest_imported(
+        mine, embedder, "my notes.json", content_hash("x"), [ImportedPassage("Mine", "My own text.", (), ())]
+    )
+    for keep in (False, True):
+        with pytest.raises(InputError, match="a benchmark run did not build .*my notes.json"):
+            run_bench(data, embedder, db=db, measure_embed=False, keep=keep)
+        assert [
+            d.name for d in db.open_graph("bench_sample_bench", embedder.model_id, embedder.dim).documents.all()
+        ] == ["my notes.json"]
+    db.drop_graph("bench_sample_bench")
+    db.open_graph("bench_sample_bench", embedder.model_id, embedder.dim)  # an empty graph of a user's: not ours either
+    with pytest.raises(InputError):
+        run_bench(data, embedder, db=db, measure_embed=False)
+    db.drop_graph("bench_sample_bench")
+    try:
+        first = run_bench(data, embedder, db=db, measure_embed=False)
+        again = run_bench(data, embedder, db=db, measure_embed=False)  # the benchmark's own graph: rebuilt
+        assert first["graph"] == again["graph"] == "bench_sample_bench" and first["passages"] == again["passages"]
+    finally:
+        db.drop_graph("bench_sample_bench")
+
+
+def test_a_missing_openie_file_is_said_before_a_graph_is_made(db, embedder):
+    """The run made (and kept) an empty bench graph before finding that the OpenIE file was missing."""
+    data = replace(load_bench(SAMPLE_BENCH), openie=None)
+    with pytest.raises(FileNotFoundError, match="no openie"):
+        run_bench(data, embedder, db=db, measure_embed=False)
+    assert db.graph_info("bench_sample_bench") is None

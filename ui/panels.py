@@ -48,8 +48,12 @@ def llm_calls_panel(trace: QueryTrace) -> None:
                 st.warning(md_escape(c.error))
             if c.attempts:
                 st.caption(md_escape("Tried: " + "; ".join(c.attempts)))
-            st.text_area("Prompt", c.prompt, height=120, key=f"prompt_{c.role}", disabled=True)
-            st.text_area("Raw response", c.raw_response, height=80, key=f"raw_{c.role}", disabled=True)
+            # read-only code blocks, not keyed text areas: Streamlit knows a keyed widget by its key alone and kept
+            # the first run's prompt on screen after the next Ask; a code block shows its text literally (no Markdown)
+            st.caption("Prompt")
+            st.code(c.prompt, language=None, wrap_lines=True, height=160)
+            st.caption("Raw response")
+            st.code(c.raw_response, language=None, wrap_lines=True)  # short: capped by max_tokens
 
 
 def naive_panel(trace: QueryTrace, naive: QueryTrace) -> None:

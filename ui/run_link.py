@@ -3,6 +3,7 @@ keeps there — a reload, a copied link or a bookmark reopens the same run at th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import streamlit as st
@@ -23,12 +24,15 @@ class Knob:
     choices: tuple = ()
 
     def parse(self, raw: str) -> object | None:
-        """The URL's value as the widget's type, inside its bounds; None if it is not one (the default is used)."""
+        """The URL's value as the widget's type, inside its bounds; None if it is not one or not finite (the default is
+        used)."""
         if self.choices:
             return next((c for c in self.choices if str(c) == raw), None)
         try:
             v = float(raw) if isinstance(self.default, float) else int(raw)
         except ValueError:
+            return None
+        if not math.isfinite(v):  # nan slips through any clamp (every comparison with it is false)
             return None
         return min(max(v, type(v)(self.lo)), type(v)(self.hi))
 

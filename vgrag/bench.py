@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import statistics
 import tempfile
@@ -13,18 +12,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from .bench_data import BenchData
+from .bench_graph import build_graph, graph_name, open_bench_graph, plan
 from .config import QueryParams
-from .documents.triple_files import ImportedPassage, read_openie
 from .embed import Embedder
-from .ingest import ingest_imported
 from .query.answer import extractive_answer
 from .query.baselines import retrieve_hybrid, retrieve_naive
 from .query.question import norm
 from .query.retrieve import retrieve
 from .query.trace import AnswerStep
 from .storage.database import Database
-from .storage.store import Graph
-from .text import content_hash, doc_id
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
@@ -72,55 +68,6 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def _passages(
-    data: BenchData, extract: str, skip: set[tuple[str, str]], graph: Graph
-) -> tuple[str, str, list[ImportedPassage]]:
-    """(source name, digest, passages) of a corpus: its OpenIE triples, or the offline extractor's (not run again
-    when the graph already holds this corpus complete: a re-run with `--db` then stores nothing, as ingest would
-    skip it)."""
-    if extract == "openie":
-        if data.openie is None:
-            raise FileNotFoundError(f"no openie*.json in {data.name}; use extract='offline'")
-        raw = data.openie.read_bytes()
-        passages = [p for p in read_openie(raw, data.openie.name) if (p.title, p.text) not in skip]
-        return f"{data.name}/{data.openie.name}", content_hash(raw), passages
-    from .extraction.extract import OfflineExtractor
-
-    corpus = [(t, x) for t, x in data.corpus if (t, x) not in skip]
-    name, digest = f"{data.name}-offline", content_hash(json.dumps(corpus) + "offline")
-    stored = graph.documents.get(doc_id(name))
-    if stored is not None and stored.complete and stored.content_hash == digest:
-        return name, digest, [ImportedPassage(t, x, (), ()) for t, x in corpus]
-    results = OfflineExtractor().extract_many([x for _, x in corpus], [t for t, _ in corpus])
-    passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(corpus, results, strict=True)]
-    return name, digest, passages
-
-
-def build_graph(
-    data: BenchData,
-    graph: Graph,
-    embedder: Embedder,
-    extract: str = "openie",
-    distractors: Sequence[BenchData] = (),
-) -> tuple[float, dict]:
-    """Ingest the benchmark corpus (its OpenIE triples, or the offline extractor's) and any distractor corpora
-    (their OpenIE triples when they have them, else offline extraction; passages already in the corpus skipped).
-    Returns (seconds, report)."""
-    t0 = time.perf_counter()
-    seen: set[tuple[str, str]] = set()
-    info: dict = {"triples": 0, "texts_embedded": 0, "passages_by_source": {}}
-    for n, (d, how) in enumerate([(data, extract)] + [(x, "openie" if x.openie else "offline") for x in distractors]):
-        name, digest, passages = _passages(d, how, seen, graph)
-        seen |= {(p.title, p.text) for p in passages}
-        report = ingest_imported(graph, embedder, name, digest, passages)
-        info["triples"] += report.triples
-        info["texts_embedded"] += report.texts_embedded
-        info["passages_by_source"][name] = len(passages)
-        info["counts"] = report.counts
-        info["timings" if n == 0 else f"timings_{name}"] = report.timings
-    return time.perf_counter() - t0, info
-
-
 def run_bench(
     data: BenchData,
     embedder: Embedder,
@@ -149,15 +96,9 @@ def run_bench(
             tmp = tempfile.TemporaryDirectory(prefix="vgrag-bench-")
             db_uri = str(Path(tmp.name) / "bench.db")
         db = Database(db_uri)
-    name = (
-        "bench_" + "".join(c if c.isalnum() else "_" for c in data.name)[:20] + ("_off" if extract != "openie" else "")
-    )
-    name += "_e5" if "e5" in embedder.model_id else ""
-    name += f"_d{len(distractors)}" if distractors else ""
-    if not keep:
-        db.drop_graph(name)
-    graph = db.open_graph(name, embedder.model_id, embedder.dim)
-    ingest_s, ingest_info = build_graph(data, graph, embedder, extract, distractors)
+    name, runs = graph_name(data.name, extract, embedder.model_id, len(distractors)), plan(data, extract, distractors)
+    graph = open_bench_graph(db, name, embedder, runs, keep)
+    ingest_s, ingest_info = build_graph(graph, embedder, runs)
     result: dict = {
         "dataset": data.name,
         "embedder": embedder.model_id,
