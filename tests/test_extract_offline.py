@@ -167,3 +167,15 @@ def test_a_description_with_a_proper_adjective_is_still_the_thing_it_describes()
         "The Wall Street Journal",
     )
     assert ("The Wall Street Journal", "based in", "New York City") in facts
+
+
+def test_a_possessed_subject_is_an_attribute_of_its_owner_not_the_owner():
+    """ "His father was Julius Mathison Turing" under "Alan Turing" made (Alan Turing, was, Julius Mathison Turing):
+    a false fact. The father belongs to the topic as "he" is the topic; "the film's director" likewise; a clause
+    whose possessed subject does something still tells of the topic."""
+    turing = _facts("His father was Julius Mathison Turing. He studied at King's College.", "Alan Turing")
+    assert ("Alan Turing", "father was", "Julius Mathison Turing") in turing
+    assert not any(p == "was" and o == "Julius Mathison Turing" for _, p, o in turing), turing
+    assert ("Chinatown", "director was", "Roman Polanski") in _facts("The film's director was Roman Polanski.",
+                                                                     "Chinatown")  # fmt: skip
+    assert ("France", "capital is", "Paris") in _facts("Its capital is Paris.", "France")

@@ -212,8 +212,9 @@ class ClauseReader:
         if described is not None:  # "The current editor is X", "France's capital is Paris"
             owner, what = described
             subjects = []
-        elif self.topic and not any(s.node for s in subjects):  # no named subject: the clause is about the topic
-            subjects = [Arg(self.topic, "name")]
+        elif self.topic and not any(s.node for s in subjects) and not (verb.lemma_ == "be" and self.possessed(verb)):
+            subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but "someone's
+            # father was X" is not "the topic was X" (it made "Alan Turing | was | Julius Mathison Turing")
         if not subjects and described is None:
             return []
         args = self.arguments(verb)
@@ -246,6 +247,10 @@ class ClauseReader:
                     out.append(t)
         return out
 
+    def possessed(self, verb: Tok) -> bool:
+        """Whether the verb's subject is something's ("his father", "a friend's car")."""
+        return any(g.dep_ == "poss" for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+
     def owner(self, verb: Tok) -> tuple[str, str] | None:
         """(whose, what) when a copula's subject names an attribute of something: "The current editor" (of the
         topic), "Its capital" (the topic's), "France's capital" (France's); else None."""
@@ -254,11 +259,14 @@ class ClauseReader:
             return None
         what = " ".join(t.text for t in subj.subtree if t.i <= subj.i and t.dep_ in ("amod", "compound") or t == subj)
         poss = next((c for c in subj.children if c.dep_ == "poss"), None)
-        if poss is not None:
-            whose = self.arg(poss) if poss.lower_ not in ("his", "her", "its", "their") else None
-            if poss.lower_ in ("its", "their") and self.topic:
-                return self.topic, what
-            return (whose.text.removesuffix("'s").removesuffix("'"), what) if whose and whose.kind == "name" else None
+        if poss is not None:  # "His father", "Its capital", "The film's director": the topic's, as "he" is the topic
+            if poss.lower_ in ("his", "her", "its", "their"):
+                return (self.topic, what) if self.topic else None
+            whose = self.arg(poss)
+            if whose and whose.kind == "name":
+                return whose.text.removesuffix("'s").removesuffix("'"), what
+            the = any(c.lower_ in ("the", "this") for c in poss.children)
+            return (self.topic, what) if whose and whose.kind == "generic" and the and self.topic else None
         if self.topic and any(c.lower_ == "the" for c in subj.children) and _content(what) - self.topic_words:
             return self.topic, what
         return None
