@@ -153,3 +153,46 @@ def test_the_same_file_under_other_path_spellings_is_stored_once(ws, graph):
     again = ws.add_documents([("./a/notes.md", ADA), ("a//notes.md", ADA), ("/tmp/x/a/notes.md", ADA)], graph)
     assert len(again.unchanged) == 3 and again.passages_new == 0 and _stored(ws, graph) == ["a/notes.md"], again
     assert ws.add_documents([("notes.md", ADA)], graph).unchanged == ("notes.md",)
+
+
+def test_no_upload_order_loses_a_stored_document(ws, graph):
+    """notes.txt (Ada) stored; uploading [Grace, Ada] under that name replaced Ada with Grace, then called Ada
+    unchanged (the other order kept both). A content already stored under the name means nothing is replaced."""
+    ws.add_documents([("notes.txt", ADA)], graph)
+    report = ws.add_documents([("notes.txt", GRACE), ("notes.txt", ADA)], graph)
+    assert not report.replaced and report.unchanged == ("notes.txt",) and report.beside == ("notes (2).txt",), report
+    assert {"Ada Lovelace", "Grace Hopper"} <= _entities(ws, graph)
+
+
+def test_a_renamed_copy_and_an_edit_lose_nothing(ws, graph):
+    """notes.txt (Ada) stored; [old-notes.txt (Ada), notes.txt (Grace)] reported old-notes.txt unchanged (the same
+    bytes were stored under another name) and then replaced Ada with Grace: Ada was gone. The same bytes count as
+    stored only under another spelling of the same file name."""
+    ws.add_documents([("notes.txt", ADA)], graph)
+    report = ws.add_documents([("old-notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    assert report.replaced == ("notes.txt",) and "old-notes.txt" in report.documents, report
+    assert _stored(ws, graph) == ["notes.txt", "old-notes.txt"] and {"Ada Lovelace", "Grace Hopper"} <= _entities(
+        ws, graph
+    )
+
+
+def test_after_a_delete_a_new_content_takes_the_free_name_and_numbers_never_collide(ws, graph):
+    """Two notes.txt stored, the plain one deleted: a new notes.txt replaced 'notes (2).txt' (the other folder's
+    file). Numbers were the count of documents, so a deleted (2) made two '(3)'."""
+    ws.add_documents([("notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    ws.delete_document("notes.txt", graph)
+    report = ws.add_documents([("notes.txt", ALAN)], graph)
+    assert not report.replaced and _stored(ws, graph) == ["notes (2).txt", "notes.txt"], report
+    assert {"Grace Hopper", "Alan Turing"} <= _entities(ws, graph)
+    ws.add_documents([("notes.txt", ADA)], graph)  # three now: notes.txt, (2), (3)
+    ws.delete_document("notes (2).txt", graph)
+    report = ws.add_documents([("notes.txt", b"Katherine Johnson worked at NASA in Hampton.")], graph)
+    assert report.beside == ("notes (2).txt",) and not report.replaced, report  # the free number, not a second (3)
+    assert _stored(ws, graph) == ["notes (2).txt", "notes (3).txt", "notes.txt"]
+
+
+def test_a_triple_file_under_another_spelling_of_its_path_is_stored_once(ws, graph):
+    row = b'{"passage": "Grace Hopper wrote a compiler.", "triples": [["Grace Hopper", "wrote", "a compiler"]]}'
+    ws.import_triples(("a/t.jsonl", row), graph)
+    again = ws.import_triples(("./a/t.jsonl", row), graph)
+    assert again.unchanged == ("a/t.jsonl",) and again.passages_new == 0 and _stored(ws, graph) == ["a/t.jsonl"]

@@ -12,6 +12,7 @@ from .documents.triple_files import ImportedPassage
 from .embed import Embedder
 from .extraction.entities import Canonicalizer, graph_aliases, graph_lookup
 from .extraction.extract import Extraction, Extractor
+from .ingest_identity import base_of, place
 from .ingest_report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
 from .models import Document
 from .storage.schema import COLUMNS, TEXT
@@ -57,40 +58,6 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     if not out:
         raise InputError(f"{shown}: no text found.")
     return out
-
-
-SEP = "\x1f"  # between a name and a content hash in the key of one of several documents with the same name
-
-
-def _numbered(name: str, k: int) -> str:
-    """The k-th document with this name, as shown: "notes (2).txt"."""
-    stem, dot, ext = name.rpartition(".")
-    return f"{stem} ({k}).{ext}" if dot and stem and "/" not in ext else f"{name} ({k})"
-
-
-def source_identity(graph: Graph, key: str, name: str, digest: str, nth: int) -> tuple[str, str, str | None] | None:
-    """Where a file goes: (its key, its shown name, the id of the document it replaces or None), or None when this
-    content is already stored (under this name or any other). `nth` counts the different contents given under this
-    name in the same upload (1 for the first). A browser sends base names only, so a name stands for one document
-    only while one is stored under it: then a new content replaces it (an edited file uploaded again). Once several
-    documents share a name (notes.txt from two folders) nothing is replaced on a name alone: a new content is
-    stored beside them, numbered, and the report says so."""
-    legacy = {_numbered(name, k) for k in range(2, 100)}  # stored before keys were kept: known by the numbered name
-    docs = graph.documents.all()
-    mine = [
-        d
-        for d in docs
-        if d.id == doc_id(key) or d.key == key or d.key.startswith(key + SEP) or (not d.key and d.name in legacy)
-    ]
-    same = next((d for d in mine if d.content_hash == digest), None)
-    if same is not None:  # stored (or half stored: the rest is written again under its own key)
-        own = same.key or (key if same.id == doc_id(key) else f"{key}{SEP}{digest}")
-        return None if same.complete else (own, same.name, None)
-    if any(d.content_hash == digest and d.complete for d in docs):  # the same bytes under another name or path
-        return None  # ("./a/notes.md", "a//notes.md", an absolute path): stored once, its passages not doubled
-    if nth == 1 and len(mine) <= 1:
-        return key, name, mine[0].id if mine else None
-    return f"{key}{SEP}{digest}", _numbered(name, len(mine) + nth), None
 
 
 def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally, replaces: str | None = None,
@@ -155,22 +122,27 @@ def ingest_documents(
     """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
     t_start = time.perf_counter()
     tally = Tally()
-    plans: list[tuple[str, str, str, list[PlannedChunk]]] = []
-    given: dict[str, list[str]] = {}  # key -> content hashes seen in this upload
-    for n, (raw_name, data) in enumerate(files):
-        key, name, digest = source_key(raw_name), clean_file_name(raw_name), content_hash(data)
-        same = given.setdefault(key, [])
-        if digest in same or any(digest in v for v in given.values()):  # the same bytes twice in one upload: once
+    plans: list[tuple[str, str, str, list[PlannedChunk], str | None]] = []
+    given = [(source_key(raw), clean_file_name(raw), content_hash(data), data) for raw, data in files]
+    contents: dict[str, list[str]] = {}  # key -> the distinct contents given under it, in upload order
+    seen: set[tuple[str, str]] = set()
+    for key, _, digest, _ in given:
+        if (base_of(key), digest) not in seen:  # the same file twice in one upload, however its path is spelled
+            seen.add((base_of(key), digest))
+            contents.setdefault(key, []).append(digest)
+    docs = graph.documents.all()
+    names = {key: name for key, name, _, _ in reversed(given)}
+    placed = {
+        (key, d): p for key, ds in contents.items() for d, p in zip(ds, place(docs, key, names[key], ds), strict=True)
+    }
+    for n, (key, name, digest, data) in enumerate(given):
+        where = placed.pop((key, digest), None)
+        if where is None:  # stored already, or given twice in this upload
             tally.unchanged.append(name)
             continue
-        same.append(digest)
-        where = source_identity(graph, key, name, digest, len(same))
-        if where is None:
-            tally.unchanged.append(name)
-            continue
-        key, name, replaces = where
-        if key.endswith(SEP + digest) and len(same) == 1:
-            tally.beside.append(name)  # several documents already have this name: nothing replaced on a name alone
+        key, name, replaces = where.key, where.name, where.replaces
+        if where.beside:
+            tally.beside.append(name)  # other documents have this name: nothing replaced on a name alone
         on_progress(Progress("read", n, len(files), f"reading {name}"))
         t0 = time.perf_counter()
         try:
@@ -282,7 +254,15 @@ def ingest_imported(
     tally = Tally()
     key, source_name = source_key(source_name), clean_file_name(source_name)
     passages = _fitted(passages, source_name, tally)
-    did = _begin_document(graph, key, source_name, data_hash, len(passages), tally)
+    (where,) = place(graph.documents.all(), key, source_name, [data_hash])  # as for documents (ingest_identity)
+    if where is not None and where.beside:
+        tally.beside.append(where.name)
+    did = None
+    if where is not None:
+        key, source_name = where.key, where.name
+        did = _begin_document(graph, key, source_name, data_hash, len(passages), tally, where.replaces)
+    else:
+        tally.unchanged.append(source_name)
     if did is None:
         on_progress(Progress("done", len(passages), len(passages), f"{source_name}: unchanged, skipped"))
         return tally.report(graph, t_start)

@@ -63,4 +63,4 @@ class Document:
     n_passages: int
     complete: bool
     added_at: float
-    key: str = ""  # its identity as given (ingest.source_identity); "" for a document stored before keys were kept
+    key: str = ""  # its identity as given (vgrag/ingest_identity.py); "" for a document stored before keys were kept
