@@ -266,3 +266,19 @@ def test_docx_paragraphs_are_plain_text_not_markdown():
     assert sec.text.split("\n\n") == paras
     [ref] = document_sections("refs.docx", _docx(["[note]: Smith wrote a book on engines."]))
     assert ref.text == "[note]: Smith wrote a book on engines."
+
+
+@pytest.mark.parametrize(
+    "html,expected",
+    [
+        (b"<html><head><title>Doc</title><body><h1>Alice</h1><p>Alice met Bob.</p>", [("Alice", "Alice met Bob.")]),
+        (b"<head><title>Doc</title><meta charset=utf-8><p>Alice met Bob.</p>", [("Doc", "Alice met Bob.")]),
+        (b"<head><title>Doc</title>Alice met Bob.", [("Doc", "Alice met Bob.")]),
+        (b"<p>Alice met Bob.</p><head><title>T</title></head><p>Bob left.</p>", [("T", "Alice met Bob.\n\nBob left.")]),
+        (b"<head><title>Doc</title><style>p{}</style></head><body><p>Alice met Bob.</p>", [("Doc", "Alice met Bob.")]),
+    ],
+    ids=["no </head>, <body>", "no </head>, a <p>", "no </head>, bare text", "text before <head>", "closed head"],
+)
+def test_html_head_ends_where_html5_ends_it(html, expected):
+    """</head> may be left out: the head ends at <body>, a body element or text; a late <head> hides nothing."""
+    assert [(s.title("a.html"), s.text) for s in document_sections("a.html", html)] == expected

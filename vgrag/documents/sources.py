@@ -159,9 +159,12 @@ def _pdf_sections(data: bytes, name: str) -> list[Section]:
 
 class _HTMLSections(HTMLParser):
     """Visible text of an HTML page by heading: script, style, template and pre (code) content skipped; block
-    elements become paragraph breaks; the <title> is kept for pages without headings."""
+    elements become paragraph breaks; the <title> is kept for pages without headings. The head's other content is
+    skipped; as in HTML5 it ends at </head>, at <body>, or at the first body element or text (</head> may be left
+    out), and a <head> after body content is ignored."""
 
-    SKIP = {"script", "style", "template", "noscript", "svg", "pre", "head"}
+    SKIP = {"script", "style", "template", "noscript", "svg", "pre"}
+    HEAD_ONLY = {"title", "meta", "link", "base", "style", "script", "noscript", "template"}
     BLOCK = {"p", "div", "br", "li", "tr", "section", "article", "blockquote", "table", "ul", "ol", "dd", "dt"}
     HEADINGS = {f"h{i}" for i in range(1, 7)}
 
@@ -175,6 +178,8 @@ class _HTMLSections(HTMLParser):
         self._level = 0
         self._skip = 0
         self._in_title = False
+        self._in_head = False
+        self._seen_body = False
 
     def _close(self) -> None:
         text = re.sub(r"\n\s*\n\s*", "\n\n", re.sub(r"[ \t\r\f\v]+", " ", "".join(self._parts))).strip()
@@ -183,6 +188,11 @@ class _HTMLSections(HTMLParser):
         self._parts = []
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "head":
+            self._in_head = not self._seen_body
+            return
+        if tag not in self.HEAD_ONLY and tag != "html":
+            self._in_head, self._seen_body = False, True  # <body> or a body element ends the head
         if tag == "title":
             self._in_title = True
         if tag in self.SKIP:
@@ -194,6 +204,9 @@ class _HTMLSections(HTMLParser):
             self._parts.append("\n\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self._in_head = False
+            return
         if tag == "title":
             self._in_title = False
         if tag in self.SKIP:
@@ -211,9 +224,12 @@ class _HTMLSections(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_title:
             self.title += data
-        elif self._skip:
             return
-        elif self._heading is not None:
+        if self._skip or (self._in_head and not data.strip()):
+            return
+        if data.strip():
+            self._in_head, self._seen_body = False, True  # text ends the head: it is body text
+        if self._heading is not None:
             self._heading.append(data)
         else:
             self._parts.append(data)
