@@ -282,3 +282,23 @@ def test_docx_paragraphs_are_plain_text_not_markdown():
 def test_html_head_ends_where_html5_ends_it(html, expected):
     """</head> may be left out: the head ends at <body>, a body element or text; a late <head> hides nothing."""
     assert [(s.title("a.html"), s.text) for s in document_sections("a.html", html)] == expected
+
+
+@pytest.mark.parametrize(
+    "outline,expected",
+    [
+        ([("Alpha", 0), ("Beta", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),
+        ([("Beta", 0), ("Alpha", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),  # outline order is not page order
+        ([("Alpha", 0), ("Gamma", 0)], [(), ("Gamma",), ("Gamma",)]),  # Gamma is not on its page: starts after Alpha
+        ([("Alpha", 0), ("Beta", 0), ("Alpha", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),  # a title twice
+    ],
+    ids=["in order", "reversed", "title not found", "title twice"],
+)
+def test_pdf_outline_that_does_not_match_the_page_stores_every_sentence_once(outline, expected):
+    pages = [["Intro words here.", "Alpha", "Alice met Bob.", "Beta", "Bob met Carol."], ["Carol left."]]
+    secs = document_sections("o.pdf", _pdf(pages, outline))
+    assert [s.heading for s in secs] == expected
+    text = "\n".join(s.text for s in secs)
+    for sentence in ("Intro words here.", "Alice met Bob.", "Bob met Carol.", "Carol left."):
+        assert text.count(sentence) == 1, (sentence, text)
+    assert [s.page for s in secs][-1] == 2

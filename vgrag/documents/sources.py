@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import unicodedata
 from html.parser import HTMLParser
@@ -11,7 +10,7 @@ from pathlib import Path
 
 from .docx_text import docx_sections
 from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
-from .pdf_layout import read_layout
+from .pdf_text import pdf_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -61,100 +60,6 @@ def _decode(data: bytes, name: str) -> str:
         return data.decode("cp1252")  # not UTF-8: the common Windows/Latin-1 encoding
     except UnicodeDecodeError as e:
         raise InputError(f"{name}: not readable as text (unknown encoding); save it as UTF-8 and upload again.") from e
-
-
-def _pdf_outline(reader: object) -> list[tuple[int, str, int]]:
-    """(level, title, 0-based page) of every outline entry that points at a page, in order."""
-    out: list[tuple[int, str, int]] = []
-
-    def walk(items: list, level: int) -> None:
-        for item in items:
-            if isinstance(item, list):
-                walk(item, level + 1)
-                continue
-            try:
-                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
-            except Exception:  # noqa: BLE001 - a broken outline entry is skipped, the text is still read
-                continue
-            title = " ".join(clean_text(str(getattr(item, "title", "") or "")).split())
-            if title and page is not None and page >= 0:
-                out.append((level, title, page))
-
-    try:
-        walk(list(reader.outline), 1)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001
-        return []
-    return sorted(out, key=lambda x: x[2])  # entries in page order (stable within a page)
-
-
-def _split_at(page_text: str, title: str) -> tuple[int, int]:
-    """Where a heading starts and ends in a page's text ((0, 0) when it cannot be found)."""
-    m = re.search(r"\s+".join(re.escape(w) for w in title.split()), page_text, flags=re.I)
-    return (m.start(), m.end()) if m else (0, 0)
-
-
-def _pdf_sections(data: bytes, name: str) -> list[Section]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError, PdfStreamError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
-            except Exception:  # noqa: BLE001 - unsupported cipher
-                ok = 0
-            if not ok:
-                raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
-        if len(reader.pages) == 0:
-            raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
-        pages = [clean_text(p.extract_text() or "") for p in reader.pages]
-        outline = _pdf_outline(reader)
-        layout = None if outline else read_layout(reader)
-    except InputError:
-        raise
-    except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
-        if isinstance(e, (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError, OSError)):
-            raise InputError(
-                f"{name}: not a readable PDF ({type(e).__name__}: {e}); re-export it or check the file."
-            ) from e
-        raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
-    if not any(p.strip() for p in pages):
-        raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
-    if layout is not None and layout.sections:  # no outline, but visible headings
-        return list(layout.sections)
-    sections: list[Section] = []
-    if not outline:
-        if layout is not None and any(p.strip() for p in layout.pages):  # no heading visible: the pages
-            pages = [clean_text(p) for p in layout.pages]  # without their running headers/footers
-        heading: tuple[str, ...] = ()
-        for n, text in enumerate(pages, 1):
-            parts = plain_sections(text, first_line_title=not heading and not sections)
-            for part in parts:
-                heading = heading or part.heading
-                sections.append(Section(heading, part.text, n))
-        return sections
-    # outline: each entry opens a section at its page (split inside the page where its title is found)
-    marks = [(page, _split_at(pages[page], title), level, title) for level, title, page in outline if page < len(pages)]
-    path: list[tuple[int, str]] = []
-    cursor = (0, 0)
-
-    def emit(upto: tuple[int, int]) -> None:
-        (p0, c0), (p1, c1) = cursor, upto
-        for p in range(p0, min(p1, len(pages) - 1) + 1):
-            lo = c0 if p == p0 else 0
-            hi = c1 if p == p1 else len(pages[p])
-            for part in plain_sections(pages[p][lo:hi]):
-                sections.append(Section(tuple(h for _, h in path), part.text, p + 1))
-
-    for page, (at, after), level, title in marks:
-        emit((page, at))
-        cursor = (page, after)  # the heading itself is the section's title, not its text
-        while path and path[-1][0] >= level:
-            path.pop()
-        path.append((level, title))
-    emit((len(pages) - 1, len(pages[-1])))
-    return sections
 
 
 class _HTMLSections(HTMLParser):
@@ -260,7 +165,7 @@ def document_sections(name: str, data: bytes) -> list[Section]:
         raise InputError(f"{name}: {len(data) / 2**20:,.1f} MB is over the {MAX_FILE_MB} MB limit per file; split it "
                          "into smaller files and upload those.")  # fmt: skip
     if suffix == ".pdf":
-        sections = _pdf_sections(data, name)
+        sections = pdf_sections(data, name)
     elif suffix == ".docx":
         sections = docx_sections(data, name)
     elif suffix in (".html", ".htm"):
