@@ -12,10 +12,12 @@ import json
 import zipfile
 
 import pytest
+from bad_fixtures import shared_stream_pdf
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
 from vgrag import Settings, Workspace
+from vgrag.documents.inputs import MAX_PDF_PAGES
 from vgrag.documents.sources import MAX_FILE_MB, InputError
 from vgrag.storage.check import check_graph
 
@@ -87,6 +89,7 @@ DOCUMENTS = [
     ("a PDF with an unknown type", "scan.tiff", b"II*\x00", "unsupported type"),
     ("UTF-16 text cut in half", "half.txt", b"\xff\xfeA\x00d\x00a", "utf-16"),
     ("mostly control characters", "ctl.txt", b"\x01\x02\x03\x04\x05" * 400, "binary"),
+    ("PDF over the page limit (300 KB)", "many.pdf", shared_stream_pdf(MAX_PDF_PAGES + 1, lines=1), "page limit"),
 ]  # fmt: skip
 # pre-extracted triple files through import_triples (one file per import on the Build page)
 TRIPLE_FILES = [
@@ -212,3 +215,16 @@ def test_a_docx_with_no_paragraph_text_says_so():
 
     with pytest.raises(InputError, match="no readable text"):
         document_sections("blank.docx", _docx(["", " "]))
+
+
+def test_pdf_pages_sharing_one_stream_stop_at_the_text_cap(monkeypatch):
+    """20 pages that show one compressed stream: 3.8 KB on disk, 1.37 M characters of text. The reading stops once
+    the text passes the cap (here lowered to 500,000 characters) and says to split the file."""
+    from vgrag.documents import pdf_text
+    from vgrag.documents.sources import document_sections
+
+    data = shared_stream_pdf(20)
+    assert len(data) < 5000
+    monkeypatch.setattr(pdf_text, "MAX_TEXT_CHARS", 500_000)
+    with pytest.raises(InputError, match=r"^big\.pdf: its text passes 500,000 characters by page 8 .*split the PDF"):
+        document_sections("big.pdf", data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 
-from .inputs import InputError, clean_text
+from .inputs import MAX_PDF_PAGES, MAX_TEXT_CHARS, InputError, clean_text
 from .pdf_layout import read_layout
 from .structure import Section, plain_sections
 
@@ -81,6 +81,28 @@ def outline_sections(pages: list[str], outline: list[tuple[int, str, int]]) -> l
     return sections
 
 
+def _declared_pages(reader: object) -> int:
+    """The page count the PDF's page tree declares (0 when it declares none): known without listing the pages."""
+    try:
+        return max(0, int(reader.trailer["/Root"]["/Pages"]["/Count"]))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a missing or damaged count: the pages are counted instead
+        return 0
+
+
+def _page_texts(reader: object, name: str) -> list[str]:
+    """Each page's text, refused (InputError) once the text passes MAX_TEXT_CHARS: pages may share one content
+    stream, so a file of a few KB can hold millions of characters."""
+    pages: list[str] = []
+    total = 0
+    for n, page in enumerate(reader.pages, 1):  # type: ignore[attr-defined]
+        pages.append(clean_text(page.extract_text() or ""))
+        total += len(pages[-1])
+        if total > MAX_TEXT_CHARS:
+            raise InputError(f"{name}: its text passes {MAX_TEXT_CHARS:,} characters by page {n:,} (far more than one "
+                             "file should hold); split the PDF into smaller files and upload those.")  # fmt: skip
+    return pages
+
+
 def pdf_sections(data: bytes, name: str) -> list[Section]:
     """A PDF's sections (see the module docstring), or InputError saying why it cannot be read and what to do."""
     from pypdf import PdfReader
@@ -95,11 +117,16 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
                 ok = 0
             if not ok:
                 raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
-        if len(reader.pages) == 0:
+        declared = _declared_pages(reader)  # checked first: listing 100,000 pages alone takes pypdf 9 s
+        n_pages = declared if declared > MAX_PDF_PAGES else len(reader.pages)
+        if n_pages == 0:
             raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
-        pages = [clean_text(p.extract_text() or "") for p in reader.pages]
+        if n_pages > MAX_PDF_PAGES:
+            raise InputError(f"{name}: {n_pages:,} pages is over the {MAX_PDF_PAGES:,}-page limit per PDF; "
+                             "split it into smaller PDFs and upload those.")  # fmt: skip
+        pages = _page_texts(reader, name)
         outline = _pdf_outline(reader)
-        layout = None if outline else read_layout(reader)
+        layout = None if outline else read_layout(reader, MAX_TEXT_CHARS)
     except InputError:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
