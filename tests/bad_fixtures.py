@@ -21,7 +21,7 @@ def graph(ws, request):
     ws.drop(name)
 
 
-def shared_stream_pdf(pages: int, lines: int = 1500, line: str = "Alice met Bob in the garden of the old house.") -> bytes:
+def shared_stream_pdf(pages: int, lines: int = 1500, line: str = "Alice met Bob in the garden of the house.") -> bytes:
     """A small PDF whose `pages` pages all show one compressed content stream of `lines` text lines: a few KB on
     disk, `pages` × `lines` × len(line) characters of extracted text."""
     import zlib
@@ -35,7 +35,8 @@ def shared_stream_pdf(pages: int, lines: int = 1500, line: str = "Alice met Bob 
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ] + [
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>"
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
+        b"/Resources << /Font << /F1 4 0 R >> >> >>"
     ] * pages
     out = b"%PDF-1.4\n"
     offsets = []

@@ -218,7 +218,7 @@ def test_a_docx_with_no_paragraph_text_says_so():
 
 
 def test_pdf_pages_sharing_one_stream_stop_at_the_text_cap(monkeypatch):
-    """20 pages that show one compressed stream: 3.8 KB on disk, 1.37 M characters of text. The reading stops once
+    """20 pages that show one compressed stream: 3.7 KB on disk, 1.23 M characters of text. The reading stops once
     the text passes the cap (here lowered to 500,000 characters) and says to split the file."""
     from vgrag.documents import pdf_text
     from vgrag.documents.sources import document_sections
