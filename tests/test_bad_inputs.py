@@ -65,6 +65,27 @@ def _bad_crc_docx() -> bytes:
     return bytes(data)
 
 
+def _lzma_docx() -> bytes:
+    """A DOCX whose word/document.xml is LZMA-packed and damaged (zipfile raises LZMAError, not BadZipFile)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_LZMA) as z:
+        z.writestr(
+            "word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Ada</w:t></w:r></w:p></w:body></w:document>"
+        )
+    data = bytearray(out.getvalue())
+    at = data.find(b"word/document.xml") + len("word/document.xml") + 20
+    data[at : at + 30] = bytes(b ^ 0x5A for b in data[at : at + 30])
+    return bytes(data)
+
+
+def _encrypted_docx() -> bytes:
+    """A DOCX whose member is flagged as encrypted (zipfile raises RuntimeError: password required)."""
+    data = bytearray(_docx(["Ada Lovelace worked with Charles Babbage."]))
+    for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # local and central headers
+        data[data.find(signature) + flags_at] |= 1
+    return bytes(data)
+
+
 # (case id, file name, bytes, words the message must contain) — documents through add_documents
 DOCUMENTS = [
     ("empty file", "empty.txt", b"", "empty"),
@@ -82,6 +103,8 @@ DOCUMENTS = [
     ("no triples in any chunk", "numbers.txt", b"12 34 56 78.\n\n90 12 34.", "no facts"),
     ("DOCX without word/document.xml", "nobody.docx", _zip({"[Content_Types].xml": b"<Types/>"}), ".docx"),
     ("DOCX with a damaged member", "crc.docx", _bad_crc_docx(), "not a readable .docx"),
+    ("DOCX with a damaged LZMA member", "lzma.docx", _lzma_docx(), "not a readable .docx"),
+    ("DOCX with an encrypted member", "locked.docx", _encrypted_docx(), "password-protected"),
     ("DOCX of unclosed paragraphs", "open.docx", _zip({"word/document.xml": b"<w:body>" + b"<w:p><w:t>" * 20000}),
      "no readable"),
     ("DOCX zip bomb (bigger than the unpacked cap)", "bomb.docx", b"", "zip bomb"),  # built in the test (large)
@@ -228,3 +251,13 @@ def test_pdf_pages_sharing_one_stream_stop_at_the_text_cap(monkeypatch):
     monkeypatch.setattr(pdf_text, "MAX_TEXT_CHARS", 500_000)
     with pytest.raises(InputError, match=r"^big\.pdf: its text passes 500,000 characters by page 8 .*split the PDF"):
         document_sections("big.pdf", data)
+
+
+def test_the_build_page_estimate_never_raises_on_a_bad_file():
+    """The token estimate shown for the LLM extractor reads every upload on each rerun: an unreadable file gives
+    no chunks (the build itself reports why) instead of a traceback on the page."""
+    from ui.build_tabs import chunk_texts
+
+    for name, data in [("lzma.docx", _lzma_docx()), ("locked.docx", _encrypted_docx()), ("x.pdf", b"%PDF-1.4 junk")]:
+        assert chunk_texts(name, data, 1200, 1) == ()
+    assert chunk_texts(*GOOD, 1200, 1) == (GOOD[1].decode(),)

@@ -7,7 +7,6 @@ import html
 import io
 import re
 import zipfile
-import zlib
 
 from .inputs import MAX_UNPACKED_MB, InputError, clean_text
 from .structure import Section, drop_code
@@ -58,10 +57,15 @@ def docx_sections(data: bytes, name: str) -> list[Section]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             xml = clean_text(_read_capped(z, "word/document.xml", name).decode("utf-8", "replace"))
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError, NotImplementedError, zlib.error) as e:
-        raise InputError(
-            f"{name}: not a readable .docx file (Word 2007 or later); open it in Word and save as .docx."
-        ) from e
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - BadZipFile, zlib/LZMA/bz2 errors, a missing member, a damaged header …
+        if isinstance(e, RuntimeError) and "encrypted" in str(e):  # zipfile's "password required for extraction"
+            raise InputError(
+                f"{name}: the .docx is password-protected; save an unprotected copy and upload that."
+            ) from e
+        raise InputError(f"{name}: not a readable .docx file (Word 2007 or later; {type(e).__name__}); open it in "
+                         "Word and save as .docx.") from e  # fmt: skip
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
     body: list[str] = []

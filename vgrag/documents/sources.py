@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import unicodedata
 from html.parser import HTMLParser
@@ -13,6 +14,7 @@ from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, 
 from .pdf_text import pdf_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
+log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
@@ -164,6 +166,22 @@ def document_sections(name: str, data: bytes) -> list[Section]:
     if len(data) > MAX_FILE_MB * 1024 * 1024:
         raise InputError(f"{name}: {len(data) / 2**20:,.1f} MB is over the {MAX_FILE_MB} MB limit per file; split it "
                          "into smaller files and upload those.")  # fmt: skip
+    try:
+        sections = _read_sections(name, suffix, data)
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure to read a file is a message about that file, not a crash
+        log.warning("reading %s failed", name, exc_info=True)
+        raise InputError(f"{name}: could not be read ({type(e).__name__}); check the file, or save it again as "
+                         "PDF, DOCX or plain text and upload that.") from e  # fmt: skip
+    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
+    if not sections:
+        raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
+    return sections
+
+
+def _read_sections(name: str, suffix: str, data: bytes) -> list[Section]:
+    """The sections of a document by its type, before cleaning (see document_sections)."""
     if suffix == ".pdf":
         sections = pdf_sections(data, name)
     elif suffix == ".docx":
@@ -181,9 +199,6 @@ def document_sections(name: str, data: bytes) -> list[Section]:
         raise InputError(
             f"{name}: unsupported type {suffix!r}; save it as one of {', '.join(TEXT_TYPES)} and upload that."
         )
-    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
-    if not sections:
-        raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
     return sections
 
 
