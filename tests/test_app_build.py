@@ -62,3 +62,17 @@ def test_the_tabs_keep_their_place_when_the_graph_gets_its_first_passages(tmp_pa
     assert not at.exception and "load_demo_hint" not in [b.key for b in at.button]
     assert {k: position(at, k) for k in before} == before
     server_manager_instance.release_server(path)
+
+
+def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
+    """The confirmation was an st.success right before st.rerun(), so nobody saw it; it is a toast now."""
+    at = page("pages/build.py")
+    at.text_input(key="build_new_graph").input("del_notes")
+    at.button(key="build_create_graph").click().run()
+    at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
+    at.button(key="build").click().run()
+    [delete] = [b for b in at.button if (b.key or "").startswith("del_")]
+    delete.click().run()
+    assert not at.exception
+    assert any("Deleted pasted text\\.txt: 1 passages" in t.value for t in at.toast), [t.value for t in at.toast]
+    assert any("No source documents yet" in i.value for i in at.info)

@@ -167,7 +167,7 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
         )
         if c2.button("Delete", key=f"del_{d.id}"):
             rep = ws.delete_document(d.id, graph.name)
-            st.success(
+            st.session_state["flash"] = (  # shown as a toast after the rerun (ui/router.py)
                 f"Deleted {md_escape(d.name)}: {rep.passages} passages, {rep.relations} relations and "
                 f"{rep.entities} entities only it supported."
             )
