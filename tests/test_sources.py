@@ -302,3 +302,21 @@ def test_pdf_outline_that_does_not_match_the_page_stores_every_sentence_once(out
     for sentence in ("Intro words here.", "Alice met Bob.", "Bob met Carol.", "Carol left."):
         assert text.count(sentence) == 1, (sentence, text)
     assert [s.page for s in secs][-1] == 2
+
+
+@pytest.mark.parametrize(
+    "data,text",
+    [
+        ("Zoë Dupré lives in Köln. ".encode() + b"\xff" + " Café.".encode(), "Zoë Dupré lives in Köln. \ufffd Café."),
+        ("Zoë lives in Köln.".encode() + b"\x81", "Zoë lives in Köln.\ufffd"),  # 0x81 is undefined in cp1252
+        ("Zoë Dupré founded the Café.".encode("cp1252"), "Zoë Dupré founded the Café."),
+        ("Zoë Dupré founded the Café.".encode("cp1252") + b"\x9d", "Zoë Dupré founded the Café.\ufffd"),
+        ("Ada Lovelace met Zoë in Köln.".encode("utf-16-le"), "Ada Lovelace met Zoë in Köln."),
+        ("Ada Lovelace met Zoë in Köln.".encode("utf-16-be"), "Ada Lovelace met Zoë in Köln."),
+    ],
+    ids=["UTF-8, one bad byte", "UTF-8, a 0x81", "cp1252", "cp1252, a 0x9D", "UTF-16 LE no BOM", "UTF-16 BE no BOM"],
+)
+def test_text_encodings_lose_only_the_bytes_that_are_wrong(data, text):
+    """A few bad bytes in UTF-8 do not turn the file into cp1252 mojibake ("ZoÃ«") or a refusal; each becomes
+    U+FFFD. UTF-16 without a byte-order mark is read, not called binary."""
+    assert document_text("t.txt", data) == text

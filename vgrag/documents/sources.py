@@ -45,23 +45,55 @@ def decode_text(data: bytes, name: str) -> str:
 
 
 def _decode(data: bytes, name: str) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    """UTF-16 (with a BOM, or without one when its ASCII letters show the NUL pattern), else UTF-8 — kept as
+    UTF-8 when a few bytes are not (each becomes U+FFFD, logged) —, else Windows-1252; binary data refused."""
+    utf16 = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else _utf16_without_bom(data[:65536])
+    if utf16:
         try:
-            return data.decode("utf-16")
+            text = data.decode(utf16)
         except UnicodeDecodeError as e:
             raise InputError(f"{name}: broken UTF-16 text; save it as UTF-8 and upload again.") from e
+        _refuse_binary(text[:32768], name)
+        return text
     head = data[:65536]
-    if b"\x00" in head or len(_CONTROL.findall(head.decode("latin-1"))) > max(8, len(head) // 100):
-        raise InputError(f"{name}: this is a binary file, not text; upload the document itself (PDF, DOCX, …) or "
-                         "a plain-text export of it.")  # fmt: skip
+    _refuse_binary(head.decode("latin-1"), name)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
-    try:
-        return data.decode("cp1252")  # not UTF-8: the common Windows/Latin-1 encoding
-    except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not readable as text (unknown encoding); save it as UTF-8 and upload again.") from e
+    text = data.decode("utf-8-sig", "surrogateescape")  # each byte that is not UTF-8 becomes one lone surrogate
+    bad = len(_STRAY.findall(text))
+    good = len(text) - len(text.encode("ascii", "ignore")) - bad  # well-formed non-ASCII characters
+    if good > bad:  # more well-formed UTF-8 characters than stray bytes: UTF-8 with a few damaged bytes
+        log.warning("%s: %d byte(s) that are not UTF-8 replaced by U+FFFD", name, bad)
+        return _STRAY.sub("\ufffd", text)
+    text = data.decode("cp1252", "replace")  # not UTF-8: the common Windows/Latin-1 encoding
+    if "\ufffd" in text:
+        log.warning("%s: %d byte(s) undefined in Windows-1252 replaced by U+FFFD", name, text.count("\ufffd"))
+    return text
+
+
+_STRAY = re.compile(r"[\udc80-\udcff]")
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """The codec ("utf-16-le" or "-be") when NUL bytes fill one byte of at least a quarter of the 2-byte units and
+    (almost) never the other: the pattern of ASCII-range text in UTF-16 without a byte-order mark."""
+    n = len(head) // 2
+    if n < 2:
+        return None
+    even, odd = head[0 : 2 * n : 2].count(0), head[1 : 2 * n : 2].count(0)
+    if odd >= n / 4 and even <= n / 100:
+        return "utf-16-le"
+    if even >= n / 4 and odd <= n / 100:
+        return "utf-16-be"
+    return None
+
+
+def _refuse_binary(text: str, name: str) -> None:
+    if "\x00" in text or len(_CONTROL.findall(text)) > max(8, len(text) // 100):
+        raise InputError(f"{name}: this is a binary file, not text; upload the document itself (PDF, DOCX, …) or "
+                         "a plain-text export of it.")  # fmt: skip
 
 
 class _HTMLSections(HTMLParser):
