@@ -261,3 +261,18 @@ def test_the_build_page_estimate_never_raises_on_a_bad_file():
     for name, data in [("lzma.docx", _lzma_docx()), ("locked.docx", _encrypted_docx()), ("x.pdf", b"%PDF-1.4 junk")]:
         assert chunk_texts(name, data, 1200, 1) == ()
     assert chunk_texts(*GOOD, 1200, 1) == (GOOD[1].decode(),)
+
+
+def test_an_aes_pdf_that_needs_no_password_is_read():
+    """Owner-password-only AES-256 protection opens with the empty user password: pypdf needs `cryptography`
+    (pinned in requirements.txt) for AES; without it the file was called password-protected."""
+    pytest.importorskip("cryptography", reason="pinned in requirements.txt: pip install -r requirements.txt")
+    from vgrag.documents.sources import document_text
+
+    def aes(w: PdfWriter) -> None:
+        _page(w, ["Ada Lovelace worked with Charles Babbage."])
+        w.encrypt(user_password="", owner_password="x", algorithm="AES-256")
+
+    data = _pdf(aes)
+    assert PdfReader(io.BytesIO(data)).is_encrypted
+    assert document_text("aes.pdf", data) == "Ada Lovelace worked with Charles Babbage."

@@ -106,13 +106,16 @@ def _page_texts(reader: object, name: str) -> list[str]:
 def pdf_sections(data: bytes, name: str) -> list[Section]:
     """A PDF's sections (see the module docstring), or InputError saying why it cannot be read and what to do."""
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError, PdfStreamError
+    from pypdf.errors import DependencyError, PdfReadError, PdfStreamError
 
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             try:
                 ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
+            except DependencyError as e:  # AES needs the `cryptography` package (requirements.txt)
+                raise InputError(f"{name}: the PDF is AES-encrypted and this installation cannot decrypt it ({e}); "
+                                 "save an unencrypted copy and upload that.") from e  # fmt: skip
             except Exception:  # noqa: BLE001 - unsupported cipher
                 ok = 0
             if not ok:
