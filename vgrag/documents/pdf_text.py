@@ -113,9 +113,6 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
         if reader.is_encrypted:
             try:
                 ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
-            except DependencyError as e:  # AES needs the `cryptography` package (requirements.txt)
-                raise InputError(f"{name}: the PDF is AES-encrypted and this installation cannot decrypt it ({e}); "
-                                 "save an unencrypted copy and upload that.") from e  # fmt: skip
             except Exception:  # noqa: BLE001 - unsupported cipher
                 ok = 0
             if not ok:
@@ -132,6 +129,9 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
         layout = None if outline else read_layout(reader, MAX_TEXT_CHARS)
     except InputError:
         raise
+    except DependencyError as e:  # AES needs the `cryptography` package (requirements.txt)
+        raise InputError(f"{name}: the PDF is AES-encrypted and this installation cannot decrypt it ({e}); save an "
+                         "unencrypted copy and upload that.") from e  # fmt: skip
     except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
         if isinstance(e, (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError, OSError)):
             raise InputError(
