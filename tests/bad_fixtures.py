@@ -48,3 +48,16 @@ def shared_stream_pdf(pages: int, lines: int = 1500, line: str = "Alice met Bob 
     out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     return out
+
+
+def docx_bytes(paragraphs: list[str]) -> bytes:
+    """A minimal .docx of unstyled paragraphs (text XML-escaped as Word writes it)."""
+    import io
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    body = "".join(f"<w:p><w:r><w:t>{escape(p)}</w:t></w:r></w:p>" for p in paragraphs)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{body}</w:body></w:document>')
+    return out.getvalue()

@@ -12,7 +12,7 @@ import json
 import zipfile
 
 import pytest
-from bad_fixtures import shared_stream_pdf
+from bad_fixtures import docx_bytes, shared_stream_pdf
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
@@ -42,14 +42,6 @@ def _encrypted(w: PdfWriter) -> None:
     w.encrypt(user_password="letmein", owner_password="owner")
 
 
-def _docx(paragraphs: list[str]) -> bytes:
-    body = "".join(f"<w:p><w:r><w:t>{p}</w:t></w:r></w:p>" for p in paragraphs)
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{body}</w:body></w:document>')
-    return out.getvalue()
-
-
 def _zip(members: dict[str, bytes]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -59,7 +51,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 def _bad_crc_docx() -> bytes:
-    data = bytearray(_docx(["Ada Lovelace worked with Charles Babbage."]))
+    data = bytearray(docx_bytes(["Ada Lovelace worked with Charles Babbage."]))
     at = data.find(b"Ada")  # stored uncompressed: one changed byte fails the CRC check
     data[at] = ord("E")
     return bytes(data)
@@ -80,7 +72,7 @@ def _lzma_docx() -> bytes:
 
 def _encrypted_docx() -> bytes:
     """A DOCX whose member is flagged as encrypted (zipfile raises RuntimeError: password required)."""
-    data = bytearray(_docx(["Ada Lovelace worked with Charles Babbage."]))
+    data = bytearray(docx_bytes(["Ada Lovelace worked with Charles Babbage."]))
     for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # local and central headers
         data[data.find(signature) + flags_at] |= 1
     return bytes(data)
@@ -237,7 +229,7 @@ def test_a_docx_with_no_paragraph_text_says_so():
     from vgrag.documents.sources import document_sections
 
     with pytest.raises(InputError, match="no readable text"):
-        document_sections("blank.docx", _docx(["", " "]))
+        document_sections("blank.docx", docx_bytes(["", " "]))
 
 
 def test_pdf_pages_sharing_one_stream_stop_at_the_text_cap(monkeypatch):

@@ -5,6 +5,7 @@ import json
 import zipfile
 
 import pytest
+from bad_fixtures import docx_bytes
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
@@ -245,26 +246,15 @@ def test_a_last_chunk_whose_words_occur_earlier_is_not_dropped():
         "It rained. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.", "It rained."]  # fmt: skip
 
 
-def _docx(paragraphs: list[str]) -> bytes:
-    """A minimal .docx of unstyled paragraphs (text XML-escaped as Word writes it)."""
-    from xml.sax.saxutils import escape
-
-    body = "".join(f"<w:p><w:r><w:t>{escape(p)}</w:t></w:r></w:p>" for p in paragraphs)
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("word/document.xml", f"<w:document><w:body>{body}</w:body></w:document>")
-    return out.getvalue()
-
-
 def test_docx_paragraphs_are_plain_text_not_markdown():
     """Word text that looks like Markdown or HTML is kept as written: a lone ``` does not swallow what follows,
     `<Ctrl>` is not a tag, an image or link-definition line is not markup."""
     paras = ["Ada wrote notes.", "```", "Press <Ctrl> and C.", "If x<y and y>z then x<z.",
              "![chart](fig.png) shows growth.", "# Not a heading", "*Babbage* built the engine."]  # fmt: skip
-    [sec] = document_sections("notes.docx", _docx(paras))
+    [sec] = document_sections("notes.docx", docx_bytes(paras))
     assert sec.heading == ()
     assert sec.text.split("\n\n") == paras
-    [ref] = document_sections("refs.docx", _docx(["[note]: Smith wrote a book on engines."]))
+    [ref] = document_sections("refs.docx", docx_bytes(["[note]: Smith wrote a book on engines."]))
     assert ref.text == "[note]: Smith wrote a book on engines."
 
 
