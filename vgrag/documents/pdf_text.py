@@ -60,11 +60,15 @@ def outline_sections(pages: list[str], outline: list[tuple[int, str, int]]) -> l
                 sections.append(Section(tuple(h for _, h in path), part.text, p + 1))
         cursor = (page, upto)
 
-    for page in sorted({p for *_, p in outline if p < len(pages)}):
+    by_page: dict[int, list[tuple[int, str]]] = {}
+    for level, title, page in outline:
+        if page < len(pages):
+            by_page.setdefault(page, []).append((level, title))
+    for page in sorted(by_page):
         start = cursor[1] if cursor[0] == page else 0
         keyed: list[tuple[tuple[int, int, int], int, str]] = []
         prev = start
-        for i, (level, title) in enumerate((lv, t) for lv, t, p in outline if p == page):
+        for i, (level, title) in enumerate(by_page[page]):
             found = _find(pages[page], title, start)
             key = (found[0], 0, i) if found else (prev, 1, i)  # not found: right after the entry before it
             prev = key[0]
