@@ -86,3 +86,18 @@ def test_the_empty_graph_hint_goes_once_a_build_fills_the_graph(app_env):
     assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
     assert not any("is empty" in i.value for i in at.info), [i.value for i in at.info]
     assert "load_demo_hint" not in [b.key for b in at.button]
+
+
+def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
+    """The confirmation was an st.success right before st.rerun(), so nobody saw it; it is a toast now."""
+    at = page("pages/build.py")
+    at.text_input(key="build_new_graph").input("del_notes")
+    at.button(key="build_create_graph").click().run()
+    at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
+    at.button(key="build").click().run()
+    [delete] = [b for b in at.button if (b.key or "").startswith("del_")]
+    delete.click().run()
+    assert not at.exception
+    toasts = [t.value for t in at.toast]
+    assert any(t.startswith("Deleted pasted text") and ": 1 passages" in t for t in toasts), toasts
+    assert any("No source documents yet" in i.value for i in at.info)

@@ -12,10 +12,12 @@ import json
 import zipfile
 
 import pytest
+from bad_fixtures import docx_bytes, shared_stream_pdf
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
 from vgrag import Settings, Workspace
+from vgrag.documents.inputs import MAX_PDF_PAGES
 from vgrag.documents.sources import MAX_FILE_MB, InputError
 from vgrag.storage.check import check_graph
 
@@ -40,14 +42,6 @@ def _encrypted(w: PdfWriter) -> None:
     w.encrypt(user_password="letmein", owner_password="owner")
 
 
-def _docx(paragraphs: list[str]) -> bytes:
-    body = "".join(f"<w:p><w:r><w:t>{p}</w:t></w:r></w:p>" for p in paragraphs)
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{body}</w:body></w:document>')
-    return out.getvalue()
-
-
 def _zip(members: dict[str, bytes]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -57,9 +51,30 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 def _bad_crc_docx() -> bytes:
-    data = bytearray(_docx(["Ada Lovelace worked with Charles Babbage."]))
+    data = bytearray(docx_bytes(["Ada Lovelace worked with Charles Babbage."]))
     at = data.find(b"Ada")  # stored uncompressed: one changed byte fails the CRC check
     data[at] = ord("E")
+    return bytes(data)
+
+
+def _lzma_docx() -> bytes:
+    """A DOCX whose word/document.xml is LZMA-packed and damaged (zipfile raises LZMAError, not BadZipFile)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_LZMA) as z:
+        z.writestr(
+            "word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Ada</w:t></w:r></w:p></w:body></w:document>"
+        )
+    data = bytearray(out.getvalue())
+    at = data.find(b"word/document.xml") + len("word/document.xml") + 20
+    data[at : at + 30] = bytes(b ^ 0x5A for b in data[at : at + 30])
+    return bytes(data)
+
+
+def _encrypted_docx() -> bytes:
+    """A DOCX whose member is flagged as encrypted (zipfile raises RuntimeError: password required)."""
+    data = bytearray(docx_bytes(["Ada Lovelace worked with Charles Babbage."]))
+    for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # local and central headers
+        data[data.find(signature) + flags_at] |= 1
     return bytes(data)
 
 
@@ -80,6 +95,8 @@ DOCUMENTS = [
     ("no triples in any chunk", "numbers.txt", b"12 34 56 78.\n\n90 12 34.", "no facts"),
     ("DOCX without word/document.xml", "nobody.docx", _zip({"[Content_Types].xml": b"<Types/>"}), ".docx"),
     ("DOCX with a damaged member", "crc.docx", _bad_crc_docx(), "not a readable .docx"),
+    ("DOCX with a damaged LZMA member", "lzma.docx", _lzma_docx(), "not a readable .docx"),
+    ("DOCX with an encrypted member", "locked.docx", _encrypted_docx(), "password-protected"),
     ("DOCX of unclosed paragraphs", "open.docx", _zip({"word/document.xml": b"<w:body>" + b"<w:p><w:t>" * 20000}),
      "no readable"),
     ("DOCX zip bomb (bigger than the unpacked cap)", "bomb.docx", b"", "zip bomb"),  # built in the test (large)
@@ -87,6 +104,7 @@ DOCUMENTS = [
     ("a PDF with an unknown type", "scan.tiff", b"II*\x00", "unsupported type"),
     ("UTF-16 text cut in half", "half.txt", b"\xff\xfeA\x00d\x00a", "utf-16"),
     ("mostly control characters", "ctl.txt", b"\x01\x02\x03\x04\x05" * 400, "binary"),
+    ("PDF over the page limit (300 KB)", "many.pdf", shared_stream_pdf(MAX_PDF_PAGES + 1, lines=1), "page limit"),
 ]  # fmt: skip
 # pre-extracted triple files through import_triples (one file per import on the Build page)
 TRIPLE_FILES = [
@@ -211,4 +229,46 @@ def test_a_docx_with_no_paragraph_text_says_so():
     from vgrag.documents.sources import document_sections
 
     with pytest.raises(InputError, match="no readable text"):
-        document_sections("blank.docx", _docx(["", " "]))
+        document_sections("blank.docx", docx_bytes(["", " "]))
+
+
+def test_pdf_pages_sharing_one_stream_stop_at_the_text_cap(monkeypatch):
+    """20 pages that show one compressed stream: 3.7 KB on disk, 1.23 M characters of text. The reading stops once
+    the text passes the cap (here lowered to 500,000 characters) and says to split the file."""
+    from vgrag.documents import pdf_text
+    from vgrag.documents.sources import document_sections
+
+    data = shared_stream_pdf(20)
+    assert len(data) < 5000
+    monkeypatch.setattr(pdf_text, "MAX_TEXT_CHARS", 500_000)
+    with pytest.raises(InputError, match=r"^big\.pdf: its text passes 500,000 characters by page 8 .*split the PDF"):
+        document_sections("big.pdf", data)
+
+
+def test_the_build_page_estimate_never_raises_on_a_bad_file():
+    """The token estimate shown for the LLM extractor reads every upload on each rerun: an unreadable file gives
+    no chunks (the build itself reports why) instead of a traceback on the page."""
+    from ui.build_tabs import chunk_texts
+
+    for name, data in [("lzma.docx", _lzma_docx()), ("locked.docx", _encrypted_docx()), ("x.pdf", b"%PDF-1.4 junk")]:
+        assert chunk_texts(name, data, 1200, 1) == ()
+    assert chunk_texts(*GOOD, 1200, 1) == (GOOD[1].decode(),)
+
+
+def test_an_aes_pdf_that_needs_no_password_is_read():
+    """Owner-password-only AES-256 protection (fixtures/aes_owner_only.pdf, made by pypdf's writer.encrypt(
+    user_password="", owner_password="x", algorithm="AES-256")) opens with the empty user password; pypdf needs
+    `cryptography` (pinned in requirements.txt) for AES. Without it the file was called "password-protected" or
+    "not a readable PDF (DependencyError)"; now the message says what is missing."""
+    import importlib.util
+    from pathlib import Path
+
+    from vgrag.documents.sources import document_text
+
+    data = (Path(__file__).parent / "fixtures" / "aes_owner_only.pdf").read_bytes()
+    assert b"/Encrypt" in data and b"/AESV3" in data
+    if importlib.util.find_spec("cryptography") is None:
+        with pytest.raises(InputError, match=r"^aes\.pdf: the PDF is AES-encrypted and this installation cannot"):
+            document_text("aes.pdf", data)
+    else:
+        assert document_text("aes.pdf", data) == "Ada Lovelace worked with Charles Babbage."

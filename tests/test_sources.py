@@ -5,6 +5,7 @@ import json
 import zipfile
 
 import pytest
+from bad_fixtures import docx_bytes
 from pdfmake import text_pdf
 from pypdf import PdfReader, PdfWriter
 
@@ -243,3 +244,69 @@ def test_a_last_chunk_whose_words_occur_earlier_is_not_dropped():
     text = "It rained. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu. It rained."
     assert chunk_text(text, 80, 0) == [
         "It rained. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.", "It rained."]  # fmt: skip
+
+
+def test_docx_paragraphs_are_plain_text_not_markdown():
+    """Word text that looks like Markdown or HTML is kept as written: a lone ``` does not swallow what follows,
+    `<Ctrl>` is not a tag, an image or link-definition line is not markup."""
+    paras = ["Ada wrote notes.", "```", "Press <Ctrl> and C.", "If x<y and y>z then x<z.",
+             "![chart](fig.png) shows growth.", "# Not a heading", "*Babbage* built the engine."]  # fmt: skip
+    [sec] = document_sections("notes.docx", docx_bytes(paras))
+    assert sec.heading == ()
+    assert sec.text.split("\n\n") == paras
+    [ref] = document_sections("refs.docx", docx_bytes(["[note]: Smith wrote a book on engines."]))
+    assert ref.text == "[note]: Smith wrote a book on engines."
+
+
+@pytest.mark.parametrize(
+    "html,expected",
+    [
+        (b"<html><head><title>Doc</title><body><h1>Alice</h1><p>Alice met Bob.</p>", [("Alice", "Alice met Bob.")]),
+        (b"<head><title>Doc</title><meta charset=utf-8><p>Alice met Bob.</p>", [("Doc", "Alice met Bob.")]),
+        (b"<head><title>Doc</title>Alice met Bob.", [("Doc", "Alice met Bob.")]),
+        (b"<p>Alice met Bob.</p><head><title>T</title></head><p>Bob left.</p>", [("T", "Alice met Bob.\n\nBob left.")]),
+        (b"<head><title>Doc</title><style>p{}</style></head><body><p>Alice met Bob.</p>", [("Doc", "Alice met Bob.")]),
+    ],
+    ids=["no </head>, <body>", "no </head>, a <p>", "no </head>, bare text", "text before <head>", "closed head"],
+)
+def test_html_head_ends_where_html5_ends_it(html, expected):
+    """</head> may be left out: the head ends at <body>, a body element or text; a late <head> hides nothing."""
+    assert [(s.title("a.html"), s.text) for s in document_sections("a.html", html)] == expected
+
+
+@pytest.mark.parametrize(
+    "outline,expected",
+    [
+        ([("Alpha", 0), ("Beta", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),
+        ([("Beta", 0), ("Alpha", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),  # outline order is not page order
+        ([("Alpha", 0), ("Gamma", 0)], [(), ("Gamma",), ("Gamma",)]),  # Gamma is not on its page: starts after Alpha
+        ([("Alpha", 0), ("Beta", 0), ("Alpha", 0)], [(), ("Alpha",), ("Beta",), ("Beta",)]),  # a title twice
+    ],
+    ids=["in order", "reversed", "title not found", "title twice"],
+)
+def test_pdf_outline_that_does_not_match_the_page_stores_every_sentence_once(outline, expected):
+    pages = [["Intro words here.", "Alpha", "Alice met Bob.", "Beta", "Bob met Carol."], ["Carol left."]]
+    secs = document_sections("o.pdf", _pdf(pages, outline))
+    assert [s.heading for s in secs] == expected
+    text = "\n".join(s.text for s in secs)
+    for sentence in ("Intro words here.", "Alice met Bob.", "Bob met Carol.", "Carol left."):
+        assert text.count(sentence) == 1, (sentence, text)
+    assert [s.page for s in secs][-1] == 2
+
+
+@pytest.mark.parametrize(
+    "data,text",
+    [
+        ("Zoë Dupré lives in Köln. ".encode() + b"\xff" + " Café.".encode(), "Zoë Dupré lives in Köln. \ufffd Café."),
+        ("Zoë lives in Köln.".encode() + b"\x81", "Zoë lives in Köln.\ufffd"),  # 0x81 is undefined in cp1252
+        ("Zoë Dupré founded the Café.".encode("cp1252"), "Zoë Dupré founded the Café."),
+        ("Zoë Dupré founded the Café.".encode("cp1252") + b"\x9d", "Zoë Dupré founded the Café.\ufffd"),
+        ("Ada Lovelace met Zoë in Köln.".encode("utf-16-le"), "Ada Lovelace met Zoë in Köln."),
+        ("Ada Lovelace met Zoë in Köln.".encode("utf-16-be"), "Ada Lovelace met Zoë in Köln."),
+    ],
+    ids=["UTF-8, one bad byte", "UTF-8, a 0x81", "cp1252", "cp1252, a 0x9D", "UTF-16 LE no BOM", "UTF-16 BE no BOM"],
+)
+def test_text_encodings_lose_only_the_bytes_that_are_wrong(data, text):
+    """A few bad bytes in UTF-8 do not turn the file into cp1252 mojibake ("ZoÃ«") or a refusal; each becomes
+    U+FFFD. UTF-16 without a byte-order mark is read, not called binary."""
+    assert document_text("t.txt", data) == text

@@ -1,6 +1,8 @@
 """The Build page's three tabs: documents extracted live, pre-extracted triples imported, source documents
 listed and deleted. The page (pages/build.py) picks the graph and lays the tabs out."""
 
+import logging
+
 import pandas as pd
 import streamlit as st
 
@@ -14,9 +16,22 @@ from vgrag.storage.store import Graph
 from vgrag.text import text_name
 from vgrag.workspace import Workspace
 
+log = logging.getLogger(__name__)
+
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def chunk_texts(name: str, data: bytes, chunk_chars: int, overlap: int) -> tuple[str, ...]:
+    """The chunks a file would be stored as, for the token estimate; () for a file that cannot be read (the build
+    reports why). Cached by content, so a widget click does not re-read every upload."""
+    try:
+        return tuple(c.text for c in plan_chunks(name, data, chunk_chars, overlap))
+    except Exception:  # noqa: BLE001 - the estimate is a hint and must never break the page
+        log.warning("no estimate for %s", name, exc_info=True)
+        return ()
 
 
 def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
@@ -37,15 +52,10 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     glean = False
     if choice.startswith("LLM"):
         glean = st.checkbox("Gleaning: a second call per chunk asking for missed facts", key="glean")
-        texts = []
-        for f in files or []:
-            try:
-                texts += [c.text for c in plan_chunks(f.name, f.getvalue(), int(chunk_chars), int(overlap))]
-            except InputError:
-                continue
+        inputs = [(f.name, f.getvalue()) for f in files or []]
         if pasted.strip():
-            data = clean_text(pasted).encode("utf-8")
-            texts += [c.text for c in plan_chunks("pasted text.txt", data, int(chunk_chars), int(overlap))]
+            inputs.append(("pasted text.txt", clean_text(pasted).encode("utf-8")))
+        texts = [t for name, data in inputs for t in chunk_texts(name, data, int(chunk_chars), int(overlap))]
         if texts:
             est = estimate_tokens(texts) * (2 if glean else 1)
             st.caption(
@@ -168,7 +178,7 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
         )
         if c2.button("Delete", key=f"del_{d.id}"):
             rep = ws.delete_document(d.id, graph.name)
-            st.success(
+            st.session_state["flash"] = (  # shown as a toast after the rerun (ui/router.py)
                 f"Deleted {md_escape(d.name)}: {rep.passages} passages, {rep.relations} relations and "
                 f"{rep.entities} entities only it supported."
             )

@@ -1,4 +1,5 @@
-"""DOCX text: word/document.xml read under an unpacked-size cap and turned into Markdown-like sections."""
+"""DOCX text: word/document.xml read under an unpacked-size cap; paragraphs are plain text (never Markdown), its
+headings are the paragraphs in Word's Title and Heading styles."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ import html
 import io
 import re
 import zipfile
-import zlib
 
 from .inputs import MAX_UNPACKED_MB, InputError, clean_text
-from .structure import Section, markdown_sections
+from .structure import Section, drop_code
 
 _DOCX_HEADING = re.compile(r'<w:pStyle w:val="(?:Heading|heading ?)(\d)"')
 
@@ -52,22 +52,41 @@ def _elements(xml: str, opening: str, closing: str, empty: str | None = None) ->
 
 
 def docx_sections(data: bytes, name: str) -> list[Section]:
+    """The sections of a .docx: a Title or HeadingN paragraph opens one, every other paragraph is its text as
+    written (`<Ctrl>`, ``` or `[1]:` are words here, not markup); code listings are skipped as in plain text."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             xml = clean_text(_read_capped(z, "word/document.xml", name).decode("utf-8", "replace"))
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError, NotImplementedError, zlib.error) as e:
-        raise InputError(
-            f"{name}: not a readable .docx file (Word 2007 or later); open it in Word and save as .docx."
-        ) from e
-    lines: list[str] = []
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - BadZipFile, zlib/LZMA/bz2 errors, a missing member, a damaged header …
+        if isinstance(e, RuntimeError) and "encrypted" in str(e):  # zipfile's "password required for extraction"
+            raise InputError(
+                f"{name}: the .docx is password-protected; save an unprotected copy and upload that."
+            ) from e
+        raise InputError(f"{name}: not a readable .docx file (Word 2007 or later; {type(e).__name__}); open it in "
+                         "Word and save as .docx.") from e  # fmt: skip
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    body: list[str] = []
+
+    def close() -> None:
+        text = re.sub(r"\n{3,}", "\n\n", "\n".join(drop_code(body)).strip())
+        if text:
+            sections.append(Section(tuple(h for _, h in path), text))
+        body.clear()
+
     for para in _elements(xml, r"<w:p[ >]", "</w:p>", "<w:p/>"):
         runs = (re.sub(r"^<w:t[^>]*>|</w:t>$", "", t) for t in _elements(para, r"<w:t[ >]", "</w:t>"))
         text = html.unescape("".join(runs)).strip()
         m = _DOCX_HEADING.search(para)
-        if re.search(r'<w:pStyle w:val="Title"', para) and text:
-            lines += [f"# {text}", ""]
-        elif m and text:
-            lines += [f"{'#' * min(int(m.group(1)) + 1, 6)} {text}", ""]
+        level = 1 if re.search(r'<w:pStyle w:val="Title"', para) else int(m.group(1)) + 1 if m else 0
+        if level and text:
+            close()
+            while path and path[-1][0] >= level:
+                path.pop()
+            path.append((level, " ".join(text.split())))
         else:
-            lines += [text.replace("#", "\\#") if text.startswith("#") else text, ""]
-    return markdown_sections("\n".join(lines))
+            body += [text, ""]
+    close()
+    return sections

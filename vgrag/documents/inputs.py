@@ -12,6 +12,8 @@ class InputError(ValueError):
 
 MAX_FILE_MB = 50  # per uploaded file; the Build page's uploader states and enforces the same (max_upload_size)
 MAX_UNPACKED_MB = 2 * MAX_FILE_MB  # the most any unzipped or inflated part of a file may grow to (DOCX text)
+MAX_TEXT_CHARS = MAX_UNPACKED_MB * 2**20  # the most text one document may yield (a PDF's pages can share a stream)
+MAX_PDF_PAGES = 2_000  # pages read from one PDF: each costs a text extraction, however small the file
 _UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # controls, C1, lone surrogates
 
 

@@ -174,11 +174,18 @@ class PdfLayout:
     pages: tuple[str, ...]  # each page's lines without furniture (the reading when no heading is visible)
 
 
-def read_layout(reader: object) -> PdfLayout | None:
-    """A PDF's visible structure with its furniture dropped; None when its text runs cannot be read (the caller
-    then reads it page by page with pypdf's plain extraction)."""
+def read_layout(reader: object, max_chars: int) -> PdfLayout | None:
+    """A PDF's visible structure with its furniture dropped; None when its text runs cannot be read or pass
+    `max_chars` (the caller then reads it page by page with pypdf's plain extraction)."""
+    pages: list[list[Line]] = []
+    chars = 0
     try:
-        pages = [page_lines(p, i) for i, p in enumerate(reader.pages)]  # type: ignore[attr-defined]
+        for i, p in enumerate(reader.pages):  # type: ignore[attr-defined]
+            pages.append(page_lines(p, i))
+            chars += sum(len(x.text) for x in pages[-1])
+            if chars > max_chars:
+                log.warning("PDF text runs pass %s characters; reading it page by page", max_chars)
+                return None
     except Exception:  # noqa: BLE001 - pypdf raises many types on odd files; the plain reading still works
         log.warning("PDF text runs unreadable; reading it page by page", exc_info=True)
         return None

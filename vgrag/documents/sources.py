@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import io
+import logging
 import re
 import unicodedata
 from html.parser import HTMLParser
@@ -11,9 +11,10 @@ from pathlib import Path
 
 from .docx_text import docx_sections
 from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
-from .pdf_layout import read_layout
+from .pdf_text import pdf_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
 
+log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 TEXT_TYPES = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx")
@@ -44,124 +45,65 @@ def decode_text(data: bytes, name: str) -> str:
 
 
 def _decode(data: bytes, name: str) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    """UTF-16 (with a BOM, or without one when its ASCII letters show the NUL pattern), else UTF-8 — kept as
+    UTF-8 when a few bytes are not (each becomes U+FFFD, logged) —, else Windows-1252; binary data refused."""
+    utf16 = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else _utf16_without_bom(data[:65536])
+    if utf16:
         try:
-            return data.decode("utf-16")
+            text = data.decode(utf16)
         except UnicodeDecodeError as e:
             raise InputError(f"{name}: broken UTF-16 text; save it as UTF-8 and upload again.") from e
+        _refuse_binary(text[:32768], name)
+        return text
     head = data[:65536]
-    if b"\x00" in head or len(_CONTROL.findall(head.decode("latin-1"))) > max(8, len(head) // 100):
-        raise InputError(f"{name}: this is a binary file, not text; upload the document itself (PDF, DOCX, …) or "
-                         "a plain-text export of it.")  # fmt: skip
+    _refuse_binary(head.decode("latin-1"), name)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
-    try:
-        return data.decode("cp1252")  # not UTF-8: the common Windows/Latin-1 encoding
-    except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not readable as text (unknown encoding); save it as UTF-8 and upload again.") from e
+    text = data.decode("utf-8-sig", "surrogateescape")  # each byte that is not UTF-8 becomes one lone surrogate
+    bad = len(_STRAY.findall(text))
+    good = len(text) - len(text.encode("ascii", "ignore")) - bad  # well-formed non-ASCII characters
+    if good > bad:  # more well-formed UTF-8 characters than stray bytes: UTF-8 with a few damaged bytes
+        log.warning("%s: %d byte(s) that are not UTF-8 replaced by U+FFFD", name, bad)
+        return _STRAY.sub("\ufffd", text)
+    text = data.decode("cp1252", "replace")  # not UTF-8: the common Windows/Latin-1 encoding
+    if "\ufffd" in text:
+        log.warning("%s: %d byte(s) undefined in Windows-1252 replaced by U+FFFD", name, text.count("\ufffd"))
+    return text
 
 
-def _pdf_outline(reader: object) -> list[tuple[int, str, int]]:
-    """(level, title, 0-based page) of every outline entry that points at a page, in order."""
-    out: list[tuple[int, str, int]] = []
-
-    def walk(items: list, level: int) -> None:
-        for item in items:
-            if isinstance(item, list):
-                walk(item, level + 1)
-                continue
-            try:
-                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
-            except Exception:  # noqa: BLE001 - a broken outline entry is skipped, the text is still read
-                continue
-            title = " ".join(clean_text(str(getattr(item, "title", "") or "")).split())
-            if title and page is not None and page >= 0:
-                out.append((level, title, page))
-
-    try:
-        walk(list(reader.outline), 1)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001
-        return []
-    return sorted(out, key=lambda x: x[2])  # entries in page order (stable within a page)
+_STRAY = re.compile(r"[\udc80-\udcff]")
 
 
-def _split_at(page_text: str, title: str) -> tuple[int, int]:
-    """Where a heading starts and ends in a page's text ((0, 0) when it cannot be found)."""
-    m = re.search(r"\s+".join(re.escape(w) for w in title.split()), page_text, flags=re.I)
-    return (m.start(), m.end()) if m else (0, 0)
+def _utf16_without_bom(head: bytes) -> str | None:
+    """The codec ("utf-16-le" or "-be") when NUL bytes fill one byte of at least a quarter of the 2-byte units and
+    (almost) never the other: the pattern of ASCII-range text in UTF-16 without a byte-order mark."""
+    n = len(head) // 2
+    if n < 2:
+        return None
+    even, odd = head[0 : 2 * n : 2].count(0), head[1 : 2 * n : 2].count(0)
+    if odd >= n / 4 and even <= n / 100:
+        return "utf-16-le"
+    if even >= n / 4 and odd <= n / 100:
+        return "utf-16-be"
+    return None
 
 
-def _pdf_sections(data: bytes, name: str) -> list[Section]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError, PdfStreamError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
-            except Exception:  # noqa: BLE001 - unsupported cipher
-                ok = 0
-            if not ok:
-                raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
-        if len(reader.pages) == 0:
-            raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
-        pages = [clean_text(p.extract_text() or "") for p in reader.pages]
-        outline = _pdf_outline(reader)
-        layout = None if outline else read_layout(reader)
-    except InputError:
-        raise
-    except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
-        if isinstance(e, (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError, OSError)):
-            raise InputError(
-                f"{name}: not a readable PDF ({type(e).__name__}: {e}); re-export it or check the file."
-            ) from e
-        raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
-    if not any(p.strip() for p in pages):
-        raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
-    if layout is not None and layout.sections:  # no outline, but visible headings
-        return list(layout.sections)
-    sections: list[Section] = []
-    if not outline:
-        if layout is not None and any(p.strip() for p in layout.pages):  # no heading visible: the pages
-            pages = [clean_text(p) for p in layout.pages]  # without their running headers/footers
-        heading: tuple[str, ...] = ()
-        for n, text in enumerate(pages, 1):
-            parts = plain_sections(text, first_line_title=not heading and not sections)
-            for part in parts:
-                heading = heading or part.heading
-                sections.append(Section(heading, part.text, n))
-        return sections
-    # outline: each entry opens a section at its page (split inside the page where its title is found)
-    marks = [(page, _split_at(pages[page], title), level, title) for level, title, page in outline if page < len(pages)]
-    path: list[tuple[int, str]] = []
-    cursor = (0, 0)
-
-    def emit(upto: tuple[int, int]) -> None:
-        (p0, c0), (p1, c1) = cursor, upto
-        for p in range(p0, min(p1, len(pages) - 1) + 1):
-            lo = c0 if p == p0 else 0
-            hi = c1 if p == p1 else len(pages[p])
-            for part in plain_sections(pages[p][lo:hi]):
-                sections.append(Section(tuple(h for _, h in path), part.text, p + 1))
-
-    for page, (at, after), level, title in marks:
-        emit((page, at))
-        cursor = (page, after)  # the heading itself is the section's title, not its text
-        while path and path[-1][0] >= level:
-            path.pop()
-        path.append((level, title))
-    emit((len(pages) - 1, len(pages[-1])))
-    return sections
+def _refuse_binary(text: str, name: str) -> None:
+    if "\x00" in text or len(_CONTROL.findall(text)) > max(8, len(text) // 100):
+        raise InputError(f"{name}: this is a binary file, not text; upload the document itself (PDF, DOCX, …) or "
+                         "a plain-text export of it.")  # fmt: skip
 
 
 class _HTMLSections(HTMLParser):
     """Visible text of an HTML page by heading: script, style, template and pre (code) content skipped; block
-    elements become paragraph breaks; the <title> is kept for pages without headings."""
+    elements become paragraph breaks; the <title> is kept for pages without headings. The head's other content is
+    skipped; as in HTML5 it ends at </head>, at <body>, or at the first body element or text (</head> may be left
+    out), and a <head> after body content is ignored."""
 
-    SKIP = {"script", "style", "template", "noscript", "svg", "pre", "head"}
+    SKIP = {"script", "style", "template", "noscript", "svg", "pre"}
+    HEAD_ONLY = {"title", "meta", "link", "base", "style", "script", "noscript", "template"}
     BLOCK = {"p", "div", "br", "li", "tr", "section", "article", "blockquote", "table", "ul", "ol", "dd", "dt"}
     HEADINGS = {f"h{i}" for i in range(1, 7)}
 
@@ -175,6 +117,8 @@ class _HTMLSections(HTMLParser):
         self._level = 0
         self._skip = 0
         self._in_title = False
+        self._in_head = False
+        self._seen_body = False
 
     def _close(self) -> None:
         text = re.sub(r"\n\s*\n\s*", "\n\n", re.sub(r"[ \t\r\f\v]+", " ", "".join(self._parts))).strip()
@@ -183,6 +127,11 @@ class _HTMLSections(HTMLParser):
         self._parts = []
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "head":
+            self._in_head = not self._seen_body
+            return
+        if tag not in self.HEAD_ONLY and tag != "html":
+            self._in_head, self._seen_body = False, True  # <body> or a body element ends the head
         if tag == "title":
             self._in_title = True
         if tag in self.SKIP:
@@ -194,6 +143,9 @@ class _HTMLSections(HTMLParser):
             self._parts.append("\n\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self._in_head = False
+            return
         if tag == "title":
             self._in_title = False
         if tag in self.SKIP:
@@ -211,9 +163,12 @@ class _HTMLSections(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_title:
             self.title += data
-        elif self._skip:
             return
-        elif self._heading is not None:
+        if self._skip or (self._in_head and not data.strip()):
+            return
+        if data.strip():
+            self._in_head, self._seen_body = False, True  # text ends the head: it is body text
+        if self._heading is not None:
             self._heading.append(data)
         else:
             self._parts.append(data)
@@ -243,8 +198,24 @@ def document_sections(name: str, data: bytes) -> list[Section]:
     if len(data) > MAX_FILE_MB * 1024 * 1024:
         raise InputError(f"{name}: {len(data) / 2**20:,.1f} MB is over the {MAX_FILE_MB} MB limit per file; split it "
                          "into smaller files and upload those.")  # fmt: skip
+    try:
+        sections = _read_sections(name, suffix, data)
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure to read a file is a message about that file, not a crash
+        log.warning("reading %s failed", name, exc_info=True)
+        raise InputError(f"{name}: could not be read ({type(e).__name__}); check the file, or save it again as "
+                         "PDF, DOCX or plain text and upload that.") from e  # fmt: skip
+    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
+    if not sections:
+        raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
+    return sections
+
+
+def _read_sections(name: str, suffix: str, data: bytes) -> list[Section]:
+    """The sections of a document by its type, before cleaning (see document_sections)."""
     if suffix == ".pdf":
-        sections = _pdf_sections(data, name)
+        sections = pdf_sections(data, name)
     elif suffix == ".docx":
         sections = docx_sections(data, name)
     elif suffix in (".html", ".htm"):
@@ -260,9 +231,6 @@ def document_sections(name: str, data: bytes) -> list[Section]:
         raise InputError(
             f"{name}: unsupported type {suffix!r}; save it as one of {', '.join(TEXT_TYPES)} and upload that."
         )
-    sections = [sec for sec in (_without_blobs(clean_section(x)) for x in sections) if sec.text]
-    if not sections:
-        raise InputError(f"{name}: no readable text found (only markup, scripts, code or data); check the file.")
     return sections
 
 

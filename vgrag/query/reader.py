@@ -225,7 +225,9 @@ def read(
         why = f"the documents were not read confidently enough to answer (best confidence {best.confidence:.0%}, " \
               f"needed {threshold:.0%})"  # fmt: skip
         if threshold >= 1.0:  # the fit found no confidence at which its answers were precise enough
-            why = "the offline reader gives no short answers: on questions it was not fitted on, even its most " \
-                  "confident answers were too often wrong"  # fmt: skip  (its confidence is not shown: it misleads)
+            why = (
+                "the offline reader gives no short answers: on questions it was not fitted on, even its most "
+                "confident answers were too often wrong"
+            )  # fmt: skip  (its confidence is not shown: it misleads)
         return Reading("", best.confidence, best, why, model.explain(best)), found
     return Reading(best.text, best.confidence, best, "", model.explain(best)), found

@@ -1,0 +1,159 @@
+"""PDF text: the pages read with pypdf, split into sections by the outline (bookmarks) when there is one, else by
+the headings the layout shows (pdf_layout.py), else page by page."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from .inputs import MAX_PDF_PAGES, MAX_TEXT_CHARS, InputError, clean_text
+from .pdf_layout import read_layout
+from .structure import Section, plain_sections
+
+
+def _pdf_outline(reader: object) -> list[tuple[int, str, int]]:
+    """(level, title, 0-based page) of every outline entry that points at a page, in order."""
+    out: list[tuple[int, str, int]] = []
+
+    def walk(items: list, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 - a broken outline entry is skipped, the text is still read
+                continue
+            title = " ".join(clean_text(str(getattr(item, "title", "") or "")).split())
+            if title and page is not None and page >= 0:
+                out.append((level, title, page))
+
+    try:
+        walk(list(reader.outline), 1)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001
+        return []
+    return sorted(out, key=lambda x: x[2])  # entries in page order (stable within a page)
+
+
+def _find(page_text: str, title: str, start: int) -> tuple[int, int] | None:
+    """Where a heading starts and ends in a page's text at or after `start` (None when it is not there)."""
+    m = re.compile(r"\s+".join(re.escape(w) for w in title.split()), re.I).search(page_text, start)
+    return (m.start(), m.end()) if m else None
+
+
+def outline_sections(pages: list[str], outline: list[tuple[int, str, int]]) -> list[Section]:
+    """Sections under the outline's entries: each opens where its title is found on its page (the title itself is
+    the heading, not text). Every character of every page is stored once: a page's entries are taken in the order
+    their titles appear there, the reading never moves backwards, and a title not found on its page starts at the
+    current position (after the entry before it in the outline)."""
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    cursor = (0, 0)  # (page, offset): where the text not yet stored begins
+
+    def emit(page: int, upto: int) -> None:
+        nonlocal cursor
+        (p0, c0) = cursor
+        for p in range(p0, page + 1):
+            lo = c0 if p == p0 else 0
+            hi = upto if p == page else len(pages[p])
+            for part in plain_sections(pages[p][lo:hi]):
+                sections.append(Section(tuple(h for _, h in path), part.text, p + 1))
+        cursor = (page, upto)
+
+    by_page: dict[int, list[tuple[int, str]]] = {}
+    for level, title, page in outline:
+        if page < len(pages):
+            by_page.setdefault(page, []).append((level, title))
+    for page in sorted(by_page):
+        start = cursor[1] if cursor[0] == page else 0
+        keyed: list[tuple[tuple[int, int, int], int, str]] = []
+        prev = start
+        for i, (level, title) in enumerate(by_page[page]):
+            found = _find(pages[page], title, start)
+            key = (found[0], 0, i) if found else (prev, 1, i)  # not found: right after the entry before it
+            prev = key[0]
+            keyed.append((key, level, title))
+        for _, level, title in sorted(keyed):
+            here = cursor[1] if cursor[0] == page else 0
+            at, after = _find(pages[page], title, here) or (here, here)
+            emit(page, at)
+            cursor = (page, after)
+            while path and path[-1][0] >= level:
+                path.pop()
+            path.append((level, title))
+    emit(len(pages) - 1, len(pages[-1]))
+    return sections
+
+
+def _declared_pages(reader: object) -> int:
+    """The page count the PDF's page tree declares (0 when it declares none): known without listing the pages."""
+    try:
+        return max(0, int(reader.trailer["/Root"]["/Pages"]["/Count"]))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a missing or damaged count: the pages are counted instead
+        return 0
+
+
+def _page_texts(reader: object, name: str) -> list[str]:
+    """Each page's text, refused (InputError) once the text passes MAX_TEXT_CHARS: pages may share one content
+    stream, so a file of a few KB can hold millions of characters."""
+    pages: list[str] = []
+    total = 0
+    for n, page in enumerate(reader.pages, 1):  # type: ignore[attr-defined]
+        pages.append(clean_text(page.extract_text() or ""))
+        total += len(pages[-1])
+        if total > MAX_TEXT_CHARS:
+            raise InputError(f"{name}: its text passes {MAX_TEXT_CHARS:,} characters by page {n:,} (far more than one "
+                             "file should hold); split the PDF into smaller files and upload those.")  # fmt: skip
+    return pages
+
+
+def pdf_sections(data: bytes, name: str) -> list[Section]:
+    """A PDF's sections (see the module docstring), or InputError saying why it cannot be read and what to do."""
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, PdfReadError, PdfStreamError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                ok = reader.decrypt("")  # "owner-only" protection opens with an empty user password
+            except Exception:  # noqa: BLE001 - unsupported cipher
+                ok = 0
+            if not ok:
+                raise InputError(f"{name}: the PDF is password-protected; save an unlocked copy and upload that.")
+        declared = _declared_pages(reader)  # checked first: listing 100,000 pages alone takes pypdf 9 s
+        n_pages = declared if declared > MAX_PDF_PAGES else len(reader.pages)
+        if n_pages == 0:
+            raise InputError(f"{name}: the PDF has no pages; re-export it from the program that made it.")
+        if n_pages > MAX_PDF_PAGES:
+            raise InputError(f"{name}: {n_pages:,} pages is over the {MAX_PDF_PAGES:,}-page limit per PDF; "
+                             "split it into smaller PDFs and upload those.")  # fmt: skip
+        pages = _page_texts(reader, name)
+        outline = _pdf_outline(reader)
+        layout = None if outline else read_layout(reader, MAX_TEXT_CHARS)
+    except InputError:
+        raise
+    except DependencyError as e:  # AES needs the `cryptography` package (requirements.txt)
+        raise InputError(f"{name}: the PDF is AES-encrypted and this installation cannot decrypt it ({e}); save an "
+                         "unencrypted copy and upload that.") from e  # fmt: skip
+    except Exception as e:  # noqa: BLE001 - pypdf raises many types on damaged files
+        if isinstance(e, (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError, OSError)):
+            raise InputError(
+                f"{name}: not a readable PDF ({type(e).__name__}: {e}); re-export it or check the file."
+            ) from e
+        raise InputError(f"{name}: not a readable PDF ({type(e).__name__}); re-export it or check the file.") from e
+    if not any(p.strip() for p in pages):
+        raise InputError(f"{name}: the PDF has no text layer (scanned pages?); run OCR on it first, then upload again.")
+    if outline:
+        return outline_sections(pages, outline)
+    if layout is not None and layout.sections:  # no outline, but visible headings
+        return list(layout.sections)
+    if layout is not None and any(p.strip() for p in layout.pages):  # no heading visible: the pages
+        pages = [clean_text(p) for p in layout.pages]  # without their running headers/footers
+    sections: list[Section] = []
+    heading: tuple[str, ...] = ()
+    for n, text in enumerate(pages, 1):
+        for part in plain_sections(text, first_line_title=not heading and not sections):
+            heading = heading or part.heading
+            sections.append(Section(heading, part.text, n))
+    return sections
