@@ -196,3 +196,18 @@ def test_a_triple_file_under_another_spelling_of_its_path_is_stored_once(ws, gra
     ws.import_triples(("a/t.jsonl", row), graph)
     again = ws.import_triples(("./a/t.jsonl", row), graph)
     assert again.unchanged == ("a/t.jsonl",) and again.passages_new == 0 and _stored(ws, graph) == ["a/t.jsonl"]
+
+
+def test_the_build_page_names_what_was_replaced_and_what_was_stored_beside(ws, graph):
+    """The Build report said only "Replaced: 1"; it now names the replaced document and those stored beside."""
+    from ui.build_tabs import named_in_report
+
+    ws.add_documents([("notes.txt", ADA), ("notes.txt", GRACE)], graph)
+    beside = named_in_report(ws.add_documents([("notes.txt", ALAN)], graph))
+    assert beside == [
+        "Stored beside documents of the same name (nothing is replaced on a name alone): notes (3).txt. If one of "
+        "them is outdated, delete it under Source documents."
+    ]
+    ws.add_documents([("solo.txt", ADA + b" Again.")], graph)
+    replaced = named_in_report(ws.add_documents([("solo.txt", GRACE + b" Again.")], graph))
+    assert replaced == ["Replaced by their new content: solo.txt."]

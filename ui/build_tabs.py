@@ -10,7 +10,7 @@ from ui.safe import md_escape
 from vgrag.config import Settings
 from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
 from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
-from vgrag.ingest import Progress, plan_chunks
+from vgrag.ingest import IngestReport, Progress, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.storage.store import Graph
 from vgrag.text import text_name
@@ -85,6 +85,20 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
         st.dataframe(df, hide_index=True, width="stretch", height=min(38 + 35 * len(df), 420))
 
 
+def named_in_report(report: IngestReport) -> list[str]:
+    """The documents a build replaced (their passages are gone) and those it stored beside same-named ones."""
+    out = []
+    if report.replaced:
+        out.append("Replaced by their new content: " + ", ".join(report.replaced) + ".")
+    if report.beside:
+        out.append(
+            "Stored beside documents of the same name (nothing is replaced on a name alone): "
+            + ", ".join(report.beside)
+            + ". If one of them is outdated, delete it under Source documents."
+        )
+    return out
+
+
 def build_with_progress(
     ws: Workspace,
     graph: Graph,
@@ -131,6 +145,8 @@ def build_with_progress(
         f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}. "
         f"Replaced: {len(report.replaced)}."
     )
+    for line in named_in_report(report):
+        st.info(md_escape(line))
     st.caption("Stage timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
     if report.prompt_tokens or report.completion_tokens:
         st.caption(f"LLM tokens: {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion.")
