@@ -23,7 +23,11 @@ b_col.button("Search", key="entity_search", width="stretch")  # a click reruns w
 if typed.strip():
     hits = ws.find_entities(typed, graph.name, 15)
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
-    if hits and not any(normalize_name(e.name) == normalize_name(typed) for e, _ in hits):  # say so, not a lookalike
+    spelled = {normalize_name(typed).removeprefix("the ")}  # "The Northwind" is Northwind; an alias is its entity
+    if hits and not any(
+        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *graph_aliases(graph).of(e.name))}
+        for e, _ in hits
+    ):  # say so, rather than show a lookalike as if it were the one asked for
         st.caption(
             md_escape(f"No entity is named “{typed.strip()}”: the closest by meaning are listed, nearest first.")
         )

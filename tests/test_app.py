@@ -31,6 +31,8 @@ def test_explore_entity_neighbourhood(app_env):
     assert not any("No entity is named" in c.value for c in at.caption)
     at.text_input(key="entity_query").input("Marie Curie").run()  # not in the demo: its nearest are shown as such
     assert not at.exception and any("No entity is named “Marie Curie”" in c.value for c in at.caption)
+    at.text_input(key="entity_query").input("the Keystone").run()  # a leading article: the same entity
+    assert not at.exception and not any("No entity is named" in c.value for c in at.caption)
 
 
 def test_evaluate_runs_the_sample_benchmark_and_opens_a_question_on_its_graph(app_env):

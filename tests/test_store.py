@@ -229,7 +229,8 @@ def test_lexical_search_finds_rare_words_follows_writes_and_is_backfilled(tmp_pa
     ("given", "shown"),
     [("f(x)", "f(x)"), ("(500) Days of Summer", "(500) Days of Summer"), ("Paris)", "Paris"),
      ("(born 1990", "born 1990"), ("“Quoted”", "Quoted"), ("(a) and (b)", "(a) and (b)"),
-     ("<b>likes</b>", "<b>likes</b>"),
+     ("<b>likes</b>", "<b>likes</b>"), ('"Weird Al" Yankovic', '"Weird Al" Yankovic'), ("'Allo 'Allo!", "'Allo 'Allo"),
+     ('"Heroes"', "Heroes"),
      ("Organisation for Economic Co-operation and Development (OECD)",
       "Organisation for Economic Co-operation and Development (OECD)")],
 )  # fmt: skip

@@ -25,6 +25,15 @@ def _wrapped(s: str) -> bool:
     return False
 
 
+def _paired(s: str, c: str) -> bool:
+    """Whether the bracket or quote `c` at an end of `s` has its partner inside `s` ("f(x)", "'Allo 'Allo")."""
+    if c in _OPENERS:
+        return s.count(_OPENERS[c]) >= s.count(c)
+    if c in _PAIRS:
+        return s.count(_PAIRS[c]) >= s.count(c)
+    return c in "\"'" and s.count(c) % 2 == 0
+
+
 def _strip_edges(s: str) -> str:
     """`s` without punctuation and quotes at its ends, but for a bracket or quote whose partner is inside it: "f(x)",
     "(500) Days of Summer" and "Fool (If You Think It's Over)" keep theirs; "Paris)", "(born 1990" and “Quoted” lose
@@ -33,9 +42,11 @@ def _strip_edges(s: str) -> str:
         s = s.strip()
         if len(s) > 1 and _PAIRS.get(s[0]) == s[-1] and _wrapped(s):
             s = s[1:-1]  # the whole name in brackets or quotes: “Quoted”, (a) — not "(a) and (b)"
-        elif s and s[-1] in _EDGE_PUNCT and not (s[-1] in _OPENERS and s.count(_OPENERS[s[-1]]) >= s.count(s[-1])):
+        elif len(s) > 1 and s[0] == s[-1] and s[0] in "\"'" and s.count(s[0]) == 2:
+            s = s[1:-1]  # in straight quotes: "Heroes"
+        elif s and s[-1] in _EDGE_PUNCT and not _paired(s, s[-1]):
             s = s[:-1]
-        elif s and s[0] in _EDGE_PUNCT and not (s[0] in _PAIRS and s.count(_PAIRS[s[0]]) >= s.count(s[0])):
+        elif s and s[0] in _EDGE_PUNCT and not _paired(s, s[0]):
             s = s[1:]
         else:
             return s
