@@ -183,7 +183,11 @@ if result:
         column_config={"question": st.column_config.TextColumn(width="medium")},  # the answers stay in view
     )
     pick = st.selectbox("Open a question on the Ask page", [q["question"] for q in result["questions"]], key="drill")
-    if st.button("Open in Ask", key="open_ask", help=f"Asks it on the benchmark's graph “{result['graph']}”."):
+    if st.button(
+        "Open in Ask",
+        key="open_ask",
+        help=f"Opens Ask on the benchmark's graph “{result['graph']}” with this question in; press Ask to run it.",
+    ):
         select_graph(result["graph"])
         st.session_state["question"] = pick
         st.switch_page("pages/ask.py")

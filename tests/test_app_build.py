@@ -99,5 +99,5 @@ def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
     delete.click().run()
     assert not at.exception
     toasts = [t.value for t in at.toast]
-    assert any(t.startswith("Deleted pasted text") and ": 1 passages" in t for t in toasts), toasts
+    assert any(t.startswith("Deleted pasted text") and ": 1 passage, " in t for t in toasts), toasts
     assert any("No source documents yet" in i.value for i in at.info)

@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """ "1 passage", "2 passages", "3 entities"."""
+    return f"{n} {word if n == 1 else word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -190,12 +191,13 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
     for d in docs:
         c1, c2 = st.columns([5, 1])
         c1.markdown(
-            f"**{md_escape(d.name)}** — {d.n_passages} passages" + ("" if d.complete else " (interrupted: re-add it)")
+            f"**{md_escape(d.name)}** — {plural(d.n_passages, 'passage')}"
+            + ("" if d.complete else " (interrupted: re-add it)")
         )
         if c2.button("Delete", key=f"del_{d.id}"):
             rep = ws.delete_document(d.id, graph.name)
             st.session_state["flash"] = (  # shown as a toast after the rerun (ui/router.py)
-                f"Deleted {md_escape(d.name)}: {rep.passages} passages, {rep.relations} relations and "
-                f"{rep.entities} entities only it supported."
+                f"Deleted {md_escape(d.name)}: {plural(rep.passages, 'passage')}, {plural(rep.relations, 'relation')}"
+                f" and {plural(rep.entities, 'entity')} only it supported."
             )
             st.rerun()
