@@ -254,3 +254,12 @@ def test_training_questions_come_from_stored_triples_and_hide_their_answer_and_b
         "Where born in Ada Quell?": (["Brill"], 1),
         "Where born in the one Varn lighthouse restored by?": (["Brill"], 2),  # Ada Quell, the bridge, is not said
     }
+
+
+def test_markup_in_an_english_question_does_not_make_it_foreign():
+    """A question with an HTML tag in it was "not in English" (the tag's attribute names counted as words)."""
+    from vgrag.query.question import is_english
+
+    assert is_english('<img src=x onerror="alert(1)"> **Who** founded Northwind Cloud?')
+    assert is_english("Who wrote https://example.org/some/long-path-here about Keystone?")
+    assert not is_english("<b>¿Dónde nació el director de Stalker?</b>")

@@ -121,9 +121,13 @@ def overlap(wanted: tuple[frozenset[str], ...], text: str) -> float:
     return sum(bool(w & have) for w in wanted) / len(wanted)
 
 
+_MARKUP = re.compile(r"<[^<>]*>|\w+://\S+")
+
+
 def is_english(text: str) -> bool:
     """Latin script, and English function words among its lower-case words (spaCy's English stop words): a Spanish,
     German or Chinese question has none or few ("¿Dónde nació …?", "Wo wurde … geboren?")."""
+    text = _MARKUP.sub(" ", text)  # tags and URLs are no language ("<img src=x onerror=…>" read as 5 words)
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(c.isascii() for c in letters) < 0.9 * len(letters):
         return False
