@@ -211,3 +211,11 @@ def test_the_build_page_names_what_was_replaced_and_what_was_stored_beside(ws, g
     ws.add_documents([("solo.txt", ADA + b" Again.")], graph)
     replaced = named_in_report(ws.add_documents([("solo.txt", GRACE + b" Again.")], graph))
     assert replaced == ["Replaced by their new content: solo.txt."]
+
+
+def test_an_untitled_imported_passage_is_cited_by_its_file(ws, graph):
+    """CSV rows carry no title: their passages were cited with an empty title."""
+    rows = b"passage,subject,predicate,object\nGrace Hopper wrote a compiler.,Grace Hopper,wrote,a compiler\n"
+    ws.import_triples(("data/hopper.csv", rows), graph)
+    (p,) = ws.graph(graph).get_passages([pid for e in ws.graph(graph).iter_entities() for pid in e.passage_ids][:1])
+    assert p.title == "hopper.csv"

@@ -275,7 +275,10 @@ def ingest_imported(
             )))  # fmt: skip
     for start in range(0, len(passages), batch_size):
         part = passages[start : start + batch_size]
-        chunks = [SourceChunk(did, p.title, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)]
+        untitled = base_name(source_name)  # a passage without a title is cited by its file, as a document's is
+        chunks = [
+            SourceChunk(did, p.title or untitled, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)
+        ]
         tally.triples += sum(len(p.triples) for p in part)
         reporter = _embed_reporter(on_progress, source_name, start, len(passages))
         tagger = _tag_reporter(on_progress, source_name, start, len(passages))
