@@ -57,6 +57,10 @@ def _go(delta: int) -> None:  # Previous / Next (and ← / →): before the run,
     st.session_state["step"] = st.session_state["step_pick"] = steps[max(0, min(len(steps) - 1, now + delta))].label
 
 
+def _flip_present() -> None:
+    st.session_state["present"] = not st.session_state.get("present", False)
+
+
 def _picked() -> None:  # a click on the selected step unselects it: keep the step
     st.session_state["step"] = st.session_state["step_pick"] = st.session_state["step_pick"] or st.session_state["step"]
 
@@ -162,7 +166,13 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     )
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
-g_present.toggle("Present", key="present", help="Full width, no sidebar or question row; ← and → step through.")
+g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit ignores ← and
+    "Leave Present" if present else "Present",  # → while an input has it (the first → after Present did nothing)
+    key="present_btn",
+    on_click=_flip_present,
+    help="Full width, no sidebar or question row; ← and → step through.",
+    width="stretch",
+)
 g = trace_graph(trace, step, None if show_all else 60)
 g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
 show_graph(g, view=f"{trace.question} · {step.label}", fill=True)

@@ -91,7 +91,7 @@ def measure(url: str, graph: str, question: str, size: tuple[int, int], present:
     page.get_by_text(re.compile(r"Step 1/\d+")).first.wait_for(timeout=180000)
     n = int(re.search(r"Step 1/(\d+)", page.locator("[data-testid=stMain]").inner_text()).group(1))
     if present:
-        page.get_by_text("Present", exact=True).click()
+        page.get_by_role("button", name="Present", exact=True).click()
         page.locator("[data-testid=stSidebar]").wait_for(state="hidden", timeout=60000)
     rows = []
     for k in range(1, n + 1):
