@@ -95,8 +95,16 @@ def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
     at.button(key="build_create_graph").click().run()
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
     at.button(key="build").click().run()
-    [delete] = [b for b in at.button if (b.key or "").startswith("del_")]
+    [delete] = [b for b in at.button if (b.key or "").startswith("del_doc-")]
+    delete.click().run()  # asks first (one click deleted a whole document)
+    assert not at.exception and any("cannot be undone" in w.value for w in at.warning)
+    [cancel] = [b for b in at.button if (b.key or "").startswith("del_no_")]
+    cancel.click().run()
+    assert not any("No source documents yet" in i.value for i in at.info)  # still there
+    [delete] = [b for b in at.button if (b.key or "").startswith("del_doc-")]
     delete.click().run()
+    [yes] = [b for b in at.button if (b.key or "").startswith("del_yes_")]
+    yes.click().run()
     assert not at.exception
     toasts = [t.value for t in at.toast]
     assert any(t.startswith("Deleted pasted text") and ": 1 passage, " in t for t in toasts), toasts

@@ -194,10 +194,19 @@ def sources_tab(ws: Workspace, graph: Graph) -> None:
             f"**{md_escape(d.name)}** — {plural(d.n_passages, 'passage')}"
             + ("" if d.complete else " (interrupted: re-add it)")
         )
-        if c2.button("Delete", key=f"del_{d.id}"):
-            rep = ws.delete_document(d.id, graph.name)
-            st.session_state["flash"] = (  # shown as a toast after the rerun (ui/router.py)
-                f"Deleted {md_escape(d.name)}: {plural(rep.passages, 'passage')}, {plural(rep.relations, 'relation')}"
-                f" and {plural(rep.entities, 'entity')} only it supported."
-            )
-            st.rerun()
+        if c2.button("Delete", key=f"del_{d.id}"):  # asks first: a document's passages cannot be brought back
+            st.session_state["delete_pending"] = d.id
+        if st.session_state.get("delete_pending") == d.id:
+            st.warning(md_escape(f"Delete “{d.name}” and everything only it supported? This cannot be undone."))
+            yes, no = st.columns(2)
+            if yes.button("Yes, delete it", key=f"del_yes_{d.id}", type="primary"):
+                st.session_state.pop("delete_pending", None)
+                rep = ws.delete_document(d.id, graph.name)
+                st.session_state["flash"] = (  # shown as a toast after the rerun (ui/router.py)
+                    f"Deleted {md_escape(d.name)}: {plural(rep.passages, 'passage')}, "
+                    f"{plural(rep.relations, 'relation')} and {plural(rep.entities, 'entity')} only it supported."
+                )
+                st.rerun()
+            if no.button("Cancel", key=f"del_no_{d.id}"):
+                st.session_state.pop("delete_pending", None)
+                st.rerun()
