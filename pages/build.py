@@ -25,7 +25,9 @@ if graph is not None:
         "documents share a name, it is stored beside them)."
     )
 with st.expander("Start a new graph", expanded=graph is None):
-    new_name = st.text_input("Name", placeholder="letters, digits and _", key="build_new_graph")
+    new_name = st.text_input(
+        "Name", placeholder="A–Z letters, digits and _ (starts with a letter)", key="build_new_graph"
+    )
     if st.button("Create and select", key="build_create_graph") and new_name.strip():
         create_and_select(ws, new_name.strip())
 if graph is None:

@@ -39,7 +39,9 @@ st.markdown(  # model names, URLs and paths are text (a backtick in a path ended
 )
 
 with st.expander("Manage graphs"):
-    new = st.text_input("New graph name", placeholder="letters, digits and _", key="new_graph")
+    new = st.text_input(
+        "New graph name", placeholder="A–Z letters, digits and _ (starts with a letter)", key="new_graph"
+    )
     if st.button("Create graph", key="create_graph") and new.strip():
         create_and_select(ws, new.strip())
     names = [g.name for g in ws.db.list_graphs()]

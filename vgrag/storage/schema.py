@@ -42,7 +42,7 @@ def check_graph_name(name: object) -> str:
     The one check: every graph is opened, created or dropped through `store.Graph`, which calls it."""
     if not isinstance(name, str) or not GRAPH_NAME.fullmatch(name):
         raise ValueError(
-            f"Graph name {name!r} must start with a letter and use only letters, digits and _ (at most 40)."
+            f"Graph name {name!r} must start with a letter and use only letters A–Z, digits and _ (at most 40)."
         )
     return name
 
