@@ -163,3 +163,17 @@ def test_an_e_mail_autolink_in_markdown_keeps_its_address():
     from vgrag.documents.structure import strip_inline
 
     assert strip_inline("Email <bob@example.com> now, <b>bold</b>") == "Email bob@example.com now, bold"
+
+
+def test_html_navigation_footer_and_side_content_are_not_prose_and_table_cells_stay_apart():
+    """A saved web page's navigation bar ("Main page Contents Random article") and footer ("last edited … Creative
+    Commons") became passages and triples; an infobox's cells ran together ("LocationBexleyheath")."""
+    from vgrag.documents.sources import document_sections
+
+    page = (b"<html><head><title>Red House</title></head><body><nav>Main page Contents Random article</nav>"
+            b"<h1>Red House</h1><table><tr><th>Location</th><td>Bexleyheath, London</td></tr></table>"
+            b"<p>The Red House is an Arts and Crafts building.</p><aside>Related: Kelmscott</aside>"
+            b"<footer>This page was last edited on 1 May 2024. Creative Commons.</footer></body></html>")  # fmt: skip
+    text = " ".join(s.text for s in document_sections("red.html", page))
+    assert "Location Bexleyheath, London" in text and "The Red House is an Arts and Crafts building." in text
+    assert not any(w in text for w in ("Random article", "last edited", "Creative Commons", "Kelmscott")), text

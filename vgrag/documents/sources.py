@@ -97,12 +97,14 @@ def _refuse_binary(text: str, name: str) -> None:
 
 
 class _HTMLSections(HTMLParser):
-    """Visible text of an HTML page by heading: script, style, template and pre (code) content skipped; block
-    elements become paragraph breaks; the <title> is kept for pages without headings. The head's other content is
-    skipped; as in HTML5 it ends at </head>, at <body>, or at the first body element or text (</head> may be left
-    out), and a <head> after body content is ignored."""
+    """Visible text of an HTML page by heading: script, style, template, pre (code), nav, footer and aside skipped;
+    block elements become paragraph breaks, table cells separate words; the <title> is kept for pages without
+    headings. The head's other content is skipped; as in HTML5 it ends at </head>, at <body>, or at the first body
+    element or text (</head> may be left out), and a <head> after body content is ignored."""
 
-    SKIP = {"script", "style", "template", "noscript", "svg", "pre"}
+    # not the page's prose: code, and what HTML5 marks as navigation, the page's footer and side content
+    SKIP = {"script", "style", "template", "noscript", "svg", "pre", "nav", "footer", "aside"}
+    CELLS = {"td", "th"}  # a table's cells are separate words ("Location" | "Bexleyheath" ran together)
     HEAD_ONLY = {"title", "meta", "link", "base", "style", "script", "noscript", "template"}
     BLOCK = {"p", "div", "br", "li", "tr", "section", "article", "blockquote", "table", "ul", "ol", "dd", "dt"}
     HEADINGS = {f"h{i}" for i in range(1, 7)}
@@ -141,6 +143,8 @@ class _HTMLSections(HTMLParser):
             self._heading, self._level = [], int(tag[1])
         elif tag in self.BLOCK:
             self._parts.append("\n\n")
+        elif tag in self.CELLS:
+            self._parts.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "head":
