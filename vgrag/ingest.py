@@ -61,21 +61,16 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
 
 
 def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally, replaces: str | None = None,
-                    ) -> str | None:  # fmt: skip
-    """Register a document under its key; None when the same content is already fully stored. `replaces`: the
-    document this one replaces (deleted first, named in the report)."""
-    did = doc_id(key)
-    old = graph.documents.get(did)
-    if old is not None and old.content_hash == digest and old.complete:
-        tally.unchanged.append(name)
-        return None
-    gone = (
-        graph.documents.get(replaces) if replaces else (old if old is not None and old.content_hash != digest else None)
-    )
+                    ) -> str:  # fmt: skip
+    """Register a document where ingest_identity.place put it; the document it replaces (`replaces`) is deleted
+    first and named in the report. A record already under this key is an interrupted ingest of the same content."""
+    gone = graph.documents.get(replaces) if replaces else None
     if gone is not None:
         delete_document(graph, gone.id)
         tally.replaced.append(gone.name)
-    added = old.added_at if old and old.content_hash == digest else time.time()
+    did = doc_id(key)
+    old = graph.documents.get(did)
+    added = old.added_at if old else time.time()
     graph.documents.put(Document(did, name, digest, n_passages=n, complete=False, added_at=added, key=key))
     return did
 
@@ -163,10 +158,6 @@ def ingest_documents(
     canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
     for key, name, digest, chunks, replaces in plans:
         did = _begin_document(graph, key, name, digest, len(chunks), tally, replaces)
-        if did is None:
-            done += len(chunks)
-            on_progress(Progress("extract", done, total, f"{name}: unchanged, skipped"))
-            continue
         tally.documents.append(name)
         doc_triples = 0
         for start in range(0, len(chunks), batch_size):
@@ -255,17 +246,14 @@ def ingest_imported(
     key, source_name = source_key(source_name), clean_file_name(source_name)
     passages = _fitted(passages, source_name, tally)
     (where,) = place(graph.documents.all(), key, source_name, [data_hash])  # as for documents (ingest_identity)
-    if where is not None and where.beside:
-        tally.beside.append(where.name)
-    did = None
-    if where is not None:
-        key, source_name = where.key, where.name
-        did = _begin_document(graph, key, source_name, data_hash, len(passages), tally, where.replaces)
-    else:
+    if where is None:
         tally.unchanged.append(source_name)
-    if did is None:
         on_progress(Progress("done", len(passages), len(passages), f"{source_name}: unchanged, skipped"))
         return tally.report(graph, t_start)
+    if where.beside:
+        tally.beside.append(where.name)
+    key, source_name = where.key, where.name
+    did = _begin_document(graph, key, source_name, data_hash, len(passages), tally, where.replaces)
     tally.documents.append(source_name)
     for n, p in enumerate(passages):
         if p.skipped:
@@ -273,9 +261,9 @@ def ingest_imported(
                 f"{source_name}: passage {n + 1}: {p.skipped} malformed triple(s) skipped; each needs a subject, "
                 "a predicate and an object (check the file)."
             )))  # fmt: skip
+    untitled = base_name(source_name)  # a passage without a title is cited by its file, as a document's is
     for start in range(0, len(passages), batch_size):
         part = passages[start : start + batch_size]
-        untitled = base_name(source_name)  # a passage without a title is cited by its file, as a document's is
         chunks = [
             SourceChunk(did, p.title or untitled, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)
         ]
