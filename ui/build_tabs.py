@@ -35,6 +35,16 @@ def chunk_texts(name: str, data: bytes, chunk_chars: int, overlap: int) -> tuple
         return ()
 
 
+def _given(files: list | None, pasted: str) -> list[tuple[str, bytes]]:
+    """The uploaded files and the pasted text as (name, bytes); a paste is named after its content, so each
+    different paste is its own document."""
+    out = [(f.name, f.getvalue()) for f in files or []]
+    if pasted.strip():
+        data = clean_text(pasted).encode("utf-8")
+        out.append((f"{text_name('pasted text', data)}.txt", data))
+    return out
+
+
 def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     """Upload or paste, choose chunking and extractor, build with live progress and the triples as they come."""
     files = st.file_uploader(
@@ -53,10 +63,8 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     glean = False
     if choice.startswith("LLM"):
         glean = st.checkbox("Gleaning: a second call per chunk asking for missed facts", key="glean")
-        inputs = [(f.name, f.getvalue()) for f in files or []]
-        if pasted.strip():
-            inputs.append(("pasted text.txt", clean_text(pasted).encode("utf-8")))
-        texts = [t for name, data in inputs for t in chunk_texts(name, data, int(chunk_chars), int(overlap))]
+        given = _given(files, pasted)
+        texts = [t for name, data in given for t in chunk_texts(name, data, int(chunk_chars), int(overlap))]
         if texts:
             est = estimate_tokens(texts) * (2 if glean else 1)
             st.caption(
@@ -65,10 +73,7 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
             )
     clicked = st.button("Build", type="primary", key="build")
     with st.container():  # the build's progress and report: a slot on every run, so what follows keeps its place
-        inputs = [(f.name, f.getvalue()) for f in files or []] if clicked else []
-        if clicked and pasted.strip():
-            data = clean_text(pasted).encode("utf-8")
-            inputs.append((f"{text_name('pasted text', data)}.txt", data))  # each paste its own document
+        inputs = _given(files, pasted) if clicked else []
         if clicked and not inputs:
             st.warning("Upload a file or paste some text first.")
         elif clicked:
