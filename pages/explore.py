@@ -23,9 +23,10 @@ b_col.button("Search", key="entity_search", width="stretch")  # a click reruns w
 if typed.strip():
     hits = ws.find_entities(typed, graph.name, 15)
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
+    written = graph_aliases(graph).all()  # entity name -> the spellings merged into it (one read for every hit)
     spelled = {normalize_name(typed).removeprefix("the ")}  # "The Northwind" is Northwind; an alias is its entity
     if hits and not any(
-        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *graph_aliases(graph).of(e.name))}
+        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))}
         for e, _ in hits
     ):  # say so, rather than show a lookalike as if it were the one asked for
         st.caption(
@@ -38,7 +39,7 @@ if typed.strip():
     cap = c2.slider("Node cap", 10, 300, 60, key="cap")
     show_all = c3.checkbox("Show all", key="show_all")
     if entity is not None:
-        aliases = graph_aliases(graph).of(entity.name)
+        aliases = written.get(entity.name, ())
         if aliases:
             st.text("Also written: " + " · ".join(aliases))  # spellings merged into this entity, shown literally
         show_graph(neighbourhood(graph, entity.id, depth, None if show_all else cap))
