@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vgrag.storage.mirror import VectorMirror  # noqa: E402
+from vgrag.storage.vectors import VectorCopy  # noqa: E402
 
 
 def main() -> None:
@@ -38,7 +38,7 @@ def main() -> None:
         queries = make_embedder("minilm").embed([q["question"] for q in json.loads(Path(a.questions).read_text())])
     else:
         queries = mat[np.random.default_rng(0).choice(len(mat), 60, replace=False)]
-    m = VectorMirror(mat.shape[1])
+    m = VectorCopy(mat.shape[1])
     m.upsert(ids, mat, [b""] * len(ids))
     t0 = time.perf_counter()
     m.prepare()

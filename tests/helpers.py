@@ -77,9 +77,9 @@ def running_app(env: dict, script: str = "app.py") -> Iterator[str]:
         proc.wait(timeout=30)
 
 
-def replace_mirrors(g, mirrors):
-    """The same graph's collections through a new Graph; mirrors=None searches and reads Milvus directly, as on a
-    server."""
+def server_view(g):
+    """The same graph's collections through a `MilvusStore`: searched and read by Milvus itself, as on a server."""
+    from vgrag.storage.server import MilvusStore
     from vgrag.storage.store import Graph
 
-    return Graph(g.client, g.name, g.dim, g.lock, g.documents, g.index, mirrors)
+    return Graph(g.client, MilvusStore(g.tables), g.tables, g.documents, g.lock, g.ingest_lock)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vgrag.storage import mirror, projection
-from vgrag.storage.mirror import VectorMirror
+from vgrag.storage import projection, vectors
+from vgrag.storage.vectors import VectorCopy
 from vgrag.storage.projection import Projection
 
 DIM = 64
@@ -19,13 +19,13 @@ def _structured(rng: np.random.Generator, n: int) -> np.ndarray:
     return v.astype(np.float32)
 
 
-def _brute(m: VectorMirror, q: np.ndarray, k: int) -> list[tuple[str, float]]:
+def _brute(m: VectorCopy, q: np.ndarray, k: int) -> list[tuple[str, float]]:
     n = len(m.ids)
     s = m._mat[:n] @ (q / np.linalg.norm(q))
     return [(m.ids[i], float(s[i])) for i in sorted(range(n), key=lambda i: (-s[i], m.ids[i]))[:k]]
 
 
-def _same(m: VectorMirror, queries: np.ndarray) -> None:
+def _same(m: VectorCopy, queries: np.ndarray) -> None:
     for q in queries:
         for k in (1, 10, 60):
             got, want = m.search(q, k)[0], _brute(m, q, k)
@@ -35,13 +35,13 @@ def _same(m: VectorMirror, queries: np.ndarray) -> None:
 
 @pytest.mark.parametrize("structured", [True, False])
 def test_large_copy_search_is_exact_through_writes_removals_and_growth(monkeypatch, structured):
-    monkeypatch.setattr(mirror, "MIN_ROWS", 1000)
+    monkeypatch.setattr(vectors, "MIN_ROWS", 1000)
     monkeypatch.setattr(projection, "DIMS", 12)
     monkeypatch.setattr(projection, "_SAMPLE", 700)
     rng = np.random.default_rng(7)
     data = _structured(rng, 5000) if structured else rng.normal(size=(5000, DIM)).astype(np.float32)
     ids = [f"r{i:05d}" for i in range(5000)]
-    m = VectorMirror(DIM)
+    m = VectorCopy(DIM)
     for start in range(0, 1500, 500):
         m.upsert(ids[start : start + 500], data[start : start + 500], [b"{}"] * 500)
     queries = np.concatenate([data[rng.choice(5000, 6)] + 0.2 * rng.normal(size=(6, DIM)), rng.normal(size=(3, DIM))])
@@ -76,10 +76,10 @@ def test_the_bound_reads_few_rows_of_structured_vectors(monkeypatch):
 
 
 def test_vectors_too_short_or_too_long_for_a_projection_are_searched_whole(monkeypatch):
-    monkeypatch.setattr(mirror, "MIN_ROWS", 100)
+    monkeypatch.setattr(vectors, "MIN_ROWS", 100)
     rng = np.random.default_rng(2)
     for dim in (64, 1536):  # 128 of 64 would be the whole vector; a 1,536-dim basis costs too much to fit
-        m = VectorMirror(dim)
+        m = VectorCopy(dim)
         v = rng.normal(size=(300, dim)).astype(np.float32)
         m.upsert([f"x{i}" for i in range(300)], v, [b"{}"] * 300)
         q = v[3] + 0.1 * rng.normal(size=dim).astype(np.float32)
@@ -96,19 +96,19 @@ def test_ties_at_the_kth_score_go_by_id_on_both_paths(rows):
     same = rng.permutation(rows)[:300]
     v[same] = v[same[0]]
     ids = [f"id{i:05d}" for i in range(rows)]
-    m = VectorMirror(384)
+    m = VectorCopy(384)
     m.upsert(ids, v, [b"{}"] * rows)
     got = [x for x, _ in m.search(v[same[0]], 5)[0]]
     assert got == sorted(ids[i] for i in same)[:5]
 
 
 def test_a_nan_vector_is_similar_to_nothing_and_breaks_no_search(monkeypatch):
-    monkeypatch.setattr(mirror, "MIN_ROWS", 1000)
+    monkeypatch.setattr(vectors, "MIN_ROWS", 1000)
     monkeypatch.setattr(projection, "DIMS", 12)
     rng = np.random.default_rng(6)
     v = _structured(rng, 3000)
     v[::15] = np.nan  # 200 rows from a faulty embedder
-    m = VectorMirror(DIM)
+    m = VectorCopy(DIM)
     m.upsert([f"r{i:05d}" for i in range(3000)], v, [b"{}"] * 3000)
     q = v[7] + 0.1 * rng.normal(size=DIM).astype(np.float32)
     got = m.search(q, 10)[0]

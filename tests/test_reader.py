@@ -31,7 +31,7 @@ PASSAGES = [("Varn lighthouse", LIGHTHOUSE), ("Ada Quell", "Ada Quell is an engi
 def tags(graph, tmp_path, monkeypatch):
     """Scripted NER tags (the small model calls "Ada Quell" an ORG) in the graph's store, where the answer step
     reads them (a store of this test's own: the session's database shares one among its graphs)."""
-    monkeypatch.setattr(graph.engine, "tags", SentenceTags(tmp_path / "sentence-tags.jsonl"))
+    monkeypatch.setattr(graph, "tags", SentenceTags())
     store = graph.tags
     store.add([(LIGHTHOUSE, (("Varn", "GPE"), ("Ada Quell", "PERSON"), ("1990", "DATE"))),
                ("Ada Quell is an engineer.", (("Ada Quell", "PERSON"),)),
@@ -213,13 +213,13 @@ def test_sentences_come_from_spacys_segmenter_and_tags_stored_for_another_split_
     is tagged by the NER when a question needs it (and remembered), never given the old pieces' tags."""
     text = "The 1906 Cubs posted a winning percentage of. 763, before losing the World Series."
     assert split_sentences(text) == [text]  # a figure after a stray period starts no sentence (the old splitter cut)
-    store = SentenceTags(tmp_path / "sentence-tags.jsonl")
+    store = SentenceTags()
     old = ["The 1906 Cubs posted a winning percentage of.", "763, before losing the World Series."]
     store.add([(old[0], (("Cubs", "PERSON"),)), (old[1], (("763", "PERSON"),))])  # what an old ingest stored
-    (tagged,) = tag_sentences(load_spacy(), split_sentences(text), SentenceTags(store.path))
+    (tagged,) = tag_sentences(load_spacy(), split_sentences(text), store)
     assert ("763", "PERSON") not in tagged and ("Cubs", "PERSON") not in tagged
     assert all(t in text for t, _ in tagged) and "World Series" in {t.removeprefix("the ") for t, _ in tagged}
-    assert SentenceTags(store.path).get([text])  # tagged once, stored for the next question
+    assert store.get([text])  # tagged once, kept for the next question
 
 
 def test_passages_segmented_in_one_batch_keep_their_own_sentences():

@@ -14,8 +14,7 @@ import pytest
 from vgrag.models import Document, Triple
 from vgrag.storage.check import check_graph
 from vgrag.storage.database import Database, StoreError
-from vgrag.storage.mirror import VectorMirror
-from vgrag.storage.tags import SentenceTags
+from vgrag.storage.vectors import VectorCopy
 from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id
 
@@ -32,7 +31,7 @@ def test_a_truncated_vector_copy_is_rebuilt_not_raised(tmp_path, embedder):
     assert files, "the copies are saved after a write"
     for f in files:  # a crash or a full disk cut every copy short
         f.write_bytes(f.read_bytes()[: len(f.read_bytes()) // 2])
-    assert VectorMirror.load(files[0], "any", embedder.dim) is None
+    assert VectorCopy.load(files[0], "any", embedder.dim) is None
     db.close()
     db = Database(str(tmp_path / "cut.db"))  # a new start reads the files again
     g = db.open_graph("cut", embedder.model_id, embedder.dim)
@@ -44,18 +43,9 @@ def test_a_truncated_vector_copy_is_rebuilt_not_raised(tmp_path, embedder):
     db.close()
 
 
-def test_a_tag_file_replaced_by_a_folder_is_tagged_again(tmp_path):
-    path = tmp_path / "sentence-tags.jsonl"
-    path.mkdir()
-    tags = SentenceTags(path)
-    assert len(tags) == 0 and tags.get(["Ada went home."]) == {}
-    tags.add([("Ada went home.", (("Ada", "PERSON"),))])  # kept in memory; the folder is left alone
-    assert tags.get(["Ada went home."]) == {"Ada went home.": (("Ada", "PERSON"),)} and path.is_dir()
-
-
 def test_hostile_or_missing_graph_names_never_touch_files(tmp_path, db):
-    assert db.mirrors is not None
-    outside = (db.mirrors.directory / "../../x_entities.npz").resolve()  # where "../../x" would have pointed
+    assert db.vectors_dir is not None
+    outside = (db.vectors_dir / "../../x_entities.npz").resolve()  # where "../../x" would have pointed
     outside.write_bytes(b"keep me")
     for bad in ("../../x", "grafé", "x\n", "", "a" * 41):
         with pytest.raises(StoreError, match="must start with a letter"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import replace_mirrors
+from helpers import server_view
 
 from ui.render import step_table
 from vgrag.config import QueryParams
@@ -51,7 +51,7 @@ def _chunk(title: str, text: str, i: int, *triples: Triple) -> SourceChunk:
 def test_the_index_keeps_step_with_writes_and_deletes(graph, embedder):
     """Lite (from the passages' copy) and a server (read once, then kept by this Graph's own writes) agree."""
     write_chunks(graph, embedder, [_chunk("Helen Hunt", "Helen Hunt is an actress.", 0)])
-    direct = replace_mirrors(graph, None)  # the same collections, as a server-backed graph sees them
+    direct = server_view(graph)  # the same collections, as a server-backed graph sees them
     mention = ["The cast also features Helen Hunt and Dan Aykroyd."]
     [hunt] = [p.id for p in graph.iter_passages()]
     assert graph.passages_named_in(mention) == direct.passages_named_in(mention) == [{hunt}]
@@ -61,10 +61,12 @@ def test_the_index_keeps_step_with_writes_and_deletes(graph, embedder):
     assert graph.passages_named_in(mention) == [{hunt, dan}]  # the Lite index took the write
 
     graph.delete("passages", [hunt])
+    graph.flush()  # the side indexes follow commits
     direct.delete("passages", [dan])  # a server-backed graph's own delete
+    direct.flush()
     assert graph.passages_named_in(mention) == [{dan}]
     assert direct.passages_named_in(mention) == [{hunt}]  # another Graph's delete is seen once reopened:
-    assert replace_mirrors(graph, None).passages_named_in(mention) == [set()]  # read afresh: both gone
+    assert server_view(graph).passages_named_in(mention) == [set()]  # read afresh: both gone
 
 
 FILM = "Blue Hour is a 1999 drama film. The cast features Jane Roe and Tom Poe."

@@ -79,7 +79,7 @@ def open_bench_graph(
         db.drop_graph(name)
     graph = db.open_graph(name, embedder.model_id, embedder.dim)
     mark = db.meta.get(_mark(name)) if exists and keep else None
-    with db.write_lock:
+    with graph.lock:
         ids = {doc_id(source_key(x)) for x in sources} | set(mark["sources"] if mark else ())
         db.meta.put(_mark(name), "bench", name, {"sources": sorted(ids)})
     return graph

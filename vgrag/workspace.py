@@ -13,6 +13,7 @@ and a Python user open once per process.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +59,11 @@ class Workspace:
             self._graphs[name] = self.db.open_graph(name, self.embedder.model_id, self.embedder.dim, create=create)
         return self._graphs[name]
 
+    def writing(self, graph: Graph) -> AbstractContextManager[None]:
+        """Exclusive right to place documents in `graph`: its ingest lock in this process and, on a server, the
+        graph's lease, which a writer in another process waits for (readers never do)."""
+        return self.db.writer(graph)
+
     def drop(self, name: str) -> bool:
         """Drop a graph and everything in it; False when there was no such graph (StoreError for a bad name)."""
         self._graphs.pop(name, None)
@@ -81,10 +87,9 @@ class Workspace:
         pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
         s = settings or self.settings
         ex = make_extractor(extractor, s.llm, s.cache_dir, glean)
-        with self.db.write_lock:
-            return ingest_documents(
-                self.graph(graph), self.embedder, ex, pairs, chunk_chars, overlap_sentences, on_progress=on_progress
-            )
+        g = self.graph(graph)
+        with self.writing(g):
+            return ingest_documents(g, self.embedder, ex, pairs, chunk_chars, overlap_sentences, on_progress)
 
     def add_texts(
         self, texts: Sequence[str], graph: str | None = None, name: str = "", **kwargs: object
@@ -105,10 +110,9 @@ class Workspace:
         """Pre-extracted passages and triples: HippoRAG OpenIE JSON, JSONL or CSV (one source document)."""
         name, data = source if isinstance(source, tuple) else (str(source), Path(source).read_bytes())
         passages = read_triples_file(name, data)
-        with self.db.write_lock:
-            return ingest_imported(
-                self.graph(graph), self.embedder, name, content_hash(data), passages, batch_size, on_progress
-            )
+        g = self.graph(graph)
+        with self.writing(g):
+            return ingest_imported(g, self.embedder, name, content_hash(data), passages, batch_size, on_progress)
 
     # ---------- the documents of a graph
     def documents(self, graph: str | None = None) -> list[Document]:
@@ -129,7 +133,7 @@ class Workspace:
                 )
         if not found:
             raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
-        with self.db.write_lock:
+        with self.writing(g):
             return delete_document(g, found[0].id)
 
     # ---------- asking
@@ -169,6 +173,7 @@ class Workspace:
     ) -> QueryTrace:
         """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`)."""
         g = self.graph(graph, create=False)
+        g.refresh()  # another writer's last commit on the same Lite file (a server shows it by itself)
         return retrieve_trace(clean_text(question), g, self.embedder, params or self.settings.query, llm, method)
 
     def answer(self, trace: QueryTrace, graph: str | None = None, llm: QueryLLM | None = None) -> QueryTrace:

@@ -3,10 +3,12 @@ documents (the `vgrag_meta` collection, meta.py), and one write lock per databas
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,16 +20,14 @@ from .connection import (  # noqa: F401 - the storage errors, importable from he
     connect,
     is_lite,
 )
+from .lease import Lease
+from .local import LocalStore
 from .meta import DocumentLog, MetaStore
-from .mirror import Mirrors
-from .schema import GRAPH_NAME
+from .schema import GRAPH_NAME, check_graph_name
 from .schema import META as META_COLLECTION
-from .store import Graph, Index, load_collections
-
-# Per Lite file (one process may hold several Database objects on it): [open count, its vector copies]
-_MIRRORS: dict[str, list] = {}
-_MIRRORS_LOCK = threading.Lock()
-
+from .server import MilvusStore
+from .store import Graph
+from .tables import Index, Tables, load_collections
 
 _log = logging.getLogger(__name__)
 
@@ -57,16 +57,14 @@ class Database:
     def __init__(self, uri: str, token: str = "", client: Connection | None = None) -> None:
         self.uri = uri
         self.client = client or connect(uri, token)
-        self.write_lock = threading.RLock()
-        self.index = Index("FLAT") if is_lite(uri) else Index("HNSW")
-        self.mirrors: Mirrors | None = None
-        if is_lite(uri):  # exact search in process (mirror.py); a server searches with its own index
-            self._mirror_key = path = os.path.realpath(uri)
-            folder = Path(path) / "vgrag-vectors" if os.path.isdir(path) else Path(path + ".vgrag-vectors")
-            with _MIRRORS_LOCK:
-                entry = _MIRRORS.setdefault(path, [0, Mirrors(folder)])
-                entry[0] += 1
-                self.mirrors = entry[1]
+        self.lite = is_lite(uri)
+        self.index = Index("FLAT") if self.lite else Index("HNSW")
+        self.vectors_dir: Path | None = None
+        if self.lite:  # exact search in process (local.py); a server searches with its own index
+            path = os.path.realpath(uri)
+            self.vectors_dir = Path(path) / "vgrag-vectors" if os.path.isdir(path) else Path(path + ".vgrag-vectors")
+        self._graphs: dict[str, Graph] = {}  # one Graph (store, locks, side indexes) per name, made once
+        self._graphs_lock = threading.Lock()
         self.meta = MetaStore(self.client)
         self.meta.ensure()
         load_collections(self.client, [META_COLLECTION])
@@ -92,7 +90,22 @@ class Database:
         return next((g for g in self.list_graphs() if g.name == name), None)
 
     def _graph(self, name: str, dim: int) -> Graph:
-        return Graph(self.client, name, dim, self.write_lock, DocumentLog(self.meta, name), self.index, self.mirrors)
+        """The graph's one `Graph` in this database object: its store (LocalStore for a Lite file, MilvusStore for a
+        server), its locks and side indexes."""
+        check_graph_name(name)
+        with self._graphs_lock:
+            g = self._graphs.get(name)
+            if g is None or g.dim != dim:
+                tables = Tables(self.client, name, dim, self.index)
+                store = (
+                    LocalStore(tables, self.meta, self.vectors_dir) if self.vectors_dir is not None
+                    else MilvusStore(tables)
+                )  # fmt: skip
+                lock = g.lock if g is not None else threading.RLock()
+                ingest = g.ingest_lock if g is not None else threading.RLock()
+                g = Graph(self.client, store, tables, DocumentLog(self.meta, name), lock, ingest)
+                self._graphs[name] = g
+            return g
 
     def open_graph(self, name: str, embedder_id: str, dim: int, create: bool = True) -> Graph:
         """Open (or create) a graph; refuses an embedder other than the one the graph was built with."""
@@ -104,7 +117,7 @@ class Database:
         if info is None:
             if not create:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
-            with self.write_lock:
+            with g.lock:
                 try:
                     g.create_collections()
                     self.meta.put(
@@ -119,11 +132,22 @@ class Database:
                 f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
                 f"({dim}-d) is configured. Switch the embedding backend back, or build a new graph."
             )
-        with self.write_lock:
+        with g.lock:
             new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
             if new_lexical:
                 g.backfill_lexical()
         return g
+
+    @contextlib.contextmanager
+    def writer(self, graph: Graph) -> Iterator[None]:
+        """The right to write `graph`: its ingest lock in this process, and on a server also the graph's lease
+        (lease.py), so a writer in another process waits instead of losing our links or having us lose its."""
+        with graph.ingest_lock:
+            if self.lite:
+                yield
+            else:
+                with Lease(self.meta, graph.name).hold():
+                    yield
 
     def drop_graph(self, name: str) -> bool:
         """Drop a graph: its collections, their in-process copies and its records; False when there was none."""
@@ -131,7 +155,7 @@ class Database:
             g = self._graph(name, 1)
         except ValueError as e:
             raise StoreError(str(e)) from e
-        with self.write_lock:
+        with g.lock:
             if self.graph_info(name) is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
                 return False
             self._drop_collections(g)
@@ -142,16 +166,11 @@ class Database:
         for coll in g.all_collection_names:
             if self.client.has_collection(coll):
                 self.client.drop_collection(coll)
-            if self.mirrors is not None:
-                self.mirrors.forget(coll)
+        g.store.forget()
+        with self._graphs_lock:
+            self._graphs.pop(g.name, None)
 
     def close(self) -> None:
-        if self.mirrors is not None:
-            with _MIRRORS_LOCK:
-                entry = _MIRRORS.get(self._mirror_key)
-                if entry is not None:
-                    entry[0] -= 1
-                    if entry[0] <= 0:
-                        del _MIRRORS[self._mirror_key]
-            self.mirrors = None
+        with self._graphs_lock:
+            self._graphs.clear()
         self.client.close()

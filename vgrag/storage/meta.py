@@ -34,9 +34,11 @@ class MetaStore:
         self.client.create_index(META, ip, sync=False)  # see Graph._create: no fixed 0.5 s wait
         self.client.load_collection(META)
 
-    def rows(self, kind: str, graph: str | None = None) -> list[dict]:
+    def rows(self, kind: str, graph: str | None = None, strong: bool = False) -> list[dict]:
+        """The records of a kind (of one graph); `strong`: on a server, every acknowledged write seen."""
         flt = f"{KIND} == {json.dumps(kind)}" + (f" and {GRAPH} == {json.dumps(graph)}" if graph is not None else "")
-        return self.client.query(META, filter=flt, output_fields=[ID, KIND, GRAPH, PAYLOAD], limit=16384)
+        extra = {"consistency_level": "Strong"} if strong and self.client.server else {}
+        return self.client.query(META, filter=flt, output_fields=[ID, KIND, GRAPH, PAYLOAD], limit=16384, **extra)
 
     def keys_of_graph(self, graph: str) -> list[str]:
         rows = self.client.query(META, filter=f"{GRAPH} == {json.dumps(graph)}", output_fields=[ID], limit=16384)

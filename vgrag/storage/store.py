@@ -1,124 +1,99 @@
 """One graph in Milvus: three collections (entities, relations, passages) whose id lists are the graph.
 
-Rows are keyed by content-hash ids and written whole (insert when absent, upsert otherwise), so repeating a
-write changes nothing. Reads go by primary key; searches return the exact nearest neighbours (see `Index`).
-The schema lives in schema.py, the database (connection, registry, documents) in database.py.
+`Graph` is a thin façade over the graph's `GraphStore` (base.py; `LocalStore` for a Lite file, `MilvusStore` for a
+server, chosen once by the Database): typed reads by primary key, exact vector searches, idempotent writes. Rows are
+keyed by content-hash ids and written whole, so repeating a write changes nothing. The side indexes — the title index
+(titles.py) and the word index (lexical.py) — follow the store's commits; no caller writes them.
+
+Locks: `lock` is the graph's *store lock*, held by a writer around one read-merge-write (a batch of an ingest, one
+edit) — never by a reader. `ingest_lock` is held while an ingest places documents. Reads never wait for either.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..models import Entity, Passage, Relation
+from .base import CommitEvent, GraphStore, Hit
 from .connection import Connection
-from .engines import Collections, Hit, LocalEngine, MilvusEngine
 from .lexical import LEXICAL, LexicalIndex
 from .meta import DocumentLog
-from .mirror import Mirrors
-from .schema import (
-    DOC_ID,
-    ID,
-    ID_PREFIX,
-    KINDS,
-    VEC,
-    Kind,
-    Record,
-    add_fields,
-    check_graph_name,
-    from_row,
-    output_fields,
-    to_row,
-)
+from .schema import DOC_ID, ID, KINDS, TITLE, Kind, Record, check_graph_name, from_row, output_fields, to_row
+from .tables import Index, Tables, id_filter, load_collections
 from .tags import SentenceTags
 from .titles import TitleIndex
 
-BATCH = 2000
+__all__ = ["Graph", "Hit", "Index", "load_collections"]
 
 
-@dataclass(frozen=True)
-class Index:
-    """How vectors are indexed and searched. Milvus Lite: FLAT — exact, and faster than its approximate index
-    (measured: Lite 3.2.2 scans every row per search whatever the index). A server: HNSW with a search width
-    `ef` well above any limit we ask for, so the true top hits are returned."""
+class Titles:
+    """The passages' title index, built on first use from a scan of the store and kept in step by its commits."""
 
-    type: str = "FLAT"
-    ef: int = 256
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._index: TitleIndex | None = None
+        self._lock = threading.Lock()  # one build at a time (never the store lock: a question must not wait)
+        store.subscribe(self.on_commit)
 
-    def index_params(self) -> dict:
-        params = {"M": 16, "efConstruction": 200} if self.type == "HNSW" else {}
-        return {"index_type": self.type, "metric_type": "COSINE", "params": params}
+    def index(self) -> TitleIndex:
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    rows = self.store.scan("passages", [ID, TITLE])
+                    self._index = TitleIndex((r[ID], r[TITLE]) for batch in rows for r in batch)
+        return self._index
 
-    def search_params(self, limit: int) -> dict:
-        # `ef` is ignored by FLAT; it also widens the search of collections an older version built with AUTOINDEX
-        return {"metric_type": "COSINE", "params": {"ef": max(self.ef, 2 * limit)}}
-
-
-def load_collections(client: Connection, names: Sequence[str]) -> None:
-    """Make collections queryable (a reopened database starts with every one released), all at once: a server takes
-    ~3 s per load and overlaps them (3 loads: 2.6 s together, 9.1 s one by one; Milvus 2.3.5)."""
-    todo = [c for c in names if "Loaded" not in str(client.get_load_state(c).get("state"))]
-    with ThreadPoolExecutor(max(1, len(todo))) as pool:
-        list(pool.map(client.load_collection, todo))
+    def on_commit(self, event: CommitEvent) -> None:
+        if self._index is not None:
+            self._index.add((r[ID], r[TITLE]) for r in event.written.get("passages", ()))
+            self._index.remove(event.deleted.get("passages", ()))
 
 
 class Graph:
-    """One named graph: typed reads by primary key, exact vector searches, idempotent writes."""
+    """One named graph: typed reads by primary key, exact vector searches, idempotent writes (see module doc)."""
 
     def __init__(
         self,
         client: Connection,
-        name: str,
-        dim: int,
-        lock: threading.RLock,
+        store: GraphStore,
+        tables: Tables,
         documents: DocumentLog,
-        index: Index = Index(),
-        mirrors: Mirrors | None = None,
+        lock: threading.RLock,
+        ingest_lock: threading.RLock,
     ) -> None:
-        self.client, self.name, self.dim, self.lock, self.documents, self.index = (
-            client,
-            check_graph_name(name),
-            dim,
-            lock,
-            documents,
-            index,
-        )
-        # the search engine (engines.py): Lite's in-process copies over the file (`mirrors`), or Milvus itself
-        store = Collections(client, self.coll, index.search_params, lock, self.buckets)
-        self.engine = (
-            LocalEngine(store, mirrors, self.name, dim, documents.meta) if mirrors is not None else MilvusEngine(store)
-        )
+        self.client, self.store, self.tables, self.documents = client, store, tables, documents
+        self.name, self.dim = check_graph_name(store.name), tables.dim
+        self.lock, self.ingest_lock = lock, ingest_lock
         self.lexical = LexicalIndex(client, self.coll(LEXICAL), self._create)  # type: ignore[arg-type]
+        store.subscribe(self._words)
+        self._titles = Titles(store)
+        self.tags = SentenceTags()  # the sentences' named entities, tagged at ingest or by the reader (memory)
 
-    def coll(self, kind: Kind) -> str:
-        return f"{self.name}_{kind}"
+    @property
+    def index(self) -> Index:
+        return self.tables.index
+
+    def coll(self, kind: str) -> str:
+        return self.tables.coll(kind)
 
     @property
     def collections(self) -> tuple[str, ...]:
         """The collections this graph uses (the word index's only where the engine has BM25)."""
-        words = (self.coll(LEXICAL),) if self.lexical.available else ()  # type: ignore[arg-type]
+        words = (self.coll(LEXICAL),) if self.lexical.available else ()
         return tuple(self.coll(k) for k in KINDS) + words
 
     @property
     def all_collection_names(self) -> tuple[str, ...]:
         """Every collection the graph may have left behind (to drop it whole)."""
-        return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)  # type: ignore[arg-type]
+        return tuple(self.coll(k) for k in KINDS) + (self.coll(LEXICAL),)
 
     def create_collections(self) -> bool:
         """Create what is missing and load every collection; True when the lexical index was new (an older graph:
         call `backfill_lexical`)."""
-        for kind in KINDS:
-            if self.client.has_collection(self.coll(kind)):
-                continue
-            schema = add_fields(self.client.create_schema(auto_id=False, enable_dynamic_field=False), kind, self.dim)
-            ip = self.client.prepare_index_params()
-            ip.add_index(VEC, **self.index.index_params())
-            self._create(self.coll(kind), schema, ip)
+        self.tables.create(self._create)
         new_words = self.lexical.create()
         load_collections(self.client, self.collections)
         return new_words
@@ -134,13 +109,23 @@ class Graph:
         self.lexical.write(list(self.iter_passages()))
         self.client.flush(self.lexical.collection)
 
+    def _words(self, event: CommitEvent) -> None:
+        """The word index follows the passages' commits."""
+        written = event.written.get("passages", ())
+        if written:
+            self.lexical.write([from_row("passages", r) for r in written])  # type: ignore[misc]
+        if event.deleted.get("passages"):
+            self.lexical.delete(event.deleted["passages"])
+        if written or event.deleted.get("passages"):
+            self.client.flush(self.lexical.collection) if self.lexical.available else None
+
     # ---------- reads by primary key
     def get(self, kind: Kind, ids: Sequence[str]) -> list[Record]:
         """The records of the ids that exist, in the order asked, each once."""
-        return self.engine.get(kind, ids)
+        return self.store.get(kind, ids)
 
     def get_with_vectors(self, kind: Kind, ids: Sequence[str]) -> list[tuple[Record, np.ndarray]]:
-        return self.engine.get_with_vectors(kind, ids)
+        return self.store.get_with_vectors(kind, ids)
 
     def get_entities(self, ids: Sequence[str]) -> list[Entity]:
         return self.get("entities", ids)  # type: ignore[return-value]
@@ -151,15 +136,9 @@ class Graph:
     def get_passages(self, ids: Sequence[str]) -> list[Passage]:
         return self.get("passages", ids)  # type: ignore[return-value]
 
-    @property
-    def tags(self) -> SentenceTags:
-        """The sentences' named entities (tags.py): tagged at ingest and kept beside a Milvus Lite file; on a
-        server, tagged by the reader at query time and kept in this graph's memory."""
-        return self.engine.tags
-
     def title_index(self) -> TitleIndex:
-        """The passages' titles by the names they give (titles.py), kept in step with writes by the engine."""
-        return self.engine.titles()
+        """The passages' titles by the names they give (titles.py), kept in step with commits."""
+        return self._titles.index()
 
     def passages_named_in(self, texts: Sequence[str]) -> list[set[str]]:
         """Per text, the ids of the passages whose title it mentions (a passage's own title included)."""
@@ -167,21 +146,24 @@ class Graph:
         return [index.named_in(t) for t in texts]
 
     def copies_loaded(self) -> bool:
-        """Whether searches, reads and answers can start at once (a server, or every in-process copy and the
-        sentence tags in memory)."""
-        return self.engine.loaded()
+        """Whether searches, reads and answers can start at once (a server, or every in-process copy in memory)."""
+        return self.store.ready()
 
     def load_copies(self) -> None:
-        """Bring the in-process copies into memory now (from their files, or read once from Milvus Lite), and the
-        sentence tags from theirs."""
-        self.engine.load()
+        """Bring the in-process copies (and the title index) into memory now."""
+        self.store.load()
+        self.title_index()
+
+    def refresh(self) -> None:
+        """See the last commit of another writer on the same Lite file (one read of the graph's record)."""
+        self.store.refresh()  # type: ignore[attr-defined]
 
     # ---------- vector search
     def search(self, kind: Kind, vectors: np.ndarray, k: int, with_vectors: bool = False) -> list[list[Hit]]:
         """The k nearest records per query vector (cosine), best first, in one round trip."""
         if k <= 0 or len(vectors) == 0:
             return [[] for _ in range(len(vectors))]
-        return self.engine.search(kind, np.asarray(vectors), k, with_vectors)
+        return self.store.search(kind, np.asarray(vectors), k, with_vectors)
 
     def lexical_search(self, queries: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
         """Passage ids by BM25 (Milvus full-text search, lexical.py), best first, per query."""
@@ -193,56 +175,22 @@ class Graph:
     def search_relation_records(self, vector: np.ndarray, k: int) -> list[tuple[Relation, float]]:
         return [(h.record, h.score) for h in self.search("relations", vector[None, :], k)[0]]  # type: ignore[misc]
 
-    # ---------- writes
+    # ---------- writes (hold `lock` around a read-merge-write; end with `flush`)
     def write(self, kind: Kind, items: Sequence[tuple[Record, Sequence[float]]], existing: set[str]) -> None:
-        """Store records with their vectors: rows whose ids are absent are inserted (cheaper than upsert in
-        Milvus Lite), the ids in `existing` upserted."""
-        rows = [to_row(kind, rec, vec) for rec, vec in items]
-        if rows:
-            self.engine.before_write(kind)
-        if kind == "passages":
-            self.lexical.write([rec for rec, _ in items])  # type: ignore[misc]
-        for op, part in ((self.client.insert, [r for r in rows if r[ID] not in existing]),
-                         (self.client.upsert, [r for r in rows if r[ID] in existing])):  # fmt: skip
-            for start in range(0, len(part), BATCH):
-                batch = part[start : start + BATCH]
-                op(self.coll(kind), batch)
-                self.engine.wrote(kind, batch)
+        """Store records with their vectors: ids in `existing` replace stored rows, the others are inserted."""
+        self.store.upsert(kind, [to_row(kind, rec, vec) for rec, vec in items], existing)
 
     def delete(self, kind: Kind, ids: Sequence[str]) -> None:
-        ids = list(ids)
-        if ids:
-            self.engine.before_write(kind)
-        for start in range(0, len(ids), BATCH):
-            self.client.delete(self.coll(kind), ids=ids[start : start + BATCH])
-            self.engine.deleted(kind, ids[start : start + BATCH])
-            if kind == "passages":
-                self.lexical.delete(ids[start : start + BATCH])
+        self.store.delete(kind, list(ids))
 
     def flush(self) -> None:
-        """The end of a write: a Lite file flushed and its copies saved (the next start loads them fast)."""
-        for coll in self.collections:
-            self.client.flush(coll)
-        self.engine.save()
+        """The end of a write: committed (Lite: flushed and the copies saved) and told to the side indexes."""
+        self.store.commit()
 
     # ---------- whole-graph scans (export, health, check; never on the query path)
-    def buckets(self, kind: Kind, fields: list[str]) -> Iterable[list[dict]]:
-        """Every row, by primary-key prefix buckets (Lite's query iterator is unreliable); splits full buckets."""
-        limit = 16384
-        stack = [ID_PREFIX[kind] + h for h in "fedcba9876543210"]
-        while stack:
-            p = stack.pop()
-            rows = self.client.query(
-                self.coll(kind), filter=f"{ID} like {json.dumps(p + '%')}", output_fields=fields, limit=limit
-            )
-            if len(rows) >= limit:
-                stack.extend(p + h for h in "fedcba9876543210")
-                continue
-            yield rows
-
     def scan(self, kind: Kind) -> Iterable[Record]:
         """Every record."""
-        for rows in self.buckets(kind, [ID, *output_fields(kind)]):
+        for rows in self.store.scan(kind, [ID, *output_fields(kind)]):
             yield from (from_row(kind, r) for r in rows)
 
     def iter_entities(self) -> Iterable[Entity]:
@@ -255,17 +203,10 @@ class Graph:
         return self.scan("passages")  # type: ignore[return-value]
 
     def passages_of_doc(self, doc_id: str) -> list[Passage]:
-        rows = self.client.query(
-            self.coll("passages"),
-            filter=f"{DOC_ID} == {json.dumps(doc_id)}",
-            output_fields=[ID, *output_fields("passages")],
-            limit=16384,
-        )
-        return sorted((from_row("passages", r) for r in rows), key=lambda p: p.chunk_index)  # type: ignore[union-attr]
+        """Every passage of a document, however many (paged past Milvus's 16,384-row query limit)."""
+        rows = self.tables.scan("passages", [ID, *output_fields("passages")], id_filter(DOC_ID, doc_id))
+        found = (from_row("passages", r) for batch in rows for r in batch)
+        return sorted(found, key=lambda p: p.chunk_index)  # type: ignore[union-attr]
 
     def counts(self) -> dict[str, int]:
-        out = {}
-        for kind in ("passages", "entities", "relations"):
-            rows = self.client.query(self.coll(kind), filter="", output_fields=["count(*)"])
-            out[kind] = int(rows[0]["count(*)"]) if rows else 0
-        return out
+        return {kind: self.tables.count(kind) for kind in ("passages", "entities", "relations")}

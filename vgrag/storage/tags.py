@@ -1,22 +1,16 @@
-"""The named entities of sentences for the offline reader: spaCy's NER alone, run at ingest on every stored
-sentence (so most of the answer step has run before any question is asked) and at query time on anything else,
-remembered in the graph's store (a server's graph keeps an in-memory one: nothing is stored beside a server).
+"""The named entities of sentences for the offline reader: those extraction's parse found at ingest, and spaCy's
+NER alone at query time on any other sentence a question lists, kept in the graph's memory.
 
 Keyed by the sentence itself (a hash of its text), so an entry never goes stale: a changed or re-chunked passage
-has new sentences and new keys, and a deleted one leaves entries nobody asks for. Kept in a JSON-lines file beside
-a Milvus Lite database (one per database, shared by its graphs); a line that does not parse is skipped, and a file
-that cannot be written leaves the tags in memory for this process.
+has new sentences and new keys, and a deleted one leaves entries nobody asks for.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
-from ..nlp import load_spacy
 from ..text import split_sentences
 
 Tags = tuple[tuple[str, str], ...]  # (entity text, spaCy label) per entity, in order
@@ -27,78 +21,27 @@ def sentence_key(sentence: str) -> str:
 
 
 class SentenceTags:
-    """Sentences' tags by sentence: kept in a JSON-lines file (`path`), or in memory only (`path` None)."""
+    """Sentences' tags by sentence, in this process's memory (the graph's: tagged at ingest by extraction's parse,
+    or by the reader when a question lists a sentence first)."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self._tags: dict[str, Tags] | None = None  # read from the file on first use
+    def __init__(self) -> None:
+        self._tags: dict[str, Tags] = {}
         self._lock = threading.Lock()
-
-    def _loaded(self) -> dict[str, Tags]:
-        if self._tags is None:
-            self._tags = {}
-            try:
-                self._read(self._tags)
-            except OSError:  # unreadable (a folder in its place, no permission): tagged again as questions need
-                pass
-        return self._tags
-
-    def _read(self, into: dict[str, Tags]) -> None:
-        if self.path is None or not self.path.exists():
-            return
-        with self.path.open(encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    key, ents = json.loads(line)
-                    into[str(key)] = tuple((str(t), str(label)) for t, label in ents)
-                except (ValueError, TypeError):
-                    continue  # a line cut by a crash, or not ours
-
-    @property
-    def kept(self) -> bool:
-        """Whether the tags outlive this process (a file), so tagging at ingest pays off."""
-        return self.path is not None
-
-    @property
-    def loaded(self) -> bool:
-        return self._tags is not None
-
-    def load(self) -> None:
-        """Read the file now (the app does it behind its start-up spinner: ~0.16 s for 32k sentences)."""
-        with self._lock:
-            self._loaded()
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._loaded())
+            return len(self._tags)
 
     def get(self, sentences: Iterable[str]) -> dict[str, Tags]:
         """The tags of the sentences already tagged (the others are absent)."""
         with self._lock:
-            known = self._loaded()
-            return {s: known[k] for s in sentences if (k := sentence_key(s)) in known}
+            return {s: self._tags[k] for s in sentences if (k := sentence_key(s)) in self._tags}
 
     def add(self, tagged: Sequence[tuple[str, Tags]]) -> None:
-        """Remember (sentence, tags) pairs, and append the new ones to the file."""
+        """Remember (sentence, tags) pairs."""
         with self._lock:
-            known = self._loaded()
-            lines = []
             for sentence, ents in tagged:
-                key = sentence_key(sentence)
-                if key not in known:
-                    known[key] = tuple(ents)
-                    lines.append(json.dumps([key, [list(e) for e in ents]], ensure_ascii=False))
-            if lines and self.path is not None:
-                try:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                    with self.path.open("ab+") as f:  # after a line cut by a crash, start a new line
-                        cut = False
-                        if f.seek(0, 2) > 0:
-                            f.seek(-1, 2)
-                            cut = f.read(1) != b"\n"
-                        f.write((("\n" if cut else "") + "\n".join(lines) + "\n").encode("utf-8"))
-                except OSError:  # read-only or full: the tags in memory still serve this process
-                    pass
+                self._tags.setdefault(sentence_key(sentence), tuple(ents))
 
 
 # sentences come from text.split_sentences; the NER has its own embedding layer, so the shared tok2vec (which
@@ -144,34 +87,3 @@ def passage_tags(doc: object, text: str) -> list[tuple[str, Tags]]:
         at = start + len(sentence)
         out.append((sentence, tuple((t, label) for a, b, t, label in ents if start <= a and b <= at and t)))
     return out
-
-
-TAG_BATCH = 512  # sentences per NER call at ingest; the lock is released between batches, so questions interleave
-
-
-def tag_passages(
-    texts: Sequence[str],
-    store: SentenceTags,
-    on_tag: Callable[[int, int], None] | None = None,
-    parsed: Sequence[tuple[str, Tags]] = (),
-) -> int:
-    """Tag every sentence of these passages into `store` (at ingest, so no question waits for the NER): the tags
-    extraction's parse already gave (`parsed`, see passage_tags) are stored as they are, spaCy's NER runs on the
-    rest. Returns how many sentences were new, reporting (done, total) sentences sent to the NER after each batch to
-    `on_tag`. Without spaCy's model, only `parsed` (the reader then has no candidates either)."""
-    sentences = list(dict.fromkeys(x for t in texts for x in (split_sentences(t) or [t])))
-    known = store.get(sentences)
-    given = [(s, ents) for s, ents in dict(parsed).items() if s not in known]
-    store.add(given)
-    known |= dict(given)
-    nlp = load_spacy()
-    if nlp is None:
-        return len(given)
-    todo = [x for x in sentences if x not in known]
-    for start in range(0, len(todo), TAG_BATCH):
-        batch = todo[start : start + TAG_BATCH]
-        tagged = list(zip(batch, _ner(nlp, batch), strict=True))
-        store.add(tagged)
-        if on_tag is not None:
-            on_tag(start + len(batch), len(todo))
-    return len(given) + len(todo)

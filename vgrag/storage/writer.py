@@ -18,7 +18,7 @@ from ..embed import Embedder
 from ..models import Entity, Passage, Relation, Triple
 from ..text import display_name, entity_id, passage_id, relation_id
 from .store import Graph
-from .tags import Tags, tag_passages
+from .tags import Tags
 
 log = logging.getLogger(__name__)
 
@@ -62,19 +62,20 @@ def write_chunks(
     on_embed: Callable[[int, int], None] | None = None,
     on_tag: Callable[[int, int], None] | None = None,
 ) -> WriteStats:
-    """Store chunks, their entities and relations, merging id lists with existing rows; then tag their sentences'
-    named entities for the offline reader (Milvus Lite: kept beside the database, see tags.py). `on_embed` and
-    `on_tag` hear (done, total) as the embedding and the tagging go.
+    """Store chunks, their entities and relations, merging id lists with existing rows, then keep the sentences'
+    named entities that extraction's parse gave (`SourceChunk.tags`) beside the graph for the offline reader.
+    `on_embed` hears (done, total) as the embedding goes; `on_tag` (kept for callers) hears the tags kept.
 
-    The read–merge–write runs under the database's write lock, so two writers in one process never lose each
-    other's merges; rows checked absent are inserted (cheaper in Milvus Lite), existing ones upserted."""
+    The read–merge–write of one batch runs under the graph's store lock (a short lock per batch: questions never
+    take it, an edit waits one batch at most); rows checked absent are inserted, existing ones upserted."""
     with graph.lock:
         stats = _write_chunks(graph, embedder, chunks, on_embed)
-    if graph.tags.kept:  # outside the write lock: questions need not wait for the NER of an ingest
-        t0 = time.perf_counter()
-        parsed = [x for c in chunks for x in c.tags]  # spaCy ran once per text: no second NER over these
-        stats.sentences_tagged = tag_passages([c.text for c in chunks], graph.tags, on_tag, parsed)
-        stats.tag_s += time.perf_counter() - t0
+    parsed = [x for c in chunks for x in c.tags]  # spaCy ran once per text at extraction: no NER here
+    if parsed:
+        graph.tags.add(parsed)
+        stats.sentences_tagged = len(parsed)
+        if on_tag is not None:
+            on_tag(len(parsed), len(parsed))
     return stats
 
 

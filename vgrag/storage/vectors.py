@@ -5,13 +5,13 @@ graph: 250 ms per entity search over 92k rows, 205 ms over 87k relations, 20 ms 
 product over the same vectors takes a few milliseconds and returns the same exact cosine ranking. Reads by
 primary key are slow as well (Lite materialises every column of a row, its 384 floats included, before
 projecting: ~0.15-0.4 ms per row, 43 ms of hop look-ups per query at 9k passages). So for a Lite file the graph
-keeps one `VectorMirror` per collection — each row's vector and its other fields (compact JSON) — loaded from
-Milvus on first use and updated by every write and delete made through the same `Database` (a Lite file is
-open in one process only). Milvus stays the store of record; servers search and read with their own engine.
+keeps one `VectorCopy` per collection — each row's vector and its other fields (compact JSON) — loaded from
+Milvus on first use and updated by every write and delete its store makes (local.py; a Lite file is open in one
+process only). Milvus stays the store of record; servers search and read with their own engine.
 
 Reading every vector back from Lite is slow too (~10 s per 90k rows), so each copy is also kept on disk, in
-`vgrag-vectors/` inside the Lite data directory, tagged with a token that every write to the collection renews
-in the database itself (`vgrag_meta`): a copy whose token differs is stale and is rebuilt from Milvus.
+`vgrag-vectors/` inside the Lite data directory, tagged with the graph's generation, which every write renews in
+the graph's record (`vgrag_meta`): a copy whose generation differs is stale and is rebuilt from Milvus.
 """
 
 from __future__ import annotations
@@ -26,12 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .projection import MIN_ROWS, Projection, worth_projecting
-from .tags import SentenceTags
-from .titles import TitleIndex
 
-# Above this many rows a copy costs more memory than it is worth on a laptop (1M × 384 floats = 1.5 GB):
-# searches go to Milvus itself, and the README points such corpora at a Milvus server.
-MAX_ROWS = 1_000_000
 FORMAT = 2  # of the saved file: 1 held vectors only; a file of another format is rebuilt, never read
 
 
@@ -47,7 +42,7 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
     return v / np.where(norms == 0, 1.0, norms)
 
 
-class VectorMirror:
+class VectorCopy:
     """Unit vectors and encoded rows by id, exact top-k cosine search; thread-safe; rows move on delete (swap
     with last)."""
 
@@ -105,6 +100,10 @@ class VectorMirror:
                         self._proj.move(last, row)
                 self.ids.pop()
                 self._rows.pop()
+
+    def ids_snapshot(self) -> list[str]:
+        with self._lock:
+            return list(self.ids)
 
     def rows(self, ids: Sequence[str]) -> list[bytes]:
         """The encoded rows of the ids present, in the order asked (absent ids are skipped)."""
@@ -167,7 +166,7 @@ class VectorMirror:
         os.replace(tmp, path)
 
     @classmethod
-    def load(cls, path: Path, token: str, dim: int) -> VectorMirror | None:
+    def load(cls, path: Path, token: str, dim: int) -> VectorCopy | None:
         """The copy saved with `token`, or None (absent, stale, another dimension or unreadable)."""
         try:
             with np.load(path, allow_pickle=False) as z:
@@ -185,30 +184,3 @@ class VectorMirror:
                 return m if len(m.pos) == len(ids) == len(m._mat) else None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # cut by a crash or a full disk
             return None
-
-
-class Mirrors:
-    """The copies of one Lite database's collections (shared by every `Graph` opened on it) and their files, and its
-    sentences' tags."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.tags = SentenceTags(directory / "sentence-tags.jsonl")  # the stored sentences' entities (tags.py)
-        self.by_collection: dict[str, VectorMirror | None] = {}
-        self.tokens: dict[str, str] = {}  # collection -> its token, once known in this process
-        self.unsaved: set[str] = set()  # collections written since their file was saved (token already renewed)
-        self.titles: dict[str, TitleIndex] = {}  # passages collection -> its titles (derived from its copy)
-
-    def path(self, collection: str) -> Path:
-        return self.directory / f"{collection}.npz"
-
-    def forget(self, collection: str) -> None:
-        self.by_collection.pop(collection, None)
-        self.titles.pop(collection, None)
-        self.tokens.pop(collection, None)
-        self.unsaved.discard(collection)
-        self.path(collection).unlink(missing_ok=True)
-
-
-def new_token() -> str:
-    return uuid.uuid4().hex

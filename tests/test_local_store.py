@@ -1,17 +1,18 @@
-"""The in-process copy of a Lite graph's collections (mirror.py): exact searches and the same reads as Milvus,
-follows every write and delete, survives a restart through its file, and never serves a stale file."""
+"""LocalStore (local.py) and its in-process copies (vectors.py): exact searches and the same reads as Milvus,
+following every write and delete, surviving a restart through its files, never serving a stale file — also when
+another Database object on the same file wrote since."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
-from helpers import replace_mirrors
+from helpers import server_view
 from milvus_lite import server_manager_instance
 
 from vgrag.models import Triple
 from vgrag.storage.database import Database
-from vgrag.storage.mirror import VectorMirror
+from vgrag.storage.vectors import VectorCopy
 from vgrag.storage.writer import SourceChunk, delete_document, write_chunks
 
 
@@ -23,7 +24,7 @@ def _brute(matrix: np.ndarray, ids: list[str], q: np.ndarray, k: int) -> list[st
 
 def test_mirror_search_is_exact_through_upserts_and_removals(tmp_path):
     rng = np.random.default_rng(3)
-    m = VectorMirror(16)
+    m = VectorCopy(16)
     ids = [f"x{i:04d}" for i in range(3000)]
     vecs = rng.normal(size=(3000, 16)).astype(np.float32)
     rows = [f'{{"id":"{x}","v":1}}'.encode() for x in ids]
@@ -45,15 +46,15 @@ def test_mirror_search_is_exact_through_upserts_and_removals(tmp_path):
 
     path = tmp_path / "c.npz"
     m.save(path, "tok1")
-    again = VectorMirror.load(path, "tok1", 16)
+    again = VectorCopy.load(path, "tok1", 16)
     assert again is not None and again.search(vecs[5], 5) == m.search(vecs[5], 5)
     assert again.rows([ids[i] for i in keep]) == [rows[i] for i in keep]
-    assert VectorMirror.load(path, "tok2", 16) is None  # stale
-    assert VectorMirror.load(path, "tok1", 32) is None  # another model
+    assert VectorCopy.load(path, "tok2", 16) is None  # stale
+    assert VectorCopy.load(path, "tok1", 32) is None  # another model
     np.savez(path, ids=np.asarray(ids), vectors=vecs, token=np.asarray("tok1"))  # an older copy, vectors only
-    assert VectorMirror.load(path, "tok1", 16) is None
+    assert VectorCopy.load(path, "tok1", 16) is None
     path.write_bytes(b"not a numpy file")
-    assert VectorMirror.load(path, "tok1", 16) is None  # unreadable: rebuilt from Milvus, never an error
+    assert VectorCopy.load(path, "tok1", 16) is None  # unreadable: rebuilt from Milvus, never an error
 
 
 def _texts(n: int, seed: int) -> list[str]:
@@ -71,7 +72,7 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
     write_chunks(g, embedder, [SourceChunk("d1", f"p{i}", t, i, triples(i)) for i, t in enumerate(texts[:200])])
     g.flush()
     queries = embedder.embed(_texts(15, 2))
-    direct = replace_mirrors(g, None)  # the same graph searched by Milvus itself
+    direct = server_view(g)  # the same graph searched by Milvus itself
 
     def same() -> None:
         for mine, theirs in zip(g.search("passages", queries, 8), direct.search("passages", queries, 8), strict=True):
@@ -85,7 +86,7 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
             assert [r for r, _ in g.get_with_vectors(kind, asked)] == direct.get(kind, asked)
 
     same()  # first search loads the copy (and saves its file)
-    folder = db.mirrors.directory
+    folder = db.vectors_dir
     assert (folder / f"{g.coll('passages')}.npz").exists()
     write_chunks(g, embedder, [SourceChunk("d2", f"q{i}", t, i, triples(i)) for i, t in enumerate(texts[200:], 200)])
     same()  # a write after loading is searched at once
@@ -99,7 +100,7 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
 
     db = Database(path)
     g = db.open_graph("m", embedder.model_id, embedder.dim)
-    direct = replace_mirrors(g, None)
+    direct = server_view(g)
     same()
     [hit] = g.search("passages", embedder.embed([texts[350]]), 1)
     assert hit[0].record.text == texts[350]
@@ -109,7 +110,7 @@ def test_graph_searches_match_milvus_and_follow_writes_deletes_and_restarts(tmp_
 
     db = Database(path)
     g = db.open_graph("m", embedder.model_id, embedder.dim)
-    direct = replace_mirrors(g, None)
+    direct = server_view(g)
     same()
     db.drop_graph("m")
     assert not list(folder.glob("m_*.npz"))  # dropping a graph deletes its copies
@@ -135,6 +136,6 @@ def test_copies_load_on_demand_and_say_so(tmp_path, embedder):
     g = db.open_graph("w", embedder.model_id, embedder.dim)
     assert not g.copies_loaded()  # a fresh start: the app shows a spinner while they load
     g.load_copies()
-    assert g.copies_loaded() and replace_mirrors(g, None).copies_loaded()  # a server never needs one
+    assert g.copies_loaded() and server_view(g).copies_loaded()  # a server never needs one
     db.close()
     server_manager_instance.release_server(path)
