@@ -30,6 +30,37 @@ def database_held_open(path: Path) -> Iterator[None]:
         holder.wait()
 
 
+@contextlib.contextmanager
+def lite_server(data_dir: Path) -> Iterator[str]:
+    """`milvus-lite server` on a free loopback port (the README's way to share a Lite file between programs);
+    yields its URI."""
+    import shutil
+    import socket as _socket
+
+    port = free_port()
+    # the console script of the Python running the tests (a venv's bin/ need not be on PATH)
+    exe = shutil.which("milvus-lite", path=str(Path(sys.executable).parent)) or shutil.which("milvus-lite")
+    assert exe, "milvus-lite's console script is missing: pip install -r requirements.txt"
+    proc = subprocess.Popen(
+        [exe, "server", "--data-dir", str(data_dir), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with _socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        else:
+            raise RuntimeError("milvus-lite server did not start")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from helpers import database_held_open
+from helpers import database_held_open, lite_server
 
 from vgrag.models import Triple
 from vgrag.storage.database import Database
@@ -21,35 +18,10 @@ from vgrag.text import entity_id
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(tmp_path):
-    port = _free_port()
-    # the console script of the Python running the tests (a venv's bin/ need not be on PATH)
-    exe = shutil.which("milvus-lite", path=str(Path(sys.executable).parent)) or shutil.which("milvus-lite")
-    assert exe, "milvus-lite's console script is missing: pip install -r requirements.txt"
-    proc = subprocess.Popen(
-        [exe, "server", "--data-dir", str(tmp_path / "srv"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("milvus-lite server did not start")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=30)
+    with lite_server(tmp_path / "srv") as uri:
+        yield uri
 
 
 def test_store_round_trip_over_server_uri(server, embedder):

@@ -112,14 +112,15 @@ def cmd_docs(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_check(ws: Workspace, a: argparse.Namespace) -> int:
-    from .storage.check import check_graph
-
-    r = check_graph(ws.graph(a.graph, create=False))  # type: ignore[attr-defined]
-    _out(
-        json.dumps(
-            {"ok": r.ok, "counts": r.counts, "problems": list(r.problems), "warnings": list(r.warnings)}, indent=1
-        )
-    )
+    repaired = None
+    if a.repair:
+        rep = ws.repair(a.graph)
+        repaired = {"rewritten": rep.rewritten, "deleted": rep.deleted, "restored": rep.restored}
+    r = ws.check(a.graph)
+    out = {"ok": r.ok, "counts": r.counts, "problems": list(r.problems), "warnings": list(r.warnings)}
+    if repaired is not None:
+        out["repaired"] = repaired
+    _out(json.dumps(out, indent=1))
     return 0 if r.ok else 1
 
 
@@ -188,7 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--drop")
     d = sub.add_parser("docs", help="list a graph's documents (or --delete ID_OR_NAME)")
     d.add_argument("--delete")
-    sub.add_parser("check", help="consistency check of a graph")
+    c = sub.add_parser("check", help="consistency check of a graph (--repair: restore one-sided links first)")
+    c.add_argument("--repair", action="store_true", help="restore links one side lost, then check")
     e = sub.add_parser("export", help="export a graph")
     e.add_argument("--format", choices=["graphml", "json", "csv"], default="json")
     e.add_argument("--out")

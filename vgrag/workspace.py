@@ -26,7 +26,9 @@ from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .models import Document, Entity
 from .query.pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
 from .query.trace import QueryTrace
+from .storage.check import CheckReport, check_graph
 from .storage.database import Database, StoreError
+from .storage.repair import RepairReport, repair_graph
 from .storage.store import Graph
 from .storage.writer import DeleteReport, delete_document
 from .text import content_hash, text_name
@@ -135,6 +137,17 @@ class Workspace:
             raise StoreError(f"Graph {g.name!r} has no document {document!r}; `graphs`/the Build page lists them.")
         with self.writing(g):
             return delete_document(g, found[0].id)
+
+    # ---------- keeping a graph sound
+    def check(self, graph: str | None = None) -> CheckReport:
+        """Every id real and every link reciprocal (a scan: maintenance, never on the query path)."""
+        return check_graph(self.graph(graph, create=False))
+
+    def repair(self, graph: str | None = None) -> RepairReport:
+        """Restore the links `check` finds one-sided (repair.py), as the graph's only writer."""
+        g = self.graph(graph, create=False)
+        with self.writing(g):
+            return repair_graph(g, self.embedder)
 
     # ---------- asking
     def query(

@@ -27,6 +27,7 @@ from .schema import GRAPH_NAME, check_graph_name
 from .schema import META as META_COLLECTION
 from .server import MilvusStore
 from .store import Graph
+from .writer import finish_deletes
 from .tables import Index, Tables, load_collections
 
 _log = logging.getLogger(__name__)
@@ -75,6 +76,9 @@ class Database:
         never shown as a graph."""
         out = []
         for r in self.meta.rows("graph"):
+            if isinstance(r.get("payload"), dict) and r["payload"].get("dropping"):
+                self._finish_drop(str(r["graph"]))  # a drop cut short: finished, never listed
+                continue
             try:
                 name, payload = r["graph"], r["payload"]
                 if not isinstance(name, str) or not GRAPH_NAME.fullmatch(name):
@@ -117,16 +121,11 @@ class Database:
         if info is None:
             if not create:
                 raise StoreError(f"No graph named {name!r} in {self.uri}.")
-            with g.lock:
-                try:
-                    g.create_collections()
-                    self.meta.put(
-                        f"graph:{name}", "graph", name, {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
-                    )
-                except Exception:  # never a half-made graph that every later command trips on
-                    self._drop_collections(g)
-                    raise
-            return g
+            with self.writer(g):  # two programs creating one graph on a server: the second waits, then opens it
+                info = self.graph_info(name)
+                if info is None:
+                    self._create_graph(g, embedder_id, dim)
+                    return g
         if info.embedder != embedder_id or info.dim != dim:
             raise EmbedderMismatchError(
                 f"Graph {name!r} was built with embedder {info.embedder} ({info.dim}-d) but {embedder_id} "
@@ -136,7 +135,20 @@ class Database:
             new_lexical = g.create_collections()  # recreates any collection lost to an interrupted create
             if new_lexical:
                 g.backfill_lexical()
+        if any(d.deleting for d in g.documents.all()):  # a document delete cut short: finished now
+            with self.writer(g):
+                finish_deletes(g)
         return g
+
+    def _create_graph(self, g: Graph, embedder_id: str, dim: int) -> None:
+        with g.lock:
+            try:
+                g.create_collections()
+                payload = {"embedder": embedder_id, "dim": dim, "created_at": time.time()}
+                self.meta.put(f"graph:{g.name}", "graph", g.name, payload)
+            except Exception:  # never a half-made graph that every later command trips on
+                self._drop_collections(g)
+                raise
 
     @contextlib.contextmanager
     def writer(self, graph: Graph) -> Iterator[None]:
@@ -150,17 +162,24 @@ class Database:
                     yield
 
     def drop_graph(self, name: str) -> bool:
-        """Drop a graph: its collections, their in-process copies and its records; False when there was none."""
+        """Drop a graph: its collections, their in-process copies and its records; False when there was none. The
+        graph's record says "dropping" first, so a drop cut short is finished when the graph is next listed."""
         try:
             g = self._graph(name, 1)
         except ValueError as e:
             raise StoreError(str(e)) from e
         with g.lock:
-            if self.graph_info(name) is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
+            record = self.meta.get(f"graph:{name}")
+            if record is None and not any(self.client.has_collection(c) for c in g.all_collection_names):
                 return False
-            self._drop_collections(g)
-            self.meta.delete(self.meta.keys_of_graph(name))
+            self.meta.put(f"graph:{name}", "graph", name, {**(record or {}), "dropping": True})
+            self._finish_drop(name)
             return True
+
+    def _finish_drop(self, name: str) -> None:
+        g = self._graph(name, 1)
+        self._drop_collections(g)
+        self.meta.delete(self.meta.keys_of_graph(name))
 
     def _drop_collections(self, g: Graph) -> None:
         for coll in g.all_collection_names:

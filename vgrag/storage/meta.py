@@ -4,6 +4,7 @@ graph's source documents."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Sequence
 
 from pymilvus import DataType
@@ -76,6 +77,7 @@ class DocumentLog:
             "complete": d.complete,
             "added_at": d.added_at,
             "key": d.key,
+            "deleting": d.deleting,
         }
         self.meta.put(self._key(d.id), "doc", self.graph, payload)
 
@@ -89,6 +91,7 @@ class DocumentLog:
                 complete=bool(p["complete"]),
                 added_at=float(p["added_at"]),
                 key=str(p.get("key", "")),
+                deleting=bool(p.get("deleting", False)),
             )
             for p in (r[PAYLOAD] for r in self.meta.rows("doc", self.graph))
         ]
@@ -96,6 +99,12 @@ class DocumentLog:
 
     def get(self, doc_id: str) -> Document | None:
         return next((d for d in self.all() if d.id == doc_id), None)
+
+    def mark_deleting(self, doc_id: str) -> None:
+        """Record that a delete of this document started: incomplete, and finished on the next open."""
+        d = self.get(doc_id)
+        if d is not None and not d.deleting:
+            self.put(replace(d, complete=False, deleting=True))
 
     def attach(self, doc_id: str, kind: str, payload: dict) -> None:
         """A record that belongs to one document (e.g. the spellings merged while ingesting it): deleted with it."""

@@ -11,6 +11,7 @@ edit) — never by a reader. `ingest_lock` is held while an ingest places docume
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Sequence
 
@@ -21,7 +22,21 @@ from .base import CommitEvent, GraphStore, Hit
 from .connection import Connection
 from .lexical import LEXICAL, LexicalIndex
 from .meta import DocumentLog
-from .schema import DOC_ID, ID, KINDS, TITLE, Kind, Record, check_graph_name, from_row, output_fields, to_row
+from .schema import (
+    DOC_ID,
+    ENT_IDS,
+    ID,
+    KINDS,
+    OBJ_ID,
+    SUBJ_ID,
+    TITLE,
+    Kind,
+    Record,
+    check_graph_name,
+    from_row,
+    output_fields,
+    to_row,
+)
 from .tables import Index, Tables, id_filter, load_collections
 from .tags import SentenceTags
 from .titles import TitleIndex
@@ -207,6 +222,18 @@ class Graph:
         rows = self.tables.scan("passages", [ID, *output_fields("passages")], id_filter(DOC_ID, doc_id))
         found = (from_row("passages", r) for batch in rows for r in batch)
         return sorted(found, key=lambda p: p.chunk_index)  # type: ignore[union-attr]
+
+    def relations_naming(self, entity_id: str) -> list[Relation]:
+        """Every relation whose subject or object is this entity (a scalar query: maintenance only)."""
+        where = f"{id_filter(SUBJ_ID, entity_id)} or {id_filter(OBJ_ID, entity_id)}"
+        rows = self.tables.scan("relations", [ID, *output_fields("relations")], where)
+        return [from_row("relations", r) for batch in rows for r in batch]  # type: ignore[misc]
+
+    def passages_naming(self, entity_id: str) -> list[Passage]:
+        """Every passage whose entity list holds this entity (scans in Milvus Lite: maintenance only)."""
+        where = f"array_contains({ENT_IDS}, {json.dumps(entity_id)})"
+        rows = self.tables.scan("passages", [ID, *output_fields("passages")], where)
+        return [from_row("passages", r) for batch in rows for r in batch]  # type: ignore[misc]
 
     def counts(self) -> dict[str, int]:
         return {kind: self.tables.count(kind) for kind in ("passages", "entities", "relations")}

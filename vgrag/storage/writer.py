@@ -17,6 +17,7 @@ import numpy as np
 from ..embed import Embedder
 from ..models import Entity, Passage, Relation, Triple
 from ..text import display_name, entity_id, passage_id, relation_id
+from .schema import MAX_LIST
 from .store import Graph
 from .tags import Tags
 
@@ -192,14 +193,33 @@ class DeleteReport:
     updated: int
 
 
+def _refill(graph: Graph, ent: Entity, rels: tuple[str, ...], ps: tuple[str, ...], gone_r: set[str],
+            gone_p: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:  # fmt: skip
+    """The lists of an entity whose stored lists were capped (MAX_LIST): they showed only part of what names it, so
+    the relations and passages that still name it are asked directly (scalar queries; rare) and fill them again."""
+    more_r = [r.id for r in graph.relations_naming(ent.id) if r.id not in gone_r]
+    more_p = [p.id for p in graph.passages_naming(ent.id) if p.id not in gone_p]
+    return tuple(dict.fromkeys([*rels, *more_r]))[:MAX_LIST], tuple(dict.fromkeys([*ps, *more_p]))[:MAX_LIST]
+
+
 def delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
-    """Remove passages and every relation/entity that only they supported; fix the survivors' id lists."""
+    """Remove passages and every relation/entity that only they supported; fix the survivors' id lists.
+
+    Safe to run again after it was cut short (resumed on the next open, see Database): ids that no longer exist count
+    as gone, and the passages themselves are deleted last, so what is left still leads to everything to finish.
+    The whole read–merge–write holds the graph's store lock: an edit in another thread waits for it."""
+    with graph.lock:
+        return _delete_passages(graph, passages)
+
+
+def _delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
     gone_p = {p.id for p in passages}
     rel_ids = {r for p in passages for r in p.relation_ids}
     ent_ids = {e for p in passages for e in p.entity_ids}
-    gone_r: set[str] = set()
+    found_r = graph.get_with_vectors("relations", sorted(rel_ids))
+    gone_r: set[str] = rel_ids - {rel.id for rel, _ in found_r}  # deleted already (a delete cut short)
     keep_r: list = []
-    for rel, vec in graph.get_with_vectors("relations", sorted(rel_ids)):
+    for rel, vec in found_r:
         remaining = tuple(p for p in rel.passage_ids if p not in gone_p)
         if remaining:
             keep_r.append((replace(rel, passage_ids=remaining), vec))
@@ -211,9 +231,11 @@ def delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
     for ent, vec in graph.get_with_vectors("entities", sorted(ent_ids)):
         rels = tuple(r for r in ent.relation_ids if r not in gone_r)
         ps = tuple(p for p in ent.passage_ids if p not in gone_p)
+        if len(ent.relation_ids) >= MAX_LIST or len(ent.passage_ids) >= MAX_LIST:
+            rels, ps = _refill(graph, ent, rels, ps, gone_r, gone_p)
         if not rels and not ps:
             gone_e.add(ent.id)
-        else:
+        elif rels != ent.relation_ids or ps != ent.passage_ids:
             keep_e.append((replace(ent, relation_ids=rels, passage_ids=ps), vec))
     # passages outside the deleted set that mention a removed relation or entity (shared relations)
     touched = {p for rec, _ in keep_r + keep_e for p in rec.passage_ids}
@@ -223,12 +245,11 @@ def delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
         rels = tuple(r for r in psg.relation_ids if r not in gone_r)
         if ents != psg.entity_ids or rels != psg.relation_ids:
             keep_p.append((replace(psg, entity_ids=ents, relation_ids=rels), vec))
-    with graph.lock:
-        for kind, keep in (("relations", keep_r), ("entities", keep_e), ("passages", keep_p)):
-            graph.write(kind, keep, {rec.id for rec, _ in keep})
-        for kind, gone in (("relations", gone_r), ("entities", gone_e), ("passages", gone_p)):
-            graph.delete(kind, sorted(gone))
-        graph.flush()
+    for kind, keep in (("relations", keep_r), ("entities", keep_e), ("passages", keep_p)):
+        graph.write(kind, keep, {rec.id for rec, _ in keep})
+    for kind, gone in (("relations", gone_r), ("entities", gone_e), ("passages", gone_p)):
+        graph.delete(kind, sorted(gone))
+    graph.flush()
     return DeleteReport(
         passages=len(gone_p),
         relations=len(gone_r),
@@ -238,7 +259,18 @@ def delete_passages(graph: Graph, passages: Sequence[Passage]) -> DeleteReport:
 
 
 def delete_document(graph: Graph, doc_id: str) -> DeleteReport:
-    """Delete a source document with everything only it supported."""
+    """Delete a source document with everything only it supported. The document is marked as being deleted first,
+    so a delete cut short (a crash, kill -9) is finished when the graph is next opened, never listed as complete."""
+    graph.documents.mark_deleting(doc_id)
     report = delete_passages(graph, graph.passages_of_doc(doc_id))
     graph.documents.forget(doc_id)
     return report
+
+
+def finish_deletes(graph: Graph) -> int:
+    """Finish the document deletes a crash cut short (see delete_document); how many there were."""
+    pending = [d for d in graph.documents.all() if d.deleting]
+    for d in pending:
+        log.warning("finishing the delete of document %r in graph %r, cut short earlier", d.name, graph.name)
+        delete_document(graph, d.id)
+    return len(pending)
