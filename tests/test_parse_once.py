@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 import vgrag.extraction.extract as extract_mod
-import vgrag.storage.tags as tags_mod
 from vgrag.extraction.extract import OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.nlp import load_spacy
@@ -48,7 +47,6 @@ def test_each_passage_is_parsed_once_and_its_sentences_are_tagged_from_that_pars
         pytest.skip("spaCy's en_core_web_sm is not installed")
     counting = CountingSpacy(nlp)
     monkeypatch.setattr(extract_mod, "load_spacy", lambda: counting)
-    monkeypatch.setattr(tags_mod, "load_spacy", lambda: counting)
     report = ingest_documents(graph, embedder, OfflineExtractor(), [("varn.md", DOC)], chunk_chars=120)
     assert report.chunks >= 2 and len(counting.texts) == report.chunks  # one parse per passage, nothing else
     sentences = [s for t in counting.texts for s in split_sentences(t)]

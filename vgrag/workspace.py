@@ -91,7 +91,9 @@ class Workspace:
         ex = make_extractor(extractor, s.llm, s.cache_dir, glean)
         g = self.graph(graph)
         with self.writing(g):
-            return ingest_documents(g, self.embedder, ex, pairs, chunk_chars, overlap_sentences, on_progress)
+            return ingest_documents(
+                g, self.embedder, ex, pairs, chunk_chars, overlap_sentences, on_progress=on_progress
+            )
 
     def add_texts(
         self, texts: Sequence[str], graph: str | None = None, name: str = "", **kwargs: object
