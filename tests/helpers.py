@@ -61,6 +61,20 @@ def lite_server(data_dir: Path) -> Iterator[str]:
         proc.wait(timeout=30)
 
 
+def linked_triples_file(path: Path, prefix: str, n: int, shared: int = 7, per: int = 1) -> Path:
+    """A JSONL triple file whose passages all link to a few shared entities (so two writers merge the same rows)."""
+    import json
+
+    lines = []
+    for i in range(n):
+        triples = [[f"{prefix} Person {i}", "works with", f"Shared Person {i % shared}"]]
+        triples += [["Hub Company", f"{prefix} deal {i}-{j}", f"{prefix} Partner {i}-{j}"] for j in range(per - 1)]
+        text = f"{prefix} Person {i} works with Shared Person {i % shared} at Hub Company."
+        lines.append(json.dumps({"title": f"{prefix} {i}", "passage": text, "triples": triples}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

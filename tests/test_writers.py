@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import lite_server
+from helpers import linked_triples_file, lite_server
 from milvus_lite import server_manager_instance
 
 from vgrag import Settings, Workspace
@@ -30,18 +30,6 @@ from vgrag.text import entity_id
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _jsonl(path: Path, prefix: str, n: int, shared: int = 7, per: int = 1) -> Path:
-    """A triple file whose passages all link to a few shared entities (so writers merge the same rows)."""
-    lines = []
-    for i in range(n):
-        triples = [[f"{prefix} Person {i}", "works with", f"Shared Person {i % shared}"]]
-        triples += [["Hub Company", f"{prefix} deal {i}-{j}", f"{prefix} Partner {i}-{j}"] for j in range(per - 1)]
-        text = f"{prefix} Person {i} works with Shared Person {i % shared} at Hub Company."
-        lines.append(json.dumps({"title": f"{prefix} {i}", "passage": text, "triples": triples}))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
 def _documents(graph, *ids: str) -> None:
     for d in ids:
         graph.documents.put(Document(d, d, "h", 1, True, time.time()))
@@ -52,12 +40,12 @@ def test_a_question_through_the_workspace_never_waits_for_an_ingest_into_another
     (on a graph not yet loaded into memory, as after a restart) are answered while the ingest runs."""
     path = str(tmp_path / "w.db")
     ws = Workspace.open(Settings(milvus_uri=path), embedder)
-    ws.import_triples(_jsonl(tmp_path / "a.jsonl", "A", 40), graph="asked")
+    ws.import_triples(linked_triples_file(tmp_path / "a.jsonl", "A", 40), graph="asked")
     ws.close()
     server_manager_instance.release_server(path)
 
     ws = Workspace.open(Settings(milvus_uri=path), embedder)  # a new start: nothing of "asked" in memory yet
-    big = _jsonl(tmp_path / "b.jsonl", "B", 3000)
+    big = linked_triples_file(tmp_path / "b.jsonl", "B", 3000)
     started, window = threading.Event(), {}
 
     def ingest() -> None:
@@ -87,7 +75,7 @@ def test_a_question_through_the_workspace_never_waits_for_an_ingest_into_another
 def test_two_programs_ingesting_one_graph_through_a_shared_server_lose_no_link(tmp_path):
     """Two CLI ingests at once into one new graph through `milvus-lite server` (the README's way to share a file):
     both complete, and every link is reciprocal (they merged the same entities' id lists)."""
-    files = [_jsonl(tmp_path / f"{p}.jsonl", p, 150) for p in ("Left", "Right")]
+    files = [linked_triples_file(tmp_path / f"{p}.jsonl", p, 150) for p in ("Left", "Right")]
     with lite_server(tmp_path / "srv") as uri:
         env = {**os.environ, "VGRAG_MILVUS_URI": uri, "VGRAG_GRAPH": "shared", "PYTHONPATH": str(ROOT)}
         env.pop("OPENAI_BASE_URL", None)
