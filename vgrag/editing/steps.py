@@ -13,19 +13,25 @@ from ..storage.store import Graph
 from .draft import Step, from_dict, with_ids
 
 ALIAS_KEY = "alias:{graph}:edits"  # the edits' aliases: read with the ingest's (kind "alias") by Explore
-PAUSE_ENV = "VGRAG_EDIT_PAUSE"  # tests: seconds to wait between the writes of an edit (to kill it there)
+PAUSE_ENV = "VGRAG_EDIT_PAUSE"  # tests: "n" = stop for good after the n-th group of writes (to be killed there)
 
 
-def _pause(graph: Graph) -> None:
-    """A test hook: make what is written so far durable, say so, and wait (a test kills the process here)."""
-    seconds = float(os.environ.get(PAUSE_ENV, "0") or 0)
-    if seconds > 0:
-        graph.flush()
-        os.write(1, b"edit-paused\n")
-        time.sleep(seconds)
+class Pause:
+    """A test hook (VGRAG_EDIT_PAUSE=n): after the n-th group of writes of an edit, make them durable, say so on
+    stdout and wait (a test kills the process there). Without the variable, nothing."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph, self.at, self.seen = graph, int(os.environ.get(PAUSE_ENV, "0") or 0), 0
+
+    def __call__(self) -> None:
+        self.seen += 1
+        if self.at and self.seen == self.at:
+            self.graph.flush()
+            os.write(1, b"edit-paused\n")
+            time.sleep(600)
 
 
-def _whole(graph: Graph, embedder: Embedder, kind: str, steps: list[Step]) -> None:
+def _whole(graph: Graph, embedder: Embedder, kind: str, steps: list[Step], pause: Pause) -> None:
     """Relations (and entities made or deleted): written as `after`, deleted when `after` is None."""
     puts = [from_dict(kind, s["after"]) for s in steps if s["after"] is not None]
     gone = [s["id"] for s in steps if s["after"] is None]
@@ -40,13 +46,13 @@ def _whole(graph: Graph, embedder: Embedder, kind: str, steps: list[Step]) -> No
         vecs = dict(zip([r.id for r in fresh], embedder.embed([text(r) for r in fresh]), strict=True)) if fresh else {}
         items = [(r, vecs[r.id] if r.id in vecs else stored[r.id][1]) for r in puts]
         graph.write(kind, items, set(stored))  # type: ignore[arg-type]
-        _pause(graph)
+        pause()
     if gone:
         graph.delete(kind, gone)  # type: ignore[arg-type]
-        _pause(graph)
+        pause()
 
 
-def _patches(graph: Graph, embedder: Embedder, kind: str, steps: list[Step]) -> None:
+def _patches(graph: Graph, embedder: Embedder, kind: str, steps: list[Step], pause: Pause) -> None:
     """Id lists of entities and passages that stay: ids removed and added; an entity's new name re-embedded."""
     if not steps:
         return
@@ -64,7 +70,7 @@ def _patches(graph: Graph, embedder: Embedder, kind: str, steps: list[Step]) -> 
         for n, i in enumerate(names):
             items[i] = (items[i][0], vecs[n])
     graph.write(kind, items, {rec.id for rec, _ in items})  # type: ignore[arg-type]
-    _pause(graph)
+    pause()
 
 
 def _aliases(graph: Graph, steps: list[Step]) -> None:
@@ -87,13 +93,14 @@ def _aliases(graph: Graph, steps: list[Step]) -> None:
 def apply_steps(graph: Graph, embedder: Embedder, steps: list[Step]) -> None:
     """Make the graph as `steps` say (idempotent), under the graph's lock, ending with a flush."""
     of = {k: [s for s in steps if s["k"] == k] for k in ("relations", "entities", "passages", "aliases")}
+    pause = Pause(graph)
     with graph.lock:
         whole_e = [s for s in of["entities"] if "patch" not in s]
-        _whole(graph, embedder, "entities", [s for s in whole_e if s["after"] is not None])  # new endpoints first
-        _whole(graph, embedder, "relations", of["relations"])
-        _patches(graph, embedder, "entities", [s for s in of["entities"] if "patch" in s])
-        _patches(graph, embedder, "passages", of["passages"])
-        _whole(graph, embedder, "entities", [s for s in whole_e if s["after"] is None])
+        _whole(graph, embedder, "entities", [s for s in whole_e if s["after"] is not None], pause)  # new ends first
+        _whole(graph, embedder, "relations", of["relations"], pause)
+        _patches(graph, embedder, "entities", [s for s in of["entities"] if "patch" in s], pause)
+        _patches(graph, embedder, "passages", of["passages"], pause)
+        _whole(graph, embedder, "entities", [s for s in whole_e if s["after"] is None], pause)
         _aliases(graph, of["aliases"])
         graph.flush()
 
