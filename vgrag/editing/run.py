@@ -142,3 +142,10 @@ def replay_edits(graph: Graph, embedder: Embedder, records: list[dict], docs: se
             if own and r.get("seq") in full:
                 book.mark(full[r["seq"]], status=status)
     return Replay(tuple(applied), tuple(stale))
+
+
+def replay_own_edits(graph: Graph, embedder: Embedder, docs: set[str]) -> Replay:
+    """After a changed document replaced its older content (ingest): this graph's edits that touched it, applied
+    again where their targets exist; the others marked stale and returned."""
+    records = [{**e.record(), "seq": e.seq} for e in EditLog(graph).all(with_steps=False)]
+    return replay_edits(graph, embedder, records, docs, own=True)
