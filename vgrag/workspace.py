@@ -252,8 +252,9 @@ class Workspace:
         found = suggest_fixes(self.graph(graph, create=False))
         return [s for s in found if kind is None or s.kind == kind]
 
-    def apply_suggestion(self, suggestion: Suggestion, graph: str | None = None) -> Edit:
-        return self._edit(suggestion.op, graph, **suggestion.args)
+    def apply_suggestion(self, suggestion: Suggestion, graph: str | None = None) -> list[Edit]:
+        """The edits of one suggestion, in order (EditError when an earlier fix already changed its target)."""
+        return [self._edit(op, graph, **dict(args)) for op, args in suggestion.edits]
 
     def import_edits(self, source: str | Path | tuple[str, bytes], graph: str | None = None) -> Replay:
         """Apply the edit log of a JSON export (`export --format json`) to a graph where its targets exist; the
