@@ -29,10 +29,11 @@ from .storage.database import Database, StoreError
 from .storage.store import Graph
 from .storage.writer import DeleteReport, delete_document
 from .editing import Edit, EditLog, apply_edit, replay_edits, resume_pending, undo
+from .editing.review import PassageView, passages_to_review, review_passages
 from .editing.run import Replay
 from .editing.suggest import Suggestion, suggest_fixes
 from .editing.transfer import read_edit_records
-from .text import content_hash, text_name
+from .text import content_hash, entity_id, text_name
 
 
 def _noop(_: object) -> None:
@@ -255,6 +256,23 @@ class Workspace:
     def apply_suggestion(self, suggestion: Suggestion, graph: str | None = None) -> list[Edit]:
         """The edits of one suggestion, in order (EditError when an earlier fix already changed its target)."""
         return [self._edit(op, graph, **dict(args)) for op, args in suggestion.edits]
+
+    def entity_named(self, name: str, graph: str | None = None) -> Entity | None:
+        """The entity with exactly this name (as ids fold it: case, spacing) or this id, None when none is."""
+        found = self.graph(graph, create=False).get_entities([name if name.startswith("ent-") else entity_id(name)])
+        return found[0] if found else None
+
+    def review(
+        self,
+        document: str | None = None,
+        entity: str | None = None,
+        graph: str | None = None,
+        only: set[str] | None = None,
+    ) -> list[PassageView]:
+        """A document's passages (or an entity's: its id), sentence by sentence with the triples extracted from
+        each; `only`: just these relation ids (e.g. the suggested fixes')."""
+        g = self.graph(graph, create=False)
+        return review_passages(g, passages_to_review(g, document, entity), only)
 
     def import_edits(self, source: str | Path | tuple[str, bytes], graph: str | None = None) -> Replay:
         """Apply the edit log of a JSON export (`export --format json`) to a graph where its targets exist; the

@@ -16,6 +16,7 @@ from ..models import Entity, Relation
 from ..text import entity_id, normalize_name, relation_id
 from .check import EditError, check_text
 from .draft import Draft
+from .log import EditLog
 
 
 def find_entity(d: Draft, ref: str) -> Entity:
@@ -157,8 +158,9 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def split_alias(d: Draft, entity: str, alias: str) -> str:
-    """An alias of an entity becomes its own entity again: the relations whose passages write the alias and not
-    the entity's name move to it, and the passages that write it link to it."""
+    """An alias of an entity becomes its own entity again. Merged by an edit: the relations and passages it
+    brought go back to it (the merge's log says which). Merged at ingest: the relations whose passages write the
+    alias and not the entity's name move to it, and the passages that write it link to it."""
     b = find_entity(d, entity)
     alias = check_text(alias, "alias")
     known = graph_aliases(d.graph).all().get(b.name, ())
@@ -166,6 +168,61 @@ def split_alias(d: Draft, entity: str, alias: str) -> str:
         raise EditError(f"{alias!r} is not an alias of {b.name!r} (its aliases: {', '.join(known) or 'none'}).")
     if d.entity(entity_id(alias)) is not None:
         raise EditError(f"{alias!r} is an entity of its own already; nothing to split.")
+    says = _unmerge(d, b, alias)
+    if says is None:
+        says = _split_by_text(d, b, alias)
+    a = ensure_entity(d, alias)
+    for pid in says:
+        d.relink("passages", pid, "entity_ids", add=(a.id,))
+    d.relink("entities", a.id, "passage_ids", add=tuple(sorted(says)))
+    d.alias(b.name, {alias}, add=False)
+    return f"split {alias!r} off {b.name!r}"
+
+
+def _unmerge(d: Draft, b: Entity, alias: str) -> set[str] | None:
+    """The relations a logged merge of `alias` into `b` re-pointed, back on `alias`; its passages (None: no such
+    merge in the log)."""
+    for e in reversed(EditLog(d.graph).all()):
+        if e.op != "merge" or e.undone_by is not None or e.status == "pending":
+            continue
+        gone = next((s for s in e.steps if s["k"] == "entities" and "patch" not in s and s["after"] is None
+                     and s["before"]["name"] == alias), None)  # fmt: skip
+        if gone is None:
+            continue
+        aid = gone["before"]["id"]
+        made = {s["id"]: s for s in e.steps if s["k"] == "relations"}
+        for s in made.values():
+            old = s["before"]
+            if s["after"] is not None or aid not in (old["subject_id"], old["object_id"]):
+                continue
+            subj = b.name if old["subject_id"] == aid else old["subject"]
+            obj = b.name if old["object_id"] == aid else old["object"]
+            now = d.relation(relation_id(subj, old["predicate"], obj))
+            if now is None:
+                continue
+            mine = tuple(old["passage_ids"])
+            was = made.get(now.id, {}).get("before")  # b's own relation it collapsed into, as it was before
+            detach(d, now)
+            if was is not None:  # b keeps its own relation with its own passages
+                attach(d, Relation(now.id, now.subject, now.predicate, now.object, now.subject_id, now.object_id,
+                                   tuple(p for p in now.passage_ids if p in was["passage_ids"])))  # fmt: skip
+            s_name = alias if old["subject_id"] == aid else old["subject"]
+            o_name = alias if old["object_id"] == aid else old["object"]
+            ensure_entity(d, s_name), ensure_entity(d, o_name)
+            rid = relation_id(s_name, old["predicate"], o_name)
+            attach(d, Relation(rid, s_name, old["predicate"], o_name, entity_id(s_name), entity_id(o_name), mine))
+        patch = next((s["patch"] for s in e.steps if s["k"] == "entities" and s["id"] == b.id and "patch" in s), {})
+        now_b = d.entity(b.id)
+        d.load("relations", now_b.relation_ids)  # type: ignore[union-attr]
+        used = {p for r in now_b.relation_ids if (x := d.relation(r)) for p in x.passage_ids}  # type: ignore[union-attr]
+        for pid in (p for p in patch.get("passage_ids", [[], []])[1] if p not in used):  # brought by the alias only
+            d.relink("entities", b.id, "passage_ids", remove=(pid,))
+            d.relink("passages", pid, "entity_ids", remove=(b.id,))
+        return set(gone["before"]["passage_ids"])
+    return None
+
+
+def _split_by_text(d: Draft, b: Entity, alias: str) -> set[str]:
     d.load("passages", b.passage_ids)
     passages = {pid: p for pid in b.passage_ids if (p := d.passage(pid)) is not None}
     says = {pid for pid, p in passages.items() if _mentions(p.full_text, alias)}
@@ -179,12 +236,7 @@ def split_alias(d: Draft, entity: str, alias: str) -> str:
             s = alias if rel.subject_id == b.id else rel.subject
             o = alias if rel.object_id == b.id else rel.object
             rekey(d, rel, s, rel.predicate, o)
-    a = ensure_entity(d, alias)
-    for pid in says:
-        d.relink("passages", pid, "entity_ids", add=(a.id,))
-    d.relink("entities", a.id, "passage_ids", add=tuple(sorted(says)))
-    d.alias(b.name, {alias}, add=False)
-    return f"split {alias!r} off {b.name!r}"
+    return says
 
 
 def delete_entity(d: Draft, entity: str) -> str:
