@@ -93,3 +93,15 @@ def test_export_carries_the_log_and_an_import_replays_it(ws, g, tmp_path):
     with pytest.raises(EditError, match=r"bad\.json: has no \"edits\" list"):
         ws.import_edits(("bad.json", b"{}"), graph=other)
     ws.drop(other)
+
+
+def test_steps_longer_than_one_record_are_kept_in_parts(ws, g):
+    import os
+
+    from vgrag.editing.log import PART_CHARS, Edit, EditLog
+
+    book = EditLog(ws.graph(g))
+    steps = [{"k": "relations", "id": os.urandom(16).hex(), "before": None, "after": None} for _ in range(3000)]
+    edit = book.begin(Edit(book.next_seq(), "delete_relation", {}, "big", 0.0, steps=steps))
+    assert edit.parts > 1 and len(str(steps)) > PART_CHARS
+    assert book.with_steps(book.all()[-1]).steps == steps

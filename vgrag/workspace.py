@@ -245,7 +245,7 @@ class Workspace:
         """The graph's edit log, oldest first (an edit a crash cut short is finished first)."""
         g = self.graph(graph, create=False)
         resume_pending(g, self.embedder)
-        return EditLog(g).all(with_steps=False)
+        return EditLog(g).all()
 
     def suggestions(self, graph: str | None = None, kind: str | None = None) -> list[Suggestion]:
         """Suggested fixes from the stored graph (near-duplicate names, glued headings, run-on names, dated

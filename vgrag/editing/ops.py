@@ -182,9 +182,11 @@ def split_alias(d: Draft, entity: str, alias: str) -> str:
 def _unmerge(d: Draft, b: Entity, alias: str) -> set[str] | None:
     """The relations a logged merge of `alias` into `b` re-pointed, back on `alias`; its passages (None: no such
     merge in the log)."""
-    for e in reversed(EditLog(d.graph).all()):
+    book = EditLog(d.graph)
+    for e in reversed(book.all()):
         if e.op != "merge" or e.undone_by is not None or e.status == "pending":
             continue
+        e = book.with_steps(e)
         gone = next((s for s in e.steps if s["k"] == "entities" and "patch" not in s and s["after"] is None
                      and s["before"]["name"] == alias), None)  # fmt: skip
         if gone is None:

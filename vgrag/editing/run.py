@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 def _commit(graph: Graph, embedder: Embedder, edit: Edit) -> Edit:
     """Log `edit` pending, apply its steps, log it done (and mark the edit an undo reverses)."""
     book = EditLog(graph)
-    book.put(edit)
+    edit = book.begin(edit)
     apply_steps(graph, embedder, edit.steps)
     return _finish(book, edit)
 
@@ -40,15 +40,11 @@ def resume_pending(graph: Graph, embedder: Embedder) -> list[Edit]:
     """Apply again the edits a stopped process left pending (their steps are idempotent); the edits finished."""
     with graph.lock:
         book = EditLog(graph)
-        pending = [e for e in book.all(with_steps=False) if e.status == "pending"]
-        if not pending:
-            return []
-        full = {e.seq: e for e in book.all()}
         done = []
-        for e in pending:
+        for e in (e for e in book.all() if e.status == "pending"):
             log.warning("edit #%d (%s) was cut short; applying it again", e.seq, e.summary)
-            apply_steps(graph, embedder, full[e.seq].steps)
-            done.append(_finish(book, full[e.seq]))
+            apply_steps(graph, embedder, book.with_steps(e).steps)
+            done.append(_finish(book, e))
         return done
 
 
@@ -81,7 +77,7 @@ def apply_edit(graph: Graph, embedder: Embedder, op: str, args: dict[str, Any]) 
 
 def undoable(graph: Graph) -> list[Edit]:
     """The edits an undo would reverse, the latest first (done, not undone, not themselves undos)."""
-    edits = EditLog(graph).all(with_steps=False)
+    edits = EditLog(graph).all()
     return [e for e in reversed(edits) if e.status == "done" and e.op != "undo" and e.undone_by is None]
 
 
@@ -95,10 +91,9 @@ def undo(graph: Graph, embedder: Embedder, n: int = 1) -> list[Edit]:
         if len(todo) < n:
             have = f"only {len(todo)} edit(s) can be undone" if todo else "there is no edit left to undo"
             raise EditError(f"Cannot undo {n} edit(s) of graph {graph.name!r}: {have} (the log's start).")
-        full = {e.seq: e for e in EditLog(graph).all()}
         out = []
         for e in todo[:n]:
-            target = full[e.seq]
+            target = EditLog(graph).with_steps(e)
             changed = state_matches(graph, target.steps)
             if changed:
                 raise EditError(
@@ -127,7 +122,7 @@ def replay_edits(graph: Graph, embedder: Embedder, records: list[dict], docs: se
     applied, stale = [], []
     with graph.lock:
         book = EditLog(graph)
-        full = {e.seq: e for e in book.all()} if own else {}
+        full = {e.seq: e for e in book.all()} if own else {}  # the originals, to mark
         for r in records:
             if r.get("op") == "undo" or r.get("undone_by") is not None or r.get("status") != "done":
                 continue
@@ -147,5 +142,5 @@ def replay_edits(graph: Graph, embedder: Embedder, records: list[dict], docs: se
 def replay_own_edits(graph: Graph, embedder: Embedder, docs: set[str]) -> Replay:
     """After a changed document replaced its older content (ingest): this graph's edits that touched it, applied
     again where their targets exist; the others marked stale and returned."""
-    records = [{**e.record(), "seq": e.seq} for e in EditLog(graph).all(with_steps=False)]
+    records = [e.record() for e in EditLog(graph).all()]
     return replay_edits(graph, embedder, records, docs, own=True)

@@ -11,7 +11,7 @@ from .ops import OPERATIONS
 
 def edit_records(graph: object) -> list[dict]:
     """The graph's log as exported: what each edit asked (op, args), its summary, when, status, documents."""
-    return [e.record() for e in EditLog(graph).all(with_steps=False)]  # type: ignore[arg-type]
+    return [e.record() for e in EditLog(graph).all()]  # type: ignore[arg-type]
 
 
 def read_edit_records(name: str, data: bytes) -> list[dict]:
