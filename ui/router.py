@@ -24,6 +24,7 @@ def _pages() -> list:
         st.Page("pages/build.py", title="Build", icon=":material/upload_file:"),
         st.Page("pages/explore.py", title="Explore", icon=":material/hub:"),
         st.Page("pages/ask.py", title="Ask", icon=":material/quiz:"),
+        st.Page("pages/review.py", title="Review", icon=":material/rate_review:"),
         st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:"),
         st.Page("pages/settings.py", title="Settings", icon=":material/settings:"),
     ]

@@ -14,6 +14,7 @@ from pathlib import Path
 from .config import Settings, query_params_from
 from .documents.inputs import InputError, clean_text
 from .documents.triple_files import TRIPLE_TYPES
+from .editing.commands import add_edit_parser, cmd_edit
 from .ingest import Progress
 from .storage.database import StoreError, quiet_storage_logs
 from .workspace import Workspace
@@ -212,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--answers", action="store_true", help="also score the offline answers (contains, EM, F1)")
     b.add_argument("--db", help="keep the benchmark graph in this Milvus Lite file; a re-run reuses it")
     b.add_argument("--out")
+    add_edit_parser(sub)  # `edit …`: fixing the graph by hand (vgrag/editing/commands.py)
     return p
 
 
@@ -235,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             "docs": cmd_docs,
             "check": cmd_check,
             "export": cmd_export,
+            "edit": lambda w, x: cmd_edit(w, x, _out),
         }[a.cmd]
         return handler(ws, a)
     except (StoreError, InputError, FileNotFoundError, ValueError) as e:

@@ -81,6 +81,20 @@ def _finish_document(graph: Graph, did: str, name: str, digest: str, n: int, key
     graph.documents.put(Document(did, name, digest, n_passages=n, complete=True, added_at=added, key=key))
 
 
+def _replay_edits(graph: Graph, embedder: Embedder, name: str, docs: set[str], tally: Tally) -> None:
+    """A document stored in place of an older content: the hand edits of the old one applied again where their
+    targets exist; those that no longer apply are reported (vgrag/editing)."""
+    if not docs:
+        return
+    from .editing.run import replay_own_edits
+
+    done = replay_own_edits(graph, embedder, docs)
+    tally.edits_reapplied += len(done.applied)
+    for _, why in done.stale:
+        tally.edits_stale.append(why)
+        tally.failures.append(Failure(name, None, f"{name}: {why}; redo it on the Review page if it is still needed."))
+
+
 def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
     """A write_chunks callback that turns embedding progress into honest Progress events: texts done of total,
     the rate, and the time left for this batch."""
@@ -203,6 +217,7 @@ def ingest_documents(
             tally.chunks += len(batch)
         graph_aliases(graph).add(did, canon.aliases)
         _finish_document(graph, did, name, digest, len(chunks), key)
+        _replay_edits(graph, embedder, name, {did, replaces} if replaces else set(), tally)
         if not doc_triples:
             tally.failures.append(Failure(name, None, (
                 f"{name}: no facts (triples) found in any of its {len(chunks)} chunk(s). Its text is stored and "
@@ -274,6 +289,7 @@ def ingest_imported(
         tally.chunks += len(chunks)
         on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
     _finish_document(graph, did, source_name, data_hash, len(passages), key)
+    _replay_edits(graph, embedder, source_name, {did, where.replaces} if where.replaces else set(), tally)
     report = tally.report(graph, t_start)
     on_progress(Progress("done", len(passages), len(passages), "done"))
     return report

@@ -60,6 +60,8 @@ class IngestReport:
     prompt_tokens: int = 0  # LLM extraction only
     completion_tokens: int = 0
     beside: tuple[str, ...] = ()  # stored beside documents of the same name (numbered), none of them replaced
+    edits_reapplied: int = 0  # hand edits (vgrag/editing) of replaced documents applied again to their new content
+    edits_stale: tuple[str, ...] = ()  # those that no longer apply (their targets are gone), each with the reason
 
 
 ProgressFn = Callable[[Progress], None]
@@ -89,6 +91,8 @@ class Tally:
     unchanged: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     beside: list[str] = field(default_factory=list)
+    edits_reapplied: int = 0
+    edits_stale: list[str] = field(default_factory=list)
 
     def add(self, s: WriteStats) -> None:
         self.passages_new += s.passages_new
@@ -117,4 +121,6 @@ class Tally:
             prompt_tokens=self.prompt_tokens,
             beside=tuple(self.beside),
             completion_tokens=self.completion_tokens,
+            edits_reapplied=self.edits_reapplied,
+            edits_stale=tuple(self.edits_stale),
         )

@@ -31,7 +31,12 @@ from .storage.database import Database, StoreError
 from .storage.repair import RepairReport, repair_graph
 from .storage.store import Graph
 from .storage.writer import DeleteReport, delete_document
-from .text import content_hash, text_name
+from .editing import Edit, EditLog, apply_edit, replay_edits, resume_pending, undo
+from .editing.review import PassageView, passages_to_review, review_passages
+from .editing.run import Replay
+from .editing.suggest import Suggestion, suggest_fixes
+from .editing.transfer import read_edit_records
+from .text import content_hash, entity_id, text_name
 
 
 def _noop(_: object) -> None:
@@ -205,3 +210,92 @@ class Workspace:
 
     def close(self) -> None:
         self.db.close()
+
+    # ---------- fixing the graph by hand (vgrag/editing; every edit is logged with the graph and undoable)
+    def _edit(self, op: str, graph: str | None, **args: object) -> Edit:
+        return apply_edit(self.graph(graph, create=False), self.embedder, op, args)
+
+    def merge_entities(self, source: str, target: str, graph: str | None = None) -> Edit:
+        """Merge entity `source` into `target` (names or ids): `target` keeps its name, `source` becomes its alias;
+        relations re-pointed (duplicates collapse). EditError with the reason when it cannot be done."""
+        return self._edit("merge", graph, source=source, target=target)
+
+    def rename_entity(self, entity: str, new_name: str, graph: str | None = None) -> Edit:
+        return self._edit("rename", graph, entity=entity, new_name=new_name)
+
+    def split_alias(self, entity: str, alias: str, graph: str | None = None) -> Edit:
+        """An alias of `entity` becomes an entity of its own again (the passages that write it link to it)."""
+        return self._edit("split_alias", graph, entity=entity, alias=alias)
+
+    def delete_entity(self, entity: str, graph: str | None = None) -> Edit:
+        """Delete an entity and its relations; its passages stay."""
+        return self._edit("delete_entity", graph, entity=entity)
+
+    def edit_relation(
+        self,
+        relation: str,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,  # noqa: A002 - the triple's own word
+        graph: str | None = None,
+    ) -> Edit:
+        """Change a relation's subject, predicate and/or object (it gets the new triple's id)."""
+        new = {"subject": subject, "predicate": predicate, "object": object}
+        return self._edit("edit_relation", graph, relation=relation, **new)
+
+    def delete_relation(self, relation: str, graph: str | None = None) -> Edit:
+        return self._edit("delete_relation", graph, relation=relation)
+
+    def add_relation(
+        self,
+        passage: str,
+        subject: str,
+        predicate: str,
+        object: str,
+        graph: str | None = None,  # noqa: A002
+    ) -> Edit:
+        """Add a triple by hand, supported by one passage (by id)."""
+        return self._edit("add_relation", graph, passage=passage, subject=subject, predicate=predicate, object=object)
+
+    def undo(self, n: int = 1, graph: str | None = None) -> list[Edit]:
+        """Reverse the last `n` edits (each undo is logged); EditError past the log's start."""
+        return undo(self.graph(graph, create=False), self.embedder, n)
+
+    def edits(self, graph: str | None = None) -> list[Edit]:
+        """The graph's edit log, oldest first (an edit a crash cut short is finished first)."""
+        g = self.graph(graph, create=False)
+        resume_pending(g, self.embedder)
+        return EditLog(g).all()
+
+    def suggestions(self, graph: str | None = None, kind: str | None = None) -> list[Suggestion]:
+        """Suggested fixes from the stored graph (near-duplicate names, glued headings, run-on names, dated
+        predicates), each with its preview and the edit that applies it (`apply_suggestion`)."""
+        found = suggest_fixes(self.graph(graph, create=False))
+        return [s for s in found if kind is None or s.kind == kind]
+
+    def apply_suggestion(self, suggestion: Suggestion, graph: str | None = None) -> list[Edit]:
+        """The edits of one suggestion, in order (EditError when an earlier fix already changed its target)."""
+        return [self._edit(op, graph, **dict(args)) for op, args in suggestion.edits]
+
+    def entity_named(self, name: str, graph: str | None = None) -> Entity | None:
+        """The entity with exactly this name (as ids fold it: case, spacing) or this id, None when none is."""
+        found = self.graph(graph, create=False).get_entities([name if name.startswith("ent-") else entity_id(name)])
+        return found[0] if found else None
+
+    def review(
+        self,
+        document: str | None = None,
+        entity: str | None = None,
+        graph: str | None = None,
+        only: set[str] | None = None,
+    ) -> list[PassageView]:
+        """A document's passages (or an entity's: its id), sentence by sentence with the triples extracted from
+        each; `only`: just these relation ids (e.g. the suggested fixes')."""
+        g = self.graph(graph, create=False)
+        return review_passages(g, passages_to_review(g, document, entity), only)
+
+    def import_edits(self, source: str | Path | tuple[str, bytes], graph: str | None = None) -> Replay:
+        """Apply the edit log of a JSON export (`export --format json`) to a graph where its targets exist; the
+        edits whose targets are gone come back as `stale` with the reason."""
+        name, data = source if isinstance(source, tuple) else (str(source), Path(source).read_bytes())
+        return replay_edits(self.graph(graph, create=False), self.embedder, read_edit_records(name, data))

@@ -13,6 +13,12 @@ from ..documents.triple_files import SPREADSHEET_FORMULA
 from .store import Graph
 
 
+def edit_records(graph: Graph) -> list[dict]:
+    from ..editing.transfer import edit_records as records  # editing builds on storage: imported when used
+
+    return records(graph)
+
+
 def _cell(value: str) -> str:
     """A CSV cell a spreadsheet shows as text: a leading =, +, -, @, tab or CR gets a ' before it (the importer,
     triple_files.read_csv, takes it off again)."""
@@ -73,6 +79,7 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
                 }
                 for p in graph.iter_passages()
             ],
+            "edits": edit_records(graph),  # the edit log (vgrag/editing): `vgrag edit replay` applies it again
         }
         return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
     if fmt == "csv":  # the same shape the importer reads: one row per (passage, triple), formulas disarmed

@@ -1,0 +1,129 @@
+"""The Review page through Streamlit's AppTest on a real Milvus Lite file: every triple and entity operation,
+the suggested fixes, undo and the log; document text shown literally."""
+
+from __future__ import annotations
+
+import json
+
+from apptest import app_workspace, page
+
+from vgrag.text import entity_id, relation_id
+
+FOUNDED = relation_id("Northwind Cloud", "founded by", "Elena Marsh")
+
+
+def review(entity: str = ""):
+    at = page("pages/review.py")
+    if entity:
+        at.text_input(key="review_entity").input(entity).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def flashed(at) -> list[str]:
+    return [t.value for t in at.toast]
+
+
+def test_passages_sentence_by_sentence_with_their_triples(app_env):
+    at = review()
+    texts = [t.value for t in at.text]
+    assert "Northwind Cloud | founded by | Elena Marsh" in texts
+    marked = [m.value for m in at.markdown if "Elena Marsh" in m.value and ":blue[" in m.value]
+    assert marked and ":orange[**Elena Marsh**]" in marked[0]  # the object's words marked in its sentence
+    assert at.query_params["doc"]  # the document is in the URL
+
+
+def test_delete_edit_and_add_a_triple_then_undo(app_env):
+    at = review()
+    ws = app_workspace(at)
+    pid = next(p for p in ws.graph("demo").iter_passages() if p.title == "Northwind Cloud").id
+    at.button(key=f"del_{pid}_{FOUNDED}").click().run()
+    assert not at.exception and ws.graph("demo").get_relations([FOUNDED]) == []
+    moved = relation_id("Northwind Cloud", "headquartered in", "Rotterdam")
+    at.text_input(key=f"o_{pid}_{moved}").input("Rotterdam, Netherlands")
+    at.button(key=f"save_{pid}_{moved}").click().run()
+    assert not at.exception
+    moved_to = relation_id("Northwind Cloud", "headquartered in", "Rotterdam, Netherlands")
+    assert ws.graph("demo").get_relations([moved_to])
+    at.text_input(key=f"add_s_{pid}").input("Elena Marsh")
+    at.text_input(key=f"add_p_{pid}").input("co-founded")
+    at.text_input(key=f"add_o_{pid}").input("Northwind Cloud")
+    at.button(key=f"add_{pid}").click().run()
+    assert not at.exception
+    assert ws.graph("demo").get_relations([relation_id("Elena Marsh", "co-founded", "Northwind Cloud")])
+    log = at.dataframe[0].value  # the edit log, latest first
+    assert list(log["edit"]) == ["add_relation", "edit_relation", "delete_relation"]
+    for _ in range(3):
+        at.button(key="undo").click().run()
+    assert not at.exception and ws.graph("demo").get_relations([FOUNDED])
+    at.button(key=f"save_{pid}_{FOUNDED}").click().run()  # nothing changed: said, nothing written
+    assert any("Nothing changed" in e.value for e in at.error)
+
+
+def test_entity_operations(app_env):
+    at = review("Priya Raman")
+    ws = app_workspace(at)
+    at.text_input(key="ent_rename_to").input("Priya  Raman-Iyer")
+    at.button(key="ent_rename").click().run()
+    assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is not None
+    at = review("Priya Raman-Iyer")
+    at.text_input(key="ent_merge_query").input("Jonas Weber").run()
+    pick = at.selectbox(key="ent_merge_pick")
+    pick.select(next(o for o in pick.options if o == "Jonas Weber")).run()
+    at.button(key="ent_merge").click().run()
+    assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is None
+    at = review("Jonas Weber")
+    assert at.selectbox(key="ent_alias").options == ["Priya Raman-Iyer"]
+    at.button(key="ent_split").click().run()
+    assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is not None
+    at = review("Priya Raman-Iyer")
+    other = review("Priya Raman-Iyer")  # a second browser session on the same entity
+    assert at.button(key="ent_delete").disabled
+    at.checkbox(key="ent_delete_sure").check().run()
+    at.button(key="ent_delete").click().run()
+    assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is None
+    other.text_input(key="ent_rename_to").input("Priya R.")  # the entity it shows was deleted meanwhile
+    other.button(key="ent_rename").click().run()  # its rerun finds the entity gone, says so, and writes nothing
+    assert not other.exception and ws.entity_named("Priya R.", "demo") is None
+    assert any("No entity is named" in c.value for c in other.caption)
+
+
+def test_suggested_fixes_only_and_apply_all_of_a_kind(app_env):
+    at = review()
+    ws = app_workspace(at)
+    triples = [["Thomas C. Südhof", "won in 2013", "Nobel Prize"], ["Thomas C. Sudhof", "studied", "synapses"],
+               ["Thomas C. Sudhof Career", "began in", "Göttingen"]]  # fmt: skip
+    text = "Thomas C. Südhof and Thomas C. Sudhof are one person."
+    rows = [{"title": "Sudhof › Career", "passage": text, "triples": triples}]
+    ws.import_triples(("sudhof.jsonl", "\n".join(json.dumps(r) for r in rows).encode()), "demo")
+    at = review()
+    at.toggle(key="review_fixes").set_value(True).run()
+    assert not at.exception
+    kinds = at.selectbox(key="fix_kind")
+    assert set(kinds.options) >= {"duplicate", "heading", "dated"}
+    kinds.select("duplicate").run()
+    assert at.button(key="fix_all").label.startswith("Apply all 1 “duplicate”")
+    at.button(key="fix_all").click().run()
+    assert not at.exception and ws.entity_named("Thomas C. Sudhof", "demo") is None
+    title = next(t.value for t in at.text if t.value.startswith("[dated]"))
+    assert title == "[dated] take the date out of 'won in 2013'"
+    fix = next(b for b in at.button if b.key and b.key.startswith("fix_") and "dated" in b.key)
+    fix.click().run()
+    assert ws.graph("demo").get_relations([relation_id("Thomas C. Südhof", "won", "Nobel Prize")])
+
+
+def test_document_text_is_never_markdown(app_env):
+    at = review()
+    ws = app_workspace(at)
+    text = "**Bold** <b>tag</b> [link](http://x.example) :red[alert] $x$ # Heading."
+    rows = [{"title": "# Title *x*", "passage": text, "triples": [["**Bold**", "links", "[link](http://x.example)"]]}]
+    ws.import_triples(("md.jsonl", json.dumps(rows[0]).encode()), "demo")
+    did = next(d.id for d in ws.documents("demo") if d.name == "md.jsonl")
+    at = review()
+    at.selectbox(key="review_doc").set_value(did).run()
+    assert not at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    assert "<b>" not in shown.replace("\\<b\\>", "") and "\\[link\\]" in shown and "\\:red\\[alert\\]" in shown
+    assert any(s.value == "\\# Title \\*x\\*" for s in at.subheader)
+    assert entity_id("**Bold**")  # the triple's own text is shown with st.text
+    assert "**Bold** | links | [link](http://x.example)" in [t.value for t in at.text]

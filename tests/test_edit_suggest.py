@@ -1,0 +1,77 @@
+"""Suggested fixes on a real graph: each kind is found from the graph's own names and texts, previewed, and
+applying them all leaves no two names that fold to the same string and a consistent graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from editgraph import PASSAGES
+
+from vgrag import Settings, Workspace
+from vgrag.editing.suggest import _defined, fold
+from vgrag.storage.check import check_graph
+from vgrag.text import entity_id, relation_id
+
+CURIE = [
+    ("Marie Curie › Career", "Marie Curie won the Nobel Prize in Physics in 1903. She was born in Warsaw.",
+     [["Marie Curie Career", "won in 1903", "Nobel Prize in Physics"], ["Marie Curie", "born in", "Warsaw"]]),
+    ("Marie Curie › Reading", "She read Fantasy, Science fantasy, Mystery fiction and Horror fiction.",
+     [["Marie Curie", "read", "Fantasy Science fantasy Mystery fiction Horror fiction"]]),
+    ("Marie Curie › Family", "Her husband Pierre Curie was a physicist. The Curie family lived in Paris.",
+     [["Pierre Curie", "was", "physicist"], ["Curie", "lived in", "Paris"]]),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def ws(db, embedder):
+    return Workspace(Settings(milvus_uri="unused"), db, embedder)
+
+
+@pytest.fixture
+def g(ws, request):
+    name = "sg_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
+    ws.drop(name)
+    for fname, rows in (("bio.json", PASSAGES), ("curie.json", CURIE)):
+        docs = [{"title": t, "text": x, "extracted_triples": ts, "extracted_entities": []} for t, x, ts in rows]
+        ws.import_triples((fname, json.dumps({"docs": docs}).encode()), graph=name)
+    yield name
+    ws.drop(name)
+
+
+def test_each_kind_is_found_with_a_preview(ws, g):
+    found = {s.title: s for s in ws.suggestions(g)}
+    assert set(found) >= {
+        "merge 'Thomas C. Sudhof' into 'Thomas C. Südhof'",  # accents folded (the accented one has more relations)
+        "merge 'Dr. Mignot' into 'Emmanuel Mignot'",  # a title, then the surname of a full name of the document
+        "merge 'CLL' into 'Chronic lymphocytic leukemia'",  # defined in parentheses by the text
+        "merge 'Marie Curie Career' into 'Marie Curie'",  # a section heading glued to a name
+        "delete 'Fantasy Science fantasy Mystery fiction Horror fiction'",
+        "take the date out of 'won in 1903'",
+    }
+    # "Curie" ends two full names of its document (Marie, Pierre): ambiguous, so no surname merge is suggested
+    assert not [t for t in found if t.startswith("merge 'Curie' ")]
+    assert all(s.preview for s in found.values())
+    assert "the text defines it" in found["merge 'CLL' into 'Chronic lymphocytic leukemia'"].preview[0]
+
+
+def test_applying_all_leaves_no_folded_duplicates_and_a_consistent_graph(ws, g):
+    for kind in ("duplicate", "heading", "run-on", "dated"):
+        for s in ws.suggestions(g, kind):
+            ws.apply_suggestion(s, graph=g)
+    graph = ws.graph(g)
+    names = [fold(e.name) for e in graph.iter_entities()]
+    assert len(names) == len(set(names))
+    assert graph.get_entities([entity_id("Fantasy Science fantasy Mystery fiction Horror fiction")]) == []
+    curie = relation_id("Marie Curie", "won", "Nobel Prize in Physics")
+    assert graph.get_relations([curie]) and graph.get_relations([relation_id("Marie Curie", "won in", "1903")])
+    report = check_graph(graph)
+    assert report.ok, report.problems
+    assert not ws.suggestions(g)  # nothing left to suggest
+
+
+def test_abbreviations_are_matched_by_initials():
+    text = "The World Health Organization (WHO) and the National Aeronautics and Space Administration (NASA) met."
+    assert _defined(text) == [("World Health Organization", "WHO"), ("National Aeronautics and Space Administration",
+                                                                       "NASA")]  # fmt: skip
+    assert _defined("He went home (HOME) today.") == []  # no words before it spell it

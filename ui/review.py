@@ -1,0 +1,87 @@
+"""The Review page's passages: each sentence with its names marked and the triples extracted from it beside it,
+each triple with keep / delete / edit, and a triple added by hand from a chosen sentence. Document text is shown
+literally (md_escape); every change goes through the Workspace's edit operations (vgrag/editing)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from ui.safe import md_escape
+from vgrag import Workspace
+from vgrag.editing import EditError
+from vgrag.editing.review import PassageView, SentenceView
+from vgrag.models import Relation
+
+_COLOR = {"subject": "blue", "object": "orange"}
+
+
+def sentence_markdown(s: SentenceView) -> str:
+    """The sentence as Markdown: every part escaped, subject words in blue and object words in orange, bold."""
+    return "".join(f":{_COLOR[k]}[**{md_escape(t.strip())}**]" + (" " if t.endswith(" ") else "")
+                   if k and t.strip() else md_escape(t) for t, k in s.parts)  # fmt: skip
+
+
+def run_edit(action: Callable[[], object], done: str) -> None:
+    """Do one edit; on success say so after the rerun, else show why (nothing was written)."""
+    try:
+        action()
+    except EditError as e:
+        st.error(md_escape(str(e)))
+        return
+    st.session_state["flash"] = md_escape(done)
+    st.rerun()
+
+
+def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
+    key = f"{pid}_{r.id}"
+    kept = r.id in st.session_state.setdefault("review_kept", set())
+    c_text, c_keep, c_edit, c_del = st.columns([6, 1, 1, 1], vertical_alignment="center")
+    c_text.text(("✓ " if kept else "") + f"{r.subject} | {r.predicate} | {r.object}")
+    if c_keep.button("Keep", key=f"keep_{key}", help="Mark this triple as checked"):
+        st.session_state["review_kept"].add(r.id)
+        st.rerun()
+    with c_edit.popover("Edit"):
+        s = st.text_input("Subject", r.subject, key=f"s_{key}")
+        p = st.text_input("Relation", r.predicate, key=f"p_{key}")
+        o = st.text_input("Object", r.object, key=f"o_{key}")
+        if st.button("Save", key=f"save_{key}", type="primary"):
+            new = {k: v for k, v, old in (("subject", s, r.subject), ("predicate", p, r.predicate),
+                                          ("object", o, r.object)) if v != old}  # fmt: skip
+            run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}”.")
+    if c_del.button("Delete", key=f"del_{key}"):
+        run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
+
+
+def _add(ws: Workspace, graph: str, view: PassageView) -> None:
+    pid = view.passage.id
+    with st.popover("Add a triple", icon=":material/add:"):
+        texts = [s.text for s in view.sentences]
+        n = st.selectbox("From the sentence", range(len(texts)), format_func=lambda i: texts[i][:90],
+                         key=f"add_sent_{pid}")  # fmt: skip
+        if n is not None:
+            st.text(texts[n])
+        c1, c2, c3 = st.columns(3)
+        s = c1.text_input("Subject", key=f"add_s_{pid}")
+        p = c2.text_input("Relation", key=f"add_p_{pid}")
+        o = c3.text_input("Object", key=f"add_o_{pid}")
+        if st.button("Add", key=f"add_{pid}", type="primary"):
+            run_edit(lambda: ws.add_relation(pid, s, p, o, graph=graph), f"Added “{s} {p} {o}”.")
+
+
+def show_passage(ws: Workspace, graph: str, view: PassageView) -> None:
+    st.subheader(md_escape(view.passage.title or "(untitled)"), divider="gray")
+    for s in view.sentences:
+        left, right = st.columns([1, 1])
+        left.markdown(sentence_markdown(s))
+        with right:
+            if not s.relations:
+                st.caption("no triple from this sentence")
+            for r in s.relations:
+                _triple(ws, graph, view.passage.id, r)
+    if view.unplaced:
+        st.caption("Triples of this passage that no sentence writes a word of:")
+        for r in view.unplaced:
+            _triple(ws, graph, view.passage.id, r)
+    _add(ws, graph, view)

@@ -1,0 +1,100 @@
+"""What the Review page reads: a document's passages sentence by sentence, each sentence with the triples
+extracted from it and the words of their subjects and objects marked. Pure reads; no Streamlit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import Passage, Relation
+from ..storage.store import Graph
+from ..text import split_texts
+
+_WORDS = re.compile(r"[^\W_]{3,}")
+
+
+@dataclass(frozen=True)
+class SentenceView:
+    text: str
+    parts: tuple[tuple[str, str], ...]  # (text, "" | "subject" | "object"): the sentence in order, names marked
+    relations: tuple[Relation, ...]  # the triples placed on this sentence
+
+
+@dataclass(frozen=True)
+class PassageView:
+    passage: Passage
+    sentences: tuple[SentenceView, ...]
+    unplaced: tuple[Relation, ...]  # triples none of whose words the passage's sentences write
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORDS.findall(text)}
+
+
+def _spans(sentence: str, name: str) -> list[tuple[int, int]]:
+    """Where the sentence writes `name` (case-insensitively), else each of its words of 3+ letters."""
+    low = sentence.casefold()
+    at = low.find(name.casefold())
+    if at >= 0 and len(name) == len(name.casefold()):
+        return [(at, at + len(name))]
+    out = []
+    for w in _words(name):
+        out += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(w) + r"(?!\w)", low)]
+    return out
+
+
+def marked(sentence: str, relations: Sequence[Relation]) -> tuple[tuple[str, str], ...]:
+    """The sentence cut into parts, the words of the relations' subjects and objects marked (subject wins)."""
+    kind = [""] * len(sentence)
+    for which in ("object", "subject"):
+        for r in relations:
+            for a, b in _spans(sentence, r.subject if which == "subject" else r.object):
+                kind[a:b] = [which] * (b - a)
+    parts: list[tuple[str, str]] = []
+    for i, c in enumerate(sentence):
+        if parts and parts[-1][1] == kind[i]:
+            parts[-1] = (parts[-1][0] + c, kind[i])
+        else:
+            parts.append((c, kind[i]))
+    return tuple(parts)
+
+
+def place(sentences: Sequence[str], relations: Sequence[Relation]) -> tuple[list[list[Relation]], list[Relation]]:
+    """Each relation on the sentence that writes most of its subject's and object's words (the first of equals);
+    those no sentence writes any word of, apart."""
+    bags = [_words(s) for s in sentences]
+    on: list[list[Relation]] = [[] for _ in sentences]
+    apart = []
+    for r in relations:
+        want_s, want_o = _words(r.subject), _words(r.object)
+        scores = [(len(want_s & b) > 0) + (len(want_o & b) > 0) + len((want_s | want_o) & b) / 100 for b in bags]
+        best = max(range(len(scores)), key=lambda i: scores[i], default=None)
+        if best is None or scores[best] == 0:
+            apart.append(r)
+        else:
+            on[best].append(r)
+    return on, apart
+
+
+def review_passages(graph: Graph, passages: Sequence[Passage], only: set[str] | None = None) -> list[PassageView]:
+    """The passages sentence by sentence with their triples (`only`: just these relation ids)."""
+    rel_ids = [r for p in passages for r in p.relation_ids if only is None or r in only]
+    rels = {r.id: r for r in graph.get_relations(list(dict.fromkeys(rel_ids)))}
+    out = []
+    for p, sentences in zip(passages, split_texts([p.text for p in passages]), strict=True):
+        mine = [rels[r] for r in p.relation_ids if r in rels]
+        on, apart = place(sentences, mine)
+        views = tuple(SentenceView(s, marked(s, rs), tuple(rs)) for s, rs in zip(sentences, on, strict=True))
+        out.append(PassageView(p, views, tuple(apart)))
+    return out
+
+
+def passages_to_review(graph: Graph, doc_id: str | None, entity_id: str | None) -> list[Passage]:
+    """A document's passages in order, or an entity's (within the document when both are given)."""
+    if entity_id:
+        ents = graph.get_entities([entity_id])
+        psgs = graph.get_passages(list(ents[0].passage_ids)) if ents else []
+        psgs = [p for p in psgs if doc_id in (None, p.doc_id)]
+        return sorted(psgs, key=lambda p: (p.doc_id, p.chunk_index))
+    return graph.passages_of_doc(doc_id) if doc_id else []

@@ -1,0 +1,220 @@
+"""Suggested fixes from the stored graph, each a preview and the edits that apply it (the same operations a user
+runs by hand). General mechanisms over the graph's own names and texts, no word lists grown per example:
+
+- duplicate: names equal once accents, case and punctuation are folded ("Thomas C. Südhof" / "Thomas C. Sudhof");
+  a leading abbreviated title ("Dr. Mignot") or a lone surname that ends exactly one full name of the same document
+  ("Mignot" after "Emmanuel Mignot"); an abbreviation the text defines in parentheses ("Chronic lymphocytic
+  leukemia (CLL)") → merge into the better-connected name.
+- heading: a name that glues a section heading of its own documents' passage titles, as written, to a name
+  ("Marie Curie Career" in a document with a section "Career") → merge into (or rename to) the name without it.
+- run-on: a name of 6+ words that reads as a list (a word repeated, or no function word at all) → delete it.
+- dated: a predicate that carries a date ("won in 2013") → the predicate without it, the date kept as its own
+  relation from the same passage.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import Entity, Passage, Relation
+from ..text import entity_id
+
+KINDS = ("duplicate", "heading", "run-on", "dated")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
+_DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DATE = re.compile(
+    rf"(?:\b(?:in|on|since|from|until|by|during|of)\s+)?(?:(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{1,2}})?,?\s+)?"
+    r"\b(1[0-9]{3}|20[0-9]{2})s?\b",
+)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One fix: what kind, a one-line title, the lines of its preview, and the edits (op, args) that apply it."""
+
+    kind: str
+    title: str
+    preview: tuple[str, ...]
+    edits: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    targets: tuple[str, ...] = ()  # the entity and relation ids it changes (the Review page's filter)
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{'|'.join(self.targets)}"
+
+
+def fold(name: str) -> str:
+    """A name without accents, case and punctuation: "Thomas C. Südhof" → "thomas c sudhof"."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return " ".join(_WORD.findall(bare.casefold()))
+
+
+def _edit(op: str, **args: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    return op, tuple(args.items())
+
+
+def _weight(e: Entity) -> tuple:
+    """Which of the spellings of one folded name to keep: the one with its accents written, then the better
+    connected."""
+    accents = sum(1 for c in unicodedata.normalize("NFKD", e.name) if unicodedata.combining(c))
+    return (accents, len(e.relation_ids), len(e.passage_ids), e.name)
+
+
+def _merge(kind: str, src: Entity, dst: Entity, why: str) -> Suggestion:
+    preview = (why, f"{src.name!r}: {len(src.relation_ids)} relation(s) → into {dst.name!r} "
+               f"({len(dst.relation_ids)}); {src.name!r} becomes an alias")  # fmt: skip
+    edit = _edit("merge", source=src.id, target=dst.id)
+    return Suggestion(kind, f"merge {src.name!r} into {dst.name!r}", preview, (edit,), (src.id, dst.id))
+
+
+class GraphView:
+    """What the suggestions read, once: entities, relations and passages, and each entity's documents."""
+
+    def __init__(self, entities: Iterable[Entity], relations: Iterable[Relation], passages: Iterable[Passage]):
+        self.entities = {e.id: e for e in entities}
+        self.relations = {r.id: r for r in relations}
+        self.passages = {p.id: p for p in passages}
+        self.docs_of: dict[str, set[str]] = {
+            e.id: {self.passages[p].doc_id for p in e.passage_ids if p in self.passages} for e in self.entities.values()
+        }
+        self.headings: dict[str, set[str]] = defaultdict(set)  # document → its section headings, as written
+        for p in self.passages.values():  # a title is "topic › section › subsection · p. N": the sections count
+            for h in re.sub(r" · p\. \d+$", "", p.title).split(" › ")[1:]:
+                if h.strip():
+                    self.headings[p.doc_id].add(" ".join(h.split()))
+
+
+def duplicates(v: GraphView) -> list[Suggestion]:
+    out, paired = [], set()
+
+    def add(a: Entity, b: Entity, why: str) -> None:
+        pair = frozenset((a.id, b.id))
+        if a.id != b.id and pair not in paired:
+            paired.add(pair)
+            out.append(_merge("duplicate", a, b, why))
+
+    by_fold: dict[str, list[Entity]] = defaultdict(list)
+    for e in v.entities.values():
+        by_fold[fold(e.name)].append(e)
+    for key, group in by_fold.items():
+        if key and len(group) > 1:
+            keep = max(group, key=_weight)
+            for e in group:
+                add(e, keep, f"the same name once accents, case and punctuation are folded ({key!r})")
+    full_names: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (document, surname) → full names there
+    for e in v.entities.values():
+        words = e.name.split()
+        if len(words) >= 2 and all(w[:1].isupper() for w in words) and not _TITLE_ABBR.match(e.name):
+            for d in v.docs_of[e.id]:
+                full_names[(d, fold(words[-1]))].append(e)
+    for e in v.entities.values():
+        bare = _TITLE_ABBR.sub("", e.name)
+        if bare != e.name and (other := v.entities.get(entity_id(bare))) is not None:
+            add(e, other, f"{e.name!r} is {bare!r} with a title before it")
+            continue
+        if len(bare.split()) == 1 and bare[:1].isupper():
+            found = {x.id: x for d in v.docs_of[e.id] for x in full_names.get((d, fold(bare)), []) if x.id != e.id}
+            if len(found) == 1:
+                (full,) = found.values()
+                add(e, full, f"{e.name!r} is the surname of {full.name!r}, written in the same document")
+    for p in v.passages.values():
+        for long, short in _defined(p.text):
+            a, b = v.entities.get(entity_id(short)), v.entities.get(entity_id(long))
+            if a is not None and b is not None:
+                add(a, b, f'the text defines it: "{long} ({short})"')
+    return out
+
+
+def _defined(text: str) -> list[tuple[str, str]]:
+    """(long form, abbreviation) pairs the text defines: "Chronic lymphocytic leukemia (CLL)" — the fewest words
+    before the parenthesis whose initials spell the abbreviation (words of 1-3 lowercase letters may be skipped)."""
+    out = []
+    for m in _DEFINED.finditer(text):
+        words, letters = m.group(1).replace(",", " ").split(), [c for c in m.group(2).casefold() if c.isalnum()]
+        for start in range(len(words) - 1, -1, -1):
+            span = words[start:]
+            significant = [w for w in span if not (w.islower() and len(w) <= 3)] or span
+            if [w[0].casefold() for w in significant] == letters or [w[0].casefold() for w in span] == letters:
+                out.append((" ".join(span), m.group(2)))
+                break
+    return out
+
+
+def glued_headings(v: GraphView) -> list[Suggestion]:
+    out = []
+    for e in v.entities.values():
+        words = e.name.split()
+        heads = set().union(*(v.headings.get(d, set()) for d in v.docs_of[e.id])) if v.docs_of[e.id] else set()
+        for n in range(1, min(3, len(words) - 1) + 1):
+            for glued, rest in ((words[-n:], words[:-n]), (words[:n], words[n:])):
+                if " ".join(glued) in heads and " ".join(rest) not in heads and rest[0][:1].isupper():
+                    name = " ".join(rest)
+                    other = v.entities.get(entity_id(name))
+                    why = f"{' '.join(glued)!r} is a heading of its document, glued to the name"
+                    if other is not None and other.id != e.id:
+                        out.append(_merge("heading", e, other, why))
+                    else:
+                        out.append(Suggestion("heading", f"rename {e.name!r} to {name!r}", (why,),
+                                              (_edit("rename", entity=e.id, new_name=name),), (e.id,)))  # fmt: skip
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _stop_words() -> frozenset[str]:
+    try:
+        from spacy.lang.en.stop_words import STOP_WORDS
+    except ImportError:  # spaCy is a dependency; without it no name counts as free of function words
+        return frozenset()
+    return frozenset(STOP_WORDS)
+
+
+def run_ons(v: GraphView) -> list[Suggestion]:
+    stop, out = _stop_words(), []
+    for e in v.entities.values():
+        words = [w.casefold() for w in e.name.split()]
+        if len(words) < 6:
+            continue
+        repeated = len(set(words)) < len(words)
+        if repeated or (stop and not stop & set(words)):
+            why = "a word repeats" if repeated else "no function word joins its words"
+            preview = (f"{len(words)} words and {why}: a list, not a name",
+                       f"deletes it and its {len(e.relation_ids)} relation(s); its passages stay")  # fmt: skip
+            out.append(Suggestion("run-on", f"delete {e.name!r}", preview, (_edit("delete_entity", entity=e.id),),
+                                  (e.id,)))  # fmt: skip
+    return out
+
+
+def dated(v: GraphView) -> list[Suggestion]:
+    out = []
+    for r in v.relations.values():
+        m = _DATE.search(r.predicate)
+        if m is None:
+            continue
+        bare = " ".join((r.predicate[: m.start()] + " " + r.predicate[m.end() :]).split())
+        if not any(c.isalpha() for c in bare) or not r.passage_ids:
+            continue
+        date = " ".join(r.predicate[m.start() : m.end()].split())
+        when = re.sub(r"^(?:in|on|since|from|until|by|during|of)\s+", "", date)
+        edits = (
+            _edit("edit_relation", relation=r.id, predicate=bare),
+            _edit("add_relation", passage=r.passage_ids[0], subject=r.subject, predicate=f"{bare} in", object=when),
+        )
+        preview = (f"{r.text!r} → {r.subject} {bare} {r.object}", f"the date kept: {r.subject} {bare} in {when}")
+        out.append(Suggestion("dated", f"take the date out of {r.predicate!r}", preview, edits, (r.id,)))
+    return out
+
+
+def suggest_fixes(graph: Any) -> list[Suggestion]:
+    """Every suggestion for a graph (a scan of its three collections: a maintenance task, never on the query path)."""
+    v = GraphView(graph.iter_entities(), graph.iter_relations(), graph.iter_passages())
+    return duplicates(v) + glued_headings(v) + run_ons(v) + dated(v)
