@@ -89,7 +89,7 @@ class Connection:
     def __init__(self, raw: MilvusClient, uri: str, server: bool) -> None:
         self.raw, self.uri, self.server = raw, uri, server
         self.version: tuple[int, int, int] | None = None
-        self._last_write = float("-inf")
+        self._last_write: dict[str, float] = {}  # collection -> when this process last wrote to it
 
     @property
     def has_bm25(self) -> bool:
@@ -121,8 +121,9 @@ class Connection:
         method = getattr(self.raw, name)
         if self.server and name not in _LOCAL:
             kwargs.setdefault("timeout", SLOW_TIMEOUT_S if name in _SLOW else CALL_TIMEOUT_S)
-            if name in _READS and time.monotonic() - self._last_write < FRESH_S:
-                kwargs.setdefault("consistency_level", "Strong")
+            coll = _collection(args, kwargs)
+            if name in _READS and time.monotonic() - self._last_write.get(coll, float("-inf")) < FRESH_S:
+                kwargs.setdefault("consistency_level", "Strong")  # only where we wrote: Strong costs ~200 ms a read
         try:
             out = method(*args, **kwargs)
         except StoreError:
@@ -130,7 +131,7 @@ class Connection:
         except Exception as e:  # noqa: BLE001 - gRPC, pymilvus and OS errors: each becomes one readable message
             raise self.error(name, e, kwargs.get("timeout")) from e
         if name in _WRITES:
-            self._last_write = time.monotonic()
+            self._last_write[_collection(args, kwargs)] = time.monotonic()
         return out
 
     def error(self, op: str, e: BaseException, timeout: object = None) -> StoreError:
@@ -160,6 +161,12 @@ class Connection:
                 )
             return StoreError(f"The Milvus server at {self.uri} refused {op}: {_short(e)}")
         return StoreError(f"Milvus Lite ({self.uri}) failed in {op}: {_short(e)}")
+
+
+def _collection(args: tuple, kwargs: dict) -> str:
+    """The collection a MilvusClient call names (its first argument)."""
+    name = kwargs.get("collection_name", args[0] if args else "")
+    return name if isinstance(name, str) else ""
 
 
 def _short(e: BaseException) -> str:
