@@ -118,8 +118,8 @@ class Canonicalizer:
                   for x in r.entities])  # fmt: skip
         out = []
         for r in results:
-            named = (clean_triple((self.name(t.subject), t.predicate, self.name(t.object))) for t in r.triples)
-            triples = tuple(dict.fromkeys(c for c in named if c is not None))
+            named = ((clean_triple((self.name(t.subject), t.predicate, self.name(t.object))), t) for t in r.triples)
+            triples = tuple(dict.fromkeys(replace(c, when=t.when) if t.when else c for c, t in named if c))
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
 
