@@ -1,0 +1,170 @@
+"""One entity per thing: how two spellings of one name are recognised, as pure functions over strings.
+
+- `fold`: a name without accents, case, punctuation or a leading title ("Dr.", "Prof.") — "Thomas C. Südhof",
+  "thomas c. sudhof" and "Dr. Thomas C. Sudhof" fold to one string.
+- `defined_abbreviations`: the abbreviations a text defines, "Chronic lymphocytic leukemia (CLL)" → (long form,
+  "CLL"): the words before the parenthesis whose initials spell it (small function words may be skipped:
+  "Food and Drug Administration (FDA)").
+- `strip_heading`: a name with a heading of its own document glued to its start or end ("Chlorambucil History"
+  under a "History" heading) without it.
+- `suggest_merges`: the uncertain cases over a list of stored names, for a person to decide (the graph editor's
+  suggested fixes): names that fold alike, a surname and the one full name ending with it, an abbreviation and
+  the one name whose initials spell it, heading-glued and run-on names, predicates that carry a year.
+
+Merges made automatically while ingesting use only evidence written in the document (entities.Canonicalizer).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+_TITLE = re.compile(r"^[A-Z][a-z]{1,3}\.\s+(?=[A-Z])")  # "Dr. ", "Prof. ", "Mrs. " before a capitalised word
+_DEFINED = re.compile(r"((?:[^\W\d_][\w'’\-]*\s+){1,8})\(([A-Z][A-Za-z]*[A-Z])s?\)")
+_SMALL = {"of", "and", "the", "for", "in", "on", "to", "de", "&"}
+_NUMBERING = re.compile(r"^\s*(?:[\dIVXivx]+[.)]|\d+(?:\.\d+)*\.?|[A-Za-z][.)])\s+")
+_YEAR = re.compile(r",?\s*\b(?:in|on|since|until|by|from|during)?\s*(?:1[0-9]{3}|20[0-9]{2})s?\b")
+RUN_ON_WORDS = 6
+
+
+def unaccented(name: str) -> str:
+    """A name without accents or a leading title ("Dr. Jindřich Polák" → "Jindrich Polak"), case and
+    punctuation kept."""
+    s = _TITLE.sub("", name.strip())
+    return unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFKD", s) if not
+                                                unicodedata.combining(c)))  # fmt: skip
+
+
+def fold(name: str) -> str:
+    """The string two spellings of one name share: accents, case, punctuation and a leading title dropped."""
+    s = _TITLE.sub("", name.strip())
+    s = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+    return " ".join(re.findall(r"\w+", s.casefold()))
+
+
+def initials(words: Sequence[str], skip_small: bool) -> str:
+    return "".join(w[0] for w in words if w and not (skip_small and w.casefold() in _SMALL)).upper()
+
+
+def defined_abbreviations(text: str) -> list[tuple[str, str]]:
+    """(long form, abbreviation) for each "Long form (LF)" in a text; the long form is the shortest run of words
+    right before the parenthesis whose initials spell the abbreviation."""
+    out = []
+    for m in _DEFINED.finditer(text):
+        words, abbr = m.group(1).split(), m.group(2)
+        for n in range(1, len(words) + 1):
+            tail = words[-n:]
+            if tail[0].casefold() in _SMALL:
+                continue
+            if abbr.upper() in (initials(tail, False), initials(tail, True)):
+                out.append((" ".join(tail), abbr))
+                break
+    return list(dict.fromkeys(out))
+
+
+def heading_forms(headings: Iterable[str]) -> set[str]:
+    """Headings as a name would carry them: case-folded, without numbering ("1. Definitions" → "definitions")."""
+    out = set()
+    for h in headings:
+        h = " ".join(h.split())
+        for form in (h, _NUMBERING.sub("", h)):
+            if form and any(c.isalpha() for c in form):
+                out.add(form.casefold())
+    return out
+
+
+def strip_heading(name: str, headings: set[str]) -> str:
+    """`name` without a heading (from `heading_forms`) glued to its end or start; the name itself when it is a
+    heading, when nothing capitalised would remain, or when a one-word heading and a one-word rest could as well
+    be a first and last name."""
+    words = name.split()
+    low = [w.casefold() for w in words]
+    for h in sorted(headings, key=len, reverse=True):
+        hw = h.split()
+        if len(hw) >= len(words):
+            continue
+        for rest in (words[: -len(hw)] if low[-len(hw) :] == hw else None, words[len(hw) :] if low[: len(hw)] == hw
+                     else None):  # fmt: skip
+            if not rest or not any(w[:1].isupper() for w in rest) or rest[0].casefold() in _SMALL:
+                continue
+            if len(hw) == 1 and len(rest) == 1 and _name_like(hw[0].title()):  # "Leland Stanford" under "Stanford"
+                continue
+            return " ".join(rest).strip(" ,;:")
+    return name
+
+
+def _name_like(heading: str) -> bool:
+    from ..documents.structure import entity_like
+
+    return entity_like(heading)
+
+
+# ---------- suggested fixes over stored names
+
+SuggestionKind = Literal["same_folded", "surname", "abbreviation", "heading_glued", "run_on", "dated_predicate"]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A fix a person may accept: merge `names` into `target`, rename `names[0]` to `target`, or (run_on) review
+    it. `reason` says why, in words a user reads."""
+
+    kind: SuggestionKind
+    names: tuple[str, ...]
+    target: str
+    reason: str
+
+
+def _preferred(names: Sequence[str]) -> str:
+    """The spelling to keep: with accents over without, without a title, then the longest, then the first."""
+    return max(names, key=lambda n: (not _TITLE.match(n), sum(ord(c) > 127 for c in n) > 0, len(n), -names.index(n)))
+
+
+def suggest_merges(
+    names: Sequence[str], headings: Iterable[str] = (), predicates: Sequence[str] = ()
+) -> list[Suggestion]:
+    """Fixes to suggest for a graph's entity names (and, optionally, its document headings and predicates).
+    Pure and deterministic; nothing here is certain enough to merge without asking."""
+    names = list(dict.fromkeys(n for n in names if n.strip()))
+    out: list[Suggestion] = []
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(fold(n), []).append(n)
+    for f, group in groups.items():
+        if len(group) > 1 and f:
+            out.append(Suggestion("same_folded", tuple(group), _preferred(group), "these names differ only in "
+                                  "accents, case, punctuation or a title"))  # fmt: skip
+    multi = [n for n in names if len(n.split()) >= 2 and all(w[:1].isupper() for w in n.split())]
+    by_last: dict[str, list[str]] = {}
+    for n in multi:
+        by_last.setdefault(fold(n.split()[-1]), []).append(n)
+    caps = [n for n in names if re.fullmatch(r"[A-Z][A-Z0-9]{1,9}s?", n)]
+    for n in names:
+        words = n.split()
+        if len(words) == 1 and words[0][:1].isupper() and n not in caps:
+            full = by_last.get(fold(n), [])
+            if full and len({fold(x) for x in full}) == 1:  # one person ends with it (spellings folding alike)
+                target = _preferred(full)
+                out.append(Suggestion("surname", (n, target), target, f'"{n}" may be short for "{target}"'))
+    for a in caps:
+        abbr = a.rstrip("s") if a.endswith("s") and a[:-1].isupper() else a
+        longs = [n for n in names if n != a and len(n.split()) >= 2 and abbr in (initials(n.split(), False),
+                 initials(n.split(), True))]  # fmt: skip
+        if len(longs) == 1:
+            out.append(Suggestion("abbreviation", (a, longs[0]), longs[0], f'"{a}" may abbreviate "{longs[0]}"'))
+    forms = heading_forms(headings)
+    for n in names:
+        stripped = strip_heading(n, forms) if forms else n
+        if stripped != n:
+            out.append(Suggestion("heading_glued", (n,), stripped, "a section heading of its document is glued on"))
+        elif len(n.split()) >= RUN_ON_WORDS:
+            out.append(Suggestion("run_on", (n,), n, f"{len(n.split())} words: possibly several names run together"))
+    for p in dict.fromkeys(predicates):
+        bare = " ".join(_YEAR.sub("", p).split()).strip(" ,")
+        if bare != p.strip() and bare:
+            out.append(Suggestion("dated_predicate", (p,), bare, "the predicate carries a year; keep it as the "
+                                  "relation's date"))  # fmt: skip
+    return out
