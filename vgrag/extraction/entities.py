@@ -81,6 +81,7 @@ class Canonicalizer:
         self._headings = heading_forms(headings)
         self._same: dict[str, str] = {}  # key of a short form → the long form this document gives it
         self._people: dict[str, dict[str, str]] = {}  # key of a last name → the full names ending with it
+        self._short: dict[str, str] = {}  # key of a short form → its spelling (an alias of the long form)
 
     def _strip(self, mention: str) -> str:
         return strip_heading(tidy(mention), self._headings) if self._headings else mention
@@ -99,6 +100,7 @@ class Canonicalizer:
             for long, short in getattr(r, "defined", ()):
                 if key(short) != key(long):
                     self._same[key(short)] = long
+                    self._short[key(short)] = short
                     longs.append(long)
             for full in getattr(r, "people", ()):
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
@@ -106,7 +108,7 @@ class Canonicalizer:
             for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
                 fulls = self._people.get(k := key(m), {})
                 if " " not in m.strip() and m[:1].isupper() and len(fulls) == 1 and k not in self._same:
-                    self._same[k] = next(iter(fulls.values()))
+                    self._same[k], self._short[k] = next(iter(fulls.values())), m
         return longs
 
     def add(self, mentions: Iterable[str]) -> None:
@@ -155,7 +157,7 @@ class Canonicalizer:
         for short, long in self._same.items():
             target = self.names.get(key(long))
             if target:
-                self._alias(target, {self.names.get(short, "")} - {target, ""})
+                self._alias(target, {self._short[short]} - {target})
         out = []
         for r in results:
             named = ((clean_triple((self.name(t.subject), t.predicate, self.name(t.object))), t) for t in r.triples)

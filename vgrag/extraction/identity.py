@@ -77,23 +77,22 @@ def heading_forms(headings: Iterable[str]) -> set[str]:
 
 
 def strip_heading(name: str, headings: set[str]) -> str:
-    """`name` without a heading (from `heading_forms`) glued to its end or start; the name itself when it is a
-    heading, when nothing capitalised would remain, or when a one-word heading and a one-word rest could as well
-    be a first and last name."""
+    """`name` without a heading (from `heading_forms`) glued to its end or start ("Chlorambucil History" →
+    "Chlorambucil"), when what remains reads as a name and the heading is the less name-like part; else `name`."""
     words = name.split()
     low = [w.casefold() for w in words]
-    for h in sorted(headings, key=len, reverse=True):
+    found = []
+    for h in headings:
         hw = h.split()
         if len(hw) >= len(words):
             continue
         for rest in (words[: -len(hw)] if low[-len(hw) :] == hw else None, words[len(hw) :] if low[: len(hw)] == hw
                      else None):  # fmt: skip
-            if not rest or not any(w[:1].isupper() for w in rest) or rest[0].casefold() in _SMALL:
-                continue
-            if len(hw) == 1 and len(rest) == 1 and _name_like(hw[0].title()):  # "Leland Stanford" under "Stanford"
-                continue
-            return " ".join(rest).strip(" ,;:")
-    return name
+            if rest and rest[0][:1].isupper() and rest[0].casefold() not in _SMALL:
+                text = " ".join(rest).strip(" ,;:")
+                if _name_like(text):
+                    found.append((not _name_like(" ".join(hw).title()), len(hw), text))
+    return max(found)[2] if found else name
 
 
 def _name_like(heading: str) -> bool:
