@@ -8,6 +8,7 @@ import pytest
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
 from vgrag.nlp import load_spacy
+from vgrag.present.viz import neighbourhood
 from vgrag.storage import schema
 from vgrag.storage.writer import SourceChunk, write_chunks
 
@@ -30,6 +31,8 @@ def test_a_relation_keeps_its_date_in_the_store_and_its_copy(graph, embedder):
     assert graph.get_relations([founded[0].id])[0].when == "in 1989"
     assert [r.when for r in graph.iter_relations() if r.predicate != "founded"] == [""] * (len(
         list(graph.iter_relations())) - 1)  # fmt: skip
+    drawn = neighbourhood(graph, founded[0].subject_id)  # Explore's graph labels the edge with its date
+    assert "founded (in 1989)" in {e.label for e in drawn.edges}
 
 
 def test_a_graph_from_before_the_date_column_opens_reads_and_takes_new_facts(db, embedder, monkeypatch):
