@@ -90,8 +90,9 @@ def strip_heading(name: str, headings: set[str]) -> str:
                      else None):  # fmt: skip
             if rest and rest[0][:1].isupper() and rest[0].casefold() not in _SMALL:
                 text = " ".join(rest).strip(" ,;:")
-                if _name_like(text):
-                    found.append((not _name_like(" ".join(hw).title()), len(hw), text))
+                glue = not _name_like(" ".join(hw).title())  # "Career", "Early life": never part of a name
+                if _name_like(text) and (glue or len(rest) >= 2):  # not "Leland Stanford" under "Stanford"
+                    found.append((glue, len(hw), text))
     return max(found)[2] if found else name
 
 
