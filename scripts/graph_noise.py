@@ -11,7 +11,9 @@ Usage:
 Counted over the graph's entities / distinct predicates (the detectors are this script's own, so a before/after
 comparison measures both checkouts with the same ruler):
   six_plus      names of 6+ words
-  heading_glued names that end (or start) with a heading of their own document and are longer than it
+  heading_glued names that end (or start) with a heading of their own document and are longer than it (over
+                bench passages most are real names holding another article's title: "Louis V of France");
+                heading_glued_generic counts only headings that do not name something ("Career", "History")
   quantity      lower-case names led by a determiner/quantifier (spaCy: a stop word tagged DET/ADJ/NUM/PRON, or
                 an ordinal/cardinal number: "many genres", "several other proteins", "first time")
   fold_dupes    names beyond the first that fold to one string (accents, case, punctuation, a leading title
@@ -38,6 +40,7 @@ sys.path.insert(1, str(HERE.parent))  # tests.fakes
 
 from tests.fakes import HashEmbedder  # noqa: E402
 from vgrag.documents.sources import document_sections  # noqa: E402
+from vgrag.documents.structure import entity_like  # noqa: E402
 from vgrag.extraction.extract import OfflineExtractor  # noqa: E402
 from vgrag.ingest import ingest_documents  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
@@ -99,10 +102,13 @@ def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
     six = [x for x in names if len(x.split()) >= 6]
     glued = [x for x in names for h in headings if x.casefold() != h and (x.casefold().endswith(" " + h) or
              x.casefold().startswith(h + " "))]  # fmt: skip
+    generic = {h for h in headings if not entity_like(h.title())}  # "career", "history", "early life"
+    glued_generic = [x for x in glued for h in generic if x.casefold().endswith(" " + h) or x.casefold().startswith(
+                     h + " ")]  # fmt: skip
     quantity = []
     for x, doc in zip(names, nlp.pipe(names), strict=True):  # type: ignore[attr-defined]
         first = doc[0] if len(doc) else None
-        if first is None or not x[:1].islower() or len(doc) < 2:
+        if first is None or not x[:1].islower() or len(doc) < 2 or doc[1].text in ("-", "–"):
             continue
         if (first.is_stop and first.pos_ in ("DET", "ADJ", "NUM", "PRON") and first.lower_ not in ("the", "a", "an")
                 or first.like_num or first.ent_type_ in ("ORDINAL", "CARDINAL")):  # fmt: skip
@@ -125,6 +131,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
         "relations": len(rels),
         "six_plus": [len(six), pct(len(six))],
         "heading_glued": len(set(glued)),
+        "heading_glued_generic": len(set(glued_generic)),
         "quantity": [len(quantity), pct(len(quantity))],
         "fold_dupes": sum(len(g) - 1 for g in dupes),
         "abbr_defined_split": [len(split), len(defined)],

@@ -244,14 +244,10 @@ class ClauseReader:
         out = []
         if described is not None:
             out += [t for p, o in pairs if o.kind == "name" and (t := triple(owner, f"{what} {p}", o.text))]
-        for s in subjects:
-            if not s.node:
-                continue
-            for p, o in pairs:
-                when = ", ".join(dict.fromkeys([o.year, *years] if o.year else years))  # "a 2001 war film" too
-                t = triple(s.text, p, o.text, when)
-                if t:
-                    out.append(t)
+        for s, (p, o) in ((s, po) for s in subjects if s.node for po in pairs):
+            when = ", ".join(dict.fromkeys([o.year, *years] if o.year else years))  # "a 2001 war film" too
+            if t := triple(s.text, p, o.text, when):
+                out.append(t)
         return out
 
     def possessed(self, verb: Tok) -> bool:

@@ -21,6 +21,7 @@ from .parse import clean_triple
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
+_JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 
 def tidy(name: str) -> str:
@@ -47,7 +48,8 @@ def clean_name(name: str) -> str:
 def key(name: str) -> str:
     """The key two mentions of one thing share: the normalised clean name, accents and a leading title folded
     ("Dr. Jindřich Polák" and "Jindrich Polak")."""
-    return normalize_name(unaccented(clean_name(name)))
+    k = normalize_name(unaccented(clean_name(name)))
+    return " ".join(_JOINERS.sub(" ", k).split()) or k  # "best-selling album" = "best selling album"
 
 
 def inverted(name: str) -> str | None:

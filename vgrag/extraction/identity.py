@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..documents.structure import entity_like
+
 _TITLE = re.compile(r"^[A-Z][a-z]{1,3}\.\s+(?=[A-Z])")  # "Dr. ", "Prof. ", "Mrs. " before a capitalised word
 _DEFINED = re.compile(r"((?:[^\W\d_][\w'’\-]*\s+){1,8})\(([A-Z][A-Za-z]*[A-Z])s?\)")
 _SMALL = {"of", "and", "the", "for", "in", "on", "to", "de", "&"}
@@ -65,24 +67,45 @@ def defined_abbreviations(text: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-def heading_forms(headings: Iterable[str]) -> set[str]:
-    """Headings as a name would carry them: case-folded, without numbering ("1. Definitions" → "definitions")."""
-    out = set()
+@dataclass(frozen=True)
+class Headings:
+    """A document's headings as a name would carry them: case-folded, without numbering ("1. Definitions" →
+    "definitions"), indexed by their first and last word so a name is checked against the few that could fit."""
+
+    forms: frozenset[str] = frozenset()
+    by_edge: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.forms)
+
+    def at_edges(self, first: str, last: str) -> tuple[str, ...]:
+        edges = dict(self.by_edge)
+        return tuple(dict.fromkeys(edges.get(first, ()) + edges.get(last, ())))
+
+
+def heading_forms(headings: Iterable[str]) -> Headings:
+    forms = set()
     for h in headings:
         h = " ".join(h.split())
         for form in (h, _NUMBERING.sub("", h)):
             if form and any(c.isalpha() for c in form):
-                out.add(form.casefold())
-    return out
+                forms.add(form.casefold())
+    edges: dict[str, set[str]] = {}
+    for f in forms:
+        for w in {f.split()[0], f.split()[-1]}:
+            edges.setdefault(w, set()).add(f)
+    return Headings(frozenset(forms), tuple((w, tuple(sorted(fs))) for w, fs in sorted(edges.items())))
 
 
-def strip_heading(name: str, headings: set[str]) -> str:
+def strip_heading(name: str, headings: Headings) -> str:
     """`name` without a heading (from `heading_forms`) glued to its end or start ("Chlorambucil History" →
     "Chlorambucil"), when what remains reads as a name and the heading is the less name-like part; else `name`."""
     words = name.split()
+    if len(words) < 2:
+        return name
     low = [w.casefold() for w in words]
     found = []
-    for h in headings:
+    for h in headings.at_edges(low[0], low[-1]):
         hw = h.split()
         if len(hw) >= len(words):
             continue
@@ -90,16 +113,10 @@ def strip_heading(name: str, headings: set[str]) -> str:
                      else None):  # fmt: skip
             if rest and rest[0][:1].isupper() and rest[0].casefold() not in _SMALL:
                 text = " ".join(rest).strip(" ,;:")
-                glue = not _name_like(" ".join(hw).title())  # "Career", "Early life": never part of a name
-                if _name_like(text) and (glue or len(rest) >= 2):  # not "Leland Stanford" under "Stanford"
+                glue = not entity_like(" ".join(hw).title())  # "Career", "Early life": never part of a name
+                if entity_like(text) and (glue or len(rest) >= 2):  # not "Leland Stanford" under "Stanford"
                     found.append((glue, len(hw), text))
     return max(found)[2] if found else name
-
-
-def _name_like(heading: str) -> bool:
-    from ..documents.structure import entity_like
-
-    return entity_like(heading)
 
 
 # ---------- suggested fixes over stored names
