@@ -35,9 +35,9 @@ RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
 DATE_LABELS = {"DATE", "TIME"}
 MODIFIERS = {"compound", "amod", "nummod", "nmod", "poss", "flat", "npadvmod"}
-_MONTH = re.compile(
-    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I
-)
+_MONTH = re.compile(  # a month or a day ("decades" is neither)
+    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
+    r"dec(ember)?)\b\.?|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I)  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MAX_PREDICATE_WORDS = 8
 QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
