@@ -48,7 +48,13 @@ if typed.strip():
         st.dataframe(
             pd.DataFrame(
                 [
-                    {"subject": r.subject, "predicate": r.predicate, "object": r.object, "passages": len(r.passage_ids)}
+                    {
+                        "subject": r.subject,
+                        "predicate": r.predicate,
+                        "object": r.object,
+                        "date": r.when,
+                        "passages": len(r.passage_ids),
+                    }
                     for r in rels
                 ]
             ),

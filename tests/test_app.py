@@ -28,6 +28,7 @@ def test_explore_entity_neighbourhood(app_env):
     assert not at.exception
     assert at.selectbox(key="entity_pick").value.startswith("Keystone")
     assert len(at.dataframe) >= 2
+    assert any("date" in d.value.columns for d in at.dataframe)  # a relation's date (#31), "" when none
     assert not any("No entity is named" in c.value for c in at.caption)
     at.text_input(key="entity_query").input("Marie Curie").run()  # not in the demo: its nearest are shown as such
     assert not at.exception and any("No entity is named “Marie Curie”" in c.value for c in at.caption)

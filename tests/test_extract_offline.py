@@ -46,7 +46,8 @@ def test_generic_nouns_and_bare_years_are_not_entities():
     )
     names = {x.casefold() for t in ex.triples for x in (t.subject, t.object)}
     assert not names & {"book", "novel", "author", "2012"}
-    assert ("Wolf Hall", "won, in 2012", "Booker Prize") in {(t.subject, t.predicate, t.object) for t in ex.triples}
+    assert ("Wolf Hall", "won", "Booker Prize", "in 2012") in {(t.subject, t.predicate, t.object, t.when) for t in
+                                                                ex.triples}  # fmt: skip
 
 
 def test_citation_markers_never_reach_names():
@@ -145,7 +146,7 @@ def test_a_relative_clause_preposition_read_as_a_dative_and_an_adverb_s_preposit
 
 def test_a_name_modified_by_another_name_and_a_lifespan_in_parentheses():
     facts = _facts("In 1998, Synon was acquired by Sterling Software of Plano, Texas.", "Synon")
-    assert {("Synon", "acquired by, In 1998", "Sterling Software"), ("Sterling Software", "of", "Plano")} <= facts
+    assert {("Synon", "acquired by", "Sterling Software"), ("Sterling Software", "of", "Plano")} <= facts
     facts = _facts("Kate Condon (February 4, 1877 – May 27, 1941) was an American contralto.", "Kate Condon")
     assert {("Kate Condon", "born", "February 4, 1877"), ("Kate Condon", "died", "May 27, 1941")} <= facts
 

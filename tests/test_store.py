@@ -59,7 +59,7 @@ def test_shared_relation_merges_passage_lists(graph, embedder):
     t = T("Paris", "capital of", "France")
     write_chunks(graph, embedder, chunks_for("d1", [("Paris is the capital of France.", [t])]))
     write_chunks(graph, embedder, chunks_for("d2", [("France's capital is Paris.", [t])]))
-    rel = graph.get_relations([relation_id(*t.__dict__.values())])[0]
+    rel = graph.get_relations([relation_id(t.subject, t.predicate, t.object)])[0]
     assert len(rel.passage_ids) == 2
 
 

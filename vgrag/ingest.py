@@ -28,6 +28,7 @@ class PlannedChunk:
     title: str  # the passage title: heading path (and PDF page), the file name only without headings
     topic: str  # what pronouns fall back to in offline extraction: a heading that names something, or ""
     text: str
+    headings: tuple[str, ...] = ()  # the section's heading path (names glued to a heading lose it: Canonicalizer)
 
 
 PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
@@ -54,7 +55,7 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     for sec in document_sections(shown, data):
         title, topic = sec.title(fallback), sec.topic
         for c in chunk_text(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, part) for part in fit_passage(c))
+            out.extend(PlannedChunk(title, topic, part, sec.heading) for part in fit_passage(c))
     if not out:
         raise InputError(f"{shown}: no text found.")
     return out
@@ -172,6 +173,7 @@ def ingest_documents(
     canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
     for key, name, digest, chunks, replaces in plans:
         did = _begin_document(graph, key, name, digest, len(chunks), tally, replaces)
+        canon.begin(h for c in chunks for h in c.headings)  # this document's headings and own evidence
         tally.documents.append(name)
         doc_triples = 0
         for start in range(0, len(chunks), batch_size):

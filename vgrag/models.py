@@ -10,6 +10,7 @@ class Triple:
     subject: str
     predicate: str
     object: str
+    when: str = ""  # a year or date the text attaches to the fact ("in 2012"); kept out of the predicate
 
     def sentence(self) -> str:
         """The triple as the sentence that is embedded and shown."""
@@ -33,6 +34,7 @@ class Relation:
     subject_id: str
     object_id: str
     passage_ids: tuple[str, ...] = ()
+    when: str = ""  # the triple's date ("in 2012"), "" when none or in a graph stored before dates were kept
 
     @property
     def text(self) -> str:

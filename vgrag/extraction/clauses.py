@@ -19,10 +19,11 @@ passages.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
+from .mentions import is_title, item_span, quantified
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -34,9 +35,9 @@ RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
 DATE_LABELS = {"DATE", "TIME"}
 MODIFIERS = {"compound", "amod", "nummod", "nmod", "poss", "flat", "npadvmod"}
-_MONTH = re.compile(
-    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I
-)
+_MONTH = re.compile(  # a month or a day ("decades" is neither)
+    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
+    r"dec(ember)?)\b\.?|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I)  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MAX_PREDICATE_WORDS = 8
 QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
@@ -106,12 +107,16 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            span = ent[1:] if ent[0].lower_ == "the" and len(ent) > 1 else ent
+            span = ent[1:] if (ent[0].lower_ == "the" or is_title(ent[0])) and len(ent) > 1 else ent
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
-                    w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of:  # fmt: skip
+                    w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
+                    not is_title(w):  # fmt: skip
                 start -= 1
-            text = self.doc[start : span.end].text
+            end = span.end
+            if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
+                start, end = item_span(self.doc, start, end, tok.i if start <= tok.i < end else ent.root.i)
+            text = self.doc[start:end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
                 if before is not None and re.fullmatch(r"\d{1,2}", before.text) and _MONTH.match(ent[0].text):
@@ -122,10 +127,12 @@ class ClauseReader:
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
+        if tok.pos_ == "NOUN" and quantified(tok):  # "many genres", "several other proteins", "the first time"
+            return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         keep = [c for c in tok.children if c.dep_ in MODIFIERS and c.i < tok.i and c.lower_ not in PERSONAL | {"his",
                 "its", "their", "her"}]  # fmt: skip
-        start = min([tok.i] + [c.left_edge.i for c in keep])
-        words = list(self.doc[start : tok.i + 1])
+        start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
+        words = list(self.doc[start:end])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
         year = ""
@@ -230,21 +237,17 @@ class ClauseReader:
         verb_base = verb.text
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
-                if a.kind == "year":
-                    years.append(f"{p.split(' ', 1)[1] if ' ' in p else ''} {a.text}".strip())
+                if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
+                    years.append(f"{p[len(verb_base) :].strip() if p.startswith(verb_base) else ''} {a.text}".strip())
                 elif a.node:
-                    pairs.append((p + (f" {a.year}" if a.year else ""), a))
-        note = f", {', '.join(dict.fromkeys(years))}" if years else ""
+                    pairs.append((p, a))
         out = []
         if described is not None:
             out += [t for p, o in pairs if o.kind == "name" and (t := triple(owner, f"{what} {p}", o.text))]
-        for s in subjects:
-            if not s.node:
-                continue
-            for p, o in pairs:
-                t = triple(s.text, p + note, o.text)
-                if t:
-                    out.append(t)
+        for s, (p, o) in ((s, po) for s in subjects if s.node for po in pairs):
+            when = ", ".join(dict.fromkeys([o.year, *years] if o.year else years))  # "a 2001 war film" too
+            if t := triple(s.text, p, o.text, when):
+                out.append(t)
         return out
 
     def possessed(self, verb: Tok) -> bool:
@@ -320,10 +323,11 @@ def coordinated(tok: Tok) -> list[Tok]:
     return out
 
 
-def triple(s: str, p: str, o: str) -> Triple | None:
+def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
     if not _WORD.search(s) or len(p.split()) > MAX_PREDICATE_WORDS:
         return None
-    return clean_triple((s, p, o))
+    t = clean_triple((s, p, o))
+    return replace(t, when=when[:1].lower() + when[1:]) if t is not None and when else t
 
 
 def _quoted_spans(doc: Any) -> dict[int, str]:

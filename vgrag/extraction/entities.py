@@ -16,10 +16,12 @@ from typing import Any
 
 from ..documents.structure import strip_markers
 from ..text import display_name, entity_id, normalize_name
+from .identity import heading_forms, strip_heading, unaccented
 from .parse import clean_triple
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
+_JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 
 def tidy(name: str) -> str:
@@ -44,8 +46,10 @@ def clean_name(name: str) -> str:
 
 
 def key(name: str) -> str:
-    """The key two mentions of one thing share: the normalised clean name."""
-    return normalize_name(clean_name(name))
+    """The key two mentions of one thing share: the normalised clean name, accents and a leading title folded
+    ("Dr. Jindřich Polák" and "Jindrich Polak")."""
+    k = normalize_name(unaccented(clean_name(name)))
+    return " ".join(_JOINERS.sub(" ", k).split()) or k  # "best-selling album" = "best selling album"
 
 
 def inverted(name: str) -> str | None:
@@ -70,9 +74,44 @@ class Canonicalizer:
         self._known = known  # spelling → name of the entity already in the graph with that spelling's id
         self.names: dict[str, str] = {}  # key of a mention → canonical display name
         self.aliases: dict[str, set[str]] = {}
+        self.begin()
+
+    def begin(self, headings: Iterable[str] = ()) -> None:
+        """Start a document: its headings (stripped from names glued to them) and the evidence it gives of one
+        thing's two names — an abbreviation it defines, a surname of the one person it names in full — which
+        holds for this document only."""
+        self._headings = heading_forms(headings)
+        self._same: dict[str, str] = {}  # key of a short form → the long form this document gives it
+        self._people: dict[str, dict[str, str]] = {}  # key of a last name → the full names ending with it
+        self._short: dict[str, str] = {}  # key of a short form → its spelling (an alias of the long form)
+
+    def _strip(self, mention: str) -> str:
+        return strip_heading(tidy(mention), self._headings) if self._headings else mention
 
     def name(self, mention: str) -> str:
-        return self.names.get(key(mention), tidy(mention) or clean_name(mention))
+        mention = self._strip(mention)
+        k = key(mention)
+        if k in self._same:
+            k = key(self._same[k])
+        return self.names.get(k, tidy(mention) or clean_name(mention))
+
+    def _learn(self, results: Sequence[Any]) -> list[str]:
+        """The document's own evidence in these results; returns the long forms (to be named like any mention)."""
+        longs = []
+        for r in results:
+            for long, short in getattr(r, "defined", ()):
+                if key(short) != key(long):
+                    self._same[key(short)] = long
+                    self._short[key(short)] = short
+                    longs.append(long)
+            for full in getattr(r, "people", ()):
+                self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
+        for r in results:  # "Mignot" after "Emmanuel Mignot": the one person of this document with that last name
+            for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
+                fulls = self._people.get(k := key(m), {})
+                if " " not in m.strip() and m[:1].isupper() and len(fulls) == 1 and k not in self._same:
+                    self._same[k], self._short[k] = next(iter(fulls.values())), m
+        return longs
 
     def add(self, mentions: Iterable[str]) -> None:
         """Learn canonical names for new mentions: the most frequent clean spelling of a key, a surname-first
@@ -81,11 +120,11 @@ class Canonicalizer:
         for m in mentions:
             clean = clean_name(m)
             if clean:  # the key drops a leading article; the name keeps the form the text writes
-                spellings.setdefault(normalize_name(clean), Counter())[tidy(m) or clean] += 1
+                spellings.setdefault(key(m), Counter())[tidy(m) or clean] += 1
         new = {k: forms for k, forms in spellings.items() if k not in self.names}
         stored = self._known([f for forms in new.values() for f in forms]) if self._known and new else {}
         for k, forms in new.items():  # a spelling the graph already has wins, else the most written one
-            ranked = sorted(forms, key=lambda f: (forms[f], len(f), f), reverse=True)
+            ranked = sorted(forms, key=lambda f: (forms[f], unaccented(f) != f, len(f), f), reverse=True)
             self.names[k] = next((stored[f] for f in ranked if f in stored), ranked[0])
         for k, forms in spellings.items():  # then merge surname-first forms
             inv = next((i for i in map(inverted, forms) if i), None)
@@ -97,12 +136,12 @@ class Canonicalizer:
                 self._alias(self.names[k], set(forms))
         for canon in list(self.names.values()):  # a written-out form seen after its surname-first one
             inv = inverted(canon)
-            if inv and normalize_name(inv) in self.names and self.names[normalize_name(inv)] != canon:
-                self._alias(canon, {self.names[normalize_name(inv)]})
-                self.names[normalize_name(inv)] = canon
+            if inv and key(inv) in self.names and self.names[key(inv)] != canon:
+                self._alias(canon, {self.names[key(inv)]})
+                self.names[key(inv)] = canon
 
     def _merge_target(self, written_out: str) -> str | None:
-        k = normalize_name(written_out)
+        k = key(written_out)
         if k in self.names:
             return self.names[k]
         return self._known([written_out]).get(written_out) if self._known else None
@@ -114,12 +153,17 @@ class Canonicalizer:
 
     def apply(self, results: Sequence[Any]) -> list[Any]:
         """Extractions (anything with `triples` and `entities`) with canonical names."""
-        self.add([x for r in results for t in r.triples for x in (t.subject, t.object)] + [x for r in results
-                  for x in r.entities])  # fmt: skip
+        longs = self._learn(results)
+        self.add([self._strip(x) for r in results for t in r.triples for x in (t.subject, t.object)] + [
+                  self._strip(x) for r in results for x in r.entities] + longs)  # fmt: skip
+        for short, long in self._same.items():
+            target = self.names.get(key(long))
+            if target:
+                self._alias(target, {self._short[short]} - {target})
         out = []
         for r in results:
-            named = (clean_triple((self.name(t.subject), t.predicate, self.name(t.object))) for t in r.triples)
-            triples = tuple(dict.fromkeys(c for c in named if c is not None))
+            named = ((clean_triple((self.name(t.subject), t.predicate, self.name(t.object))), t) for t in r.triples)
+            triples = tuple(dict.fromkeys(replace(c, when=t.when) if t.when else c for c, t in named if c))
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
 

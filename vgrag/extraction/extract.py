@@ -21,6 +21,8 @@ from ..nlp import load_spacy
 from ..storage.tags import Tags, passage_tags
 from .clauses import ClauseReader
 from .entities import Canonicalizer
+from .identity import defined_abbreviations
+from .mentions import is_title
 from .nominal import nominal_triples
 from .parse import parse_triples_output
 
@@ -39,6 +41,8 @@ class Extraction:
     completion_tokens: int = 0
     cached: bool = False
     tags: tuple[tuple[str, Tags], ...] = ()  # offline: each sentence's entities from the same parse (passage_tags)
+    defined: tuple[tuple[str, str], ...] = ()  # (long form, abbreviation) the text defines: "… leukemia (CLL)"
+    people: tuple[str, ...] = ()  # the people the text names in full (a later surname alone is one of them)
 
 
 class Extractor(Protocol):
@@ -73,8 +77,19 @@ class OfflineExtractor:
             triples = doc_triples(doc, name_of(title) if title else "")
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             tags = tuple(passage_tags(doc, text))  # the sentence tagger reuses this parse (storage/tags.py)
-            out.append(Extraction(triples, names, error=None if triples else "no triples found", tags=tags))
+            out.append(Extraction(triples, names, error=None if triples else "no triples found", tags=tags,
+                                  defined=tuple(defined_abbreviations(doc.text)), people=people(doc)))  # fmt: skip
         return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
+
+
+def people(doc: Any) -> tuple[str, ...]:
+    """The full names (two words or more, without a title such as "Dr.") of the PERSON entities of a parse."""
+    out = []
+    for ent in doc.ents:
+        span = ent[1:] if ent.label_ == "PERSON" and len(ent) > 1 and is_title(ent[0]) else ent
+        if ent.label_ == "PERSON" and len(span) > 1 and all(t.text[:1].isupper() for t in span if t.is_alpha):
+            out.append(span.text)
+    return tuple(dict.fromkeys(out))
 
 
 def doc_triples(doc: Any, topic: str = "") -> tuple[Triple, ...]:

@@ -225,6 +225,12 @@ def _cap(
     return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), tuple(focus))
 
 
+def relation_label(r: object) -> str:
+    """An edge's label: the predicate, and the relation's date when it has one ("founded (in 1989)")."""
+    when = getattr(r, "when", "")
+    return f"{r.predicate} ({when})" if when else r.predicate  # type: ignore[attr-defined]
+
+
 def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
     """One position per entity the step-through draws (at this node cap, over all its steps), computed once per
     trace and shared by every step: nothing moves between steps. Laying out only what is drawn, not every entity
@@ -233,7 +239,7 @@ def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[flo
     keep = set(drawn)
     rels = [r for r in trace.relations if {r.subject_id, r.object_id} <= keep]
     edges = tuple(sorted({(r.subject_id, r.object_id) for r in rels}))
-    labels = tuple(sorted({(r.subject_id, r.object_id, r.predicate) for r in rels}))
+    labels = tuple(sorted({(r.subject_id, r.object_id, relation_label(r)) for r in rels}))
     return layout(tuple(drawn), edges, labels, tuple(trace.entity_name(i) for i in drawn))
 
 
@@ -291,7 +297,7 @@ def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
         else:
             role = where if where == current else "context"
         why = f"similarity {r.similarity:.3f}, " + ("seed relation" if where == "seed" else f"found by hop {where[-1]}")
-        edges.append(VizEdge(r.id, r.subject_id, r.object_id, r.predicate, role, f"{r.text}\n{why}"))
+        edges.append(VizEdge(r.id, r.subject_id, r.object_id, relation_label(r), role, f"{r.text}\n{why}"))
         for eid in (r.subject_id, r.object_id):
             node(eid, "query" if eid in named and role not in FADED else role, f"reached via “{r.text}”")
             rank[eid] = max(rank.get(eid, 0.0), r.similarity)
@@ -319,7 +325,7 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
                     r.id,
                     r.subject_id,
                     r.object_id,
-                    r.predicate,
+                    relation_label(r),
                     "far" if d > 1 else "near",
                     f"{r.text}\nfrom {len(r.passage_ids)} passage(s)",
                 )

@@ -28,6 +28,7 @@ ID, VEC = "id", "vector"
 NAME, REL_IDS, PSG_IDS, ENT_IDS = "name", "relation_ids", "passage_ids", "entity_ids"
 SUBJ, PRED, OBJ, SUBJ_ID, OBJ_ID, TEXT = "subject", "predicate", "object", "subject_id", "object_id", "text"
 TITLE, DOC_ID, CHUNK = "title", "doc_id", "chunk_index"
+WHEN = "when"  # a relation's date; added after graphs were first stored: optional (see Column.optional)
 KIND, GRAPH, PAYLOAD = "kind", "graph", "payload"  # the meta collection
 
 META = "vgrag_meta"
@@ -52,6 +53,7 @@ class Column:
     name: str
     type: Literal["text", "id", "ids", "int"]
     clip: int = 2000  # bytes kept of a text (Milvus counts VARCHAR length in bytes)
+    optional: bool = False  # a column older collections lack: read as "" when missing, written only when set
 
 
 COLUMNS: dict[Kind, tuple[Column, ...]] = {
@@ -63,6 +65,7 @@ COLUMNS: dict[Kind, tuple[Column, ...]] = {
         Column(SUBJ_ID, "id"),
         Column(OBJ_ID, "id"),
         Column(PSG_IDS, "ids"),
+        Column(WHEN, "text", 200, optional=True),
     ),
     "passages": (
         Column(TITLE, "text"),
@@ -85,7 +88,9 @@ def add_fields(schema: object, kind: Kind, dim: int) -> object:
     """The collection's fields on a pymilvus schema."""
     schema.add_field(ID, DataType.VARCHAR, is_primary=True, max_length=ID_LEN)  # type: ignore[attr-defined]
     for c in COLUMNS[kind]:
-        if c.type == "text":
+        if c.type == "text" and c.optional:  # rows written without it (to_row) read as ""
+            schema.add_field(c.name, DataType.VARCHAR, max_length=MAX_TEXT, default_value="")  # type: ignore[attr-defined]
+        elif c.type == "text":
             schema.add_field(c.name, DataType.VARCHAR, max_length=MAX_TEXT)  # type: ignore[attr-defined]
         elif c.type == "id":
             schema.add_field(c.name, DataType.VARCHAR, max_length=ID_LEN)  # type: ignore[attr-defined]
@@ -117,6 +122,8 @@ def to_row(kind: Kind, record: Record, vector: Sequence[float]) -> dict:
     row: dict = {ID: record.id}
     for c in COLUMNS[kind]:
         value = getattr(record, c.name)
+        if c.optional and not value:
+            continue  # a collection created before this column has no field for it; an empty value is its default
         if c.type == "text":
             value = _clip(value, c.clip)
         elif c.type == "ids":
@@ -147,12 +154,18 @@ _LIST_AT = {k: tuple(i + 1 for i, c in enumerate(cols) if c.type == "ids") for k
 
 def encode_row(kind: Kind, row: dict) -> bytes:
     """A Milvus row (its vector left out) as the compact form `decode_row` reads."""
-    values = [row[ID], *(row.get(c.name) for c in COLUMNS[kind])]
+    values = [row[ID], *(row.get(c.name, "" if c.optional else None) for c in COLUMNS[kind])]
     return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def has_column(client: object, collection: str, name: str) -> bool:
+    """Whether a stored collection has a column (one created before an optional column was added lacks it)."""
+    info = client.describe_collection(collection)  # type: ignore[attr-defined]
+    return any(f.get("name") == name for f in info.get("fields", ()))
+
+
 def decode_row(kind: Kind, data: bytes) -> Record:
-    values = json.loads(data)
+    values = json.loads(data)  # a row kept before an optional last column existed is shorter: its default applies
     for i in _LIST_AT[kind]:
         values[i] = tuple(values[i] or ())
     return RECORD[kind](*values)

@@ -17,7 +17,7 @@ import numpy as np
 from ..embed import Embedder
 from ..models import Entity, Passage, Relation, Triple
 from ..text import display_name, entity_id, passage_id, relation_id
-from .schema import MAX_LIST
+from .schema import MAX_LIST, WHEN, has_column
 from .store import Graph
 from .tags import Tags
 
@@ -121,7 +121,7 @@ def _write_chunks(
             rid = relation_id(t.subject, t.predicate, t.object)
             ent_name.setdefault(sid, t.subject)
             ent_name.setdefault(oid, t.object)
-            rels.setdefault(rid, Relation(rid, t.subject, t.predicate, t.object, sid, oid))
+            rels.setdefault(rid, Relation(rid, t.subject, t.predicate, t.object, sid, oid, when=t.when))
             rel_psgs[rid].add(pid)
             for eid in (sid, oid):
                 ent_rels[eid].add(rid)
@@ -159,9 +159,11 @@ def _write_chunks(
             relation_ids=merged(old_rec.relation_ids if old_rec else (), psg_rels[pid]),
         )
         p_items.append((rec, old_vec if old_rec else vec_of[pid]))
+    dated = any(r.when for r in rels.values()) and has_column(graph.client, graph.coll("relations"), WHEN)
     for rid, r in rels.items():
         old_rec, old_vec = old_r.get(rid, (None, None))
-        rec = replace(r, passage_ids=merged(old_rec.passage_ids if old_rec else (), rel_psgs[rid]))
+        when = (r.when or (old_rec.when if old_rec else "")) if dated else ""  # a graph from before dates: none
+        rec = replace(r, passage_ids=merged(old_rec.passage_ids if old_rec else (), rel_psgs[rid]), when=when)
         r_items.append((rec, old_vec if old_rec else vec_of[rid]))
     for eid, name in ent_name.items():
         old_rec, old_vec = old_e.get(eid, (None, None))
