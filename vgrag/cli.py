@@ -158,6 +158,7 @@ def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
         distractors=distractors,
         db_uri=a.db,
         keep=bool(a.db),
+        unanswerable=a.unanswerable,
         on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")),
     )
     if a.out:
@@ -213,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, default=0, help="first N questions only")
     b.add_argument("--no-embed-baseline", action="store_true", help="skip timing the embed-only baseline")
     b.add_argument("--answers", action="store_true", help="also score the offline answers (contains, EM, F1)")
+    b.add_argument("--unanswerable", action="store_true", help="with --answers: ask each question again with its "
+                   "gold passages excluded, and report the verdict rates of both halves")  # fmt: skip
     b.add_argument("--db", help="keep the benchmark graph in this Milvus Lite file; a re-run reuses it")
     b.add_argument("--out")
     return p
