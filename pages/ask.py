@@ -169,7 +169,7 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     )
 with st.container(key="answer_top"):  # drawn on every step, filled on the answer step: verdict and evidence in view
     if step is Step.ANSWER:
-        answer_summary(trace)
+        answer_summary(trace, present)
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
 g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit ignores ← and

@@ -20,7 +20,7 @@ def test_the_answer_step_shows_the_verdict_and_evidence_above_the_graph(app_env)
     assert v.kind != "found"
     top = at.get("markdown")  # the verdict badge line and the step sentence both say it
     shown = [m.value for m in top if v.label.capitalize() in m.value]
-    assert any(m.startswith((":red-badge[", ":orange-badge[")) for m in shown), shown
+    assert any(m.startswith((":red-badge[", ":orange-badge[")) for m in shown), shown  # the badge above the graph
     assert any(v.said.split(":")[0] in m.value for m in at.markdown if m.value.startswith("**Step"))
     html = " ".join(h.proto.body for h in at.get("html"))
     assert all(e.sentence.split()[0] in html for e in at.session_state["trace"].answer.evidence)

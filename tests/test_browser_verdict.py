@@ -24,6 +24,7 @@ def _in_view(page) -> None:
     assert box["y"] >= 0 and last["y"] + last["height"] <= 720, (box, last)
     frame = page.locator(".st-key-graph_frame iframe").bounding_box()
     assert frame["y"] >= last["y"] + last["height"] and frame["height"] >= 200, frame
+    assert frame["y"] + frame["height"] <= 720, frame  # the whole graph too
 
 
 def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(tmp_path):

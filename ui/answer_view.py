@@ -7,25 +7,27 @@ from dataclasses import replace
 
 import streamlit as st
 
-from ui.render import evidence_html, verdict_markdown
+from ui.render import evidence_html, verdict_badge
 from vgrag.config import QueryParams
 from vgrag.query.trace import QueryTrace
 
 ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
 
 
-def answer_summary(trace: QueryTrace) -> None:
-    """On the answer step, above the graph: the verdict, then the evidence sentences (escaped, cited) — or the
-    model's answer. The graph frame below is shortened to leave them room (see the style)."""
+def answer_summary(trace: QueryTrace, present: bool = False) -> None:
+    """On the answer step, above the graph: the verdict's badge (its sentence leads the step sentence above), then
+    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below is shortened to leave
+    them room, so all of it still fits a 1280×720 window (px measured in Chromium, tests/test_browser_verdict.py)."""
     a = trace.answer
     if a is None:
         return
+    above = 400 if present else 510
     st.html(
-        "<style>.st-key-graph_frame iframe{height:max(220px,calc(100vh - 560px))!important}"
+        f"<style>.st-key-graph_frame iframe{{height:max(200px,calc(100vh - {above}px))!important}}"
         ".st-key-answer_top p{margin-bottom:0.15rem}</style>"
     )
-    if a.verdict is not None:
-        st.markdown(verdict_markdown(a.verdict))
+    badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
+    st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
     if a.evidence:
         st.html("".join(evidence_html(e) for e in a.evidence))
     elif a.text:

@@ -157,10 +157,15 @@ _BADGE = {"found": "green", "partly": "orange", "missing": "red"}
 _ICON = {"found": ":material/check_circle:", "partly": ":material/rule:", "missing": ":material/block:"}
 
 
-def verdict_markdown(v: Verdict) -> str:
-    """The verdict as one Markdown line: a coloured badge of our own words, then its sentence escaped."""
+def verdict_badge(v: Verdict) -> str:
+    """The verdict's kind as a coloured Markdown badge of our own words."""
     who = " (the model's)" if v.by == "model" else ""
-    return f":{_BADGE[v.kind]}-badge[{_ICON[v.kind]} {v.label.capitalize()}{who}] {md_escape(v.said)}"
+    return f":{_BADGE[v.kind]}-badge[{_ICON[v.kind]} {v.label.capitalize()}{who}]"
+
+
+def verdict_markdown(v: Verdict) -> str:
+    """The verdict as one Markdown line: its badge, then its sentence escaped."""
+    return f"{verdict_badge(v)} {md_escape(v.said)}"
 
 
 def show_offline_answer(a: AnswerStep) -> None:
