@@ -164,12 +164,12 @@ def run_bench(
                 ans[m].append(scores)
                 row[m]["answer"] = {"short": step.short or None, "confidence": step.confidence, "asked": step.asked,
                                     "evidence": [e.sentence for e in step.evidence], "gold": list(q.answers),
-                                    **scores, **verdict_row(step)}  # fmt: skip
+                                    **scores, **verdict_row(step, trace)}  # fmt: skip
                 if scope_of is not None:
                     hidden = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k),
                                         scope_of(q.gold))  # fmt: skip
                     out = extractive_answer(hidden, embedder, graph)
-                    row[m]["excluded"] = {"evidence": [e.sentence for e in out.evidence], **verdict_row(out)}
+                    row[m]["excluded"] = {"evidence": [e.sentence for e in out.evidence], **verdict_row(out, hidden)}
                     halves[m].append({"asked": row[m]["answer"], "excluded": row[m]["excluded"]})
         per_q.append(row)
         if on_progress:

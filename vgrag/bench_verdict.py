@@ -15,7 +15,7 @@ import numpy as np
 
 from .models import Passage
 from .query.scope import Scope
-from .query.trace import AnswerStep
+from .query.trace import AnswerStep, QueryTrace
 from .storage.store import Graph
 
 
@@ -27,12 +27,21 @@ def gold_scope(graph: Graph, key_of: Callable[[Passage], str]) -> Callable[[froz
     return lambda gold: Scope(excluded=frozenset(pid for k in gold for pid in ids.get(k, ())))
 
 
-def verdict_row(step: AnswerStep) -> dict:
+def verdict_row(step: AnswerStep, trace: QueryTrace | None = None) -> dict:
+    """The verdict and its signals, with retrieval's own scores beside them (for studying other signals): the top
+    passage's score and the best selected relation's similarity to the question."""
     v = step.verdict
     if v is None:
         return {"verdict": None}
-    return {"verdict": v.kind, "name_share": round(v.name_share, 4), "word_share": round(v.word_share, 4),
-            "said": v.said}  # fmt: skip
+    row = {"verdict": v.kind, "name_share": round(v.name_share, 4), "word_share": round(v.word_share, 4),
+           "said": v.said}  # fmt: skip
+    if trace is not None and trace.passages and trace.passages.passages:
+        row["top_score"] = trace.passages.passages[0].score
+    if trace is not None and trace.rerank is not None:
+        chosen = set(trace.rerank.selected)
+        sims = [r.similarity for r in trace.relations if r.id in chosen]
+        row["best_relation"] = max(sims) if sims else 0.0
+    return row
 
 
 def rates(rows: Sequence[dict]) -> dict:
