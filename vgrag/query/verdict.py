@@ -51,9 +51,9 @@ class Verdict:
         return LABEL[self.kind]
 
 
-def _quote(words: Sequence[str]) -> str:
+def _quote(words: Sequence[str], conj: str = "or") -> str:
     items = [f"“{w}”" for w in words]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
 def judge(
@@ -80,15 +80,15 @@ def judge(
             text = f"Not in these documents: nothing here names {_quote(miss_n)}"
         else:
             text = f"Not in these documents: nothing here says {_quote(miss_w)}"
-        text += f" (found only {_quote(found_n)})." if found_n else "."
+        text += f" (found only {_quote(found_n, 'and')})." if found_n else "."
         return Verdict("missing", text, miss_n, miss_w, n_share, w_share)
     if miss_n or miss_w:
         found_w = [w for i, w in enumerate(words) if i in said]
-        subject = _quote(found_n or found_w) if found_n or found_w else "the question"
+        subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
         text = (f"Partly found: nothing links {subject} to {_quote(miss_w)}" if miss_w and not miss_n
                 else f"Partly found: nothing here names {_quote(miss_n)}")  # fmt: skip
         return Verdict("partly", text + ".", miss_n, miss_w, n_share, w_share)
-    what = _quote(found_n) if found_n else "the question's words"
+    what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
 
 
