@@ -3,6 +3,7 @@ question, knobs, step) lives in the URL: a reload or a shared link reopens it at
 
 import streamlit as st
 
+from ui.answer_view import answer_summary, document_filter, scoped
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
 from ui.router import ensure_router
@@ -43,7 +44,7 @@ def _ask() -> None:  # Ask without an LLM: the query runs before the page is dra
     if s.llm.enabled or not question.strip():
         return  # streamed into the page below, or the page says to type a question
     try:
-        trace, naive = run(question, QueryParams(**{k.field: st.session_state[k.key] for k in KNOBS}), None)
+        trace, naive = run(question, scoped(QueryParams(**{k.field: st.session_state[k.key] for k in KNOBS})), None)
     except Exception as e:  # noqa: BLE001 - shown by the question row
         st.session_state["ask_failed"] = f"The query failed: {e}"
         return
@@ -79,6 +80,8 @@ def question_row() -> None:
         ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
     with knobs.popover("Knobs", icon=":material/tune:", width="stretch", help="The retrieval knobs"):
         p = knob_widgets()
+        document_filter(ws, graph.name)
+        p = scoped(p)
     if "trace" not in st.session_state:
         st.popover("How it works").markdown(HOW_IT_WORKS)
     if asked and not question.strip():
@@ -164,6 +167,9 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     st.markdown(
         f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
     )
+with st.container(key="answer_top"):  # drawn on every step, filled on the answer step: verdict and evidence in view
+    if step is Step.ANSWER:
+        answer_summary(trace, present)
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
 g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit ignores ← and

@@ -26,8 +26,7 @@ if typed.strip():
     written = graph_aliases(graph).all()  # entity name -> the spellings merged into it (one read for every hit)
     spelled = {normalize_name(typed).removeprefix("the ")}  # "The Northwind" is Northwind; an alias is its entity
     if hits and not any(
-        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))}
-        for e, _ in hits
+        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))} for e, _ in hits
     ):  # say so, rather than show a lookalike as if it were the one asked for
         st.caption(
             md_escape(f"No entity is named “{typed.strip()}”: the closest by meaning are listed, nearest first.")

@@ -213,3 +213,27 @@ def test_a_missing_openie_file_is_said_before_a_graph_is_made(db, embedder):
     with pytest.raises(FileNotFoundError, match="no openie"):
         run_bench(data, embedder, db=db, measure_embed=False)
     assert db.graph_info("bench_sample_bench") is None
+
+
+def test_bench_unanswerable_asks_each_question_again_without_its_gold_passages(minilm, tmp_path, capsys):
+    """--answers --unanswerable: the second half excludes the gold passages through the query filter, and the
+    verdict rates of both halves are reported per method, with intervals."""
+    from vgrag.cli import main
+
+    out = tmp_path / "r.json"
+    args = ["bench", "--data", str(SAMPLE_BENCH), "--methods", "naive,graph", "--no-embed-baseline", "--answers",
+            "--unanswerable", "--db", str(tmp_path / "u.db"), "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    r = json.loads(out.read_text())
+    gold = {q.id: q.gold for q in load_bench(SAMPLE_BENCH).questions}
+    corpus = {p["title"]: p["text"] for p in json.loads((SAMPLE_BENCH / "corpus.json").read_text())}
+    for m in ("naive", "graph"):
+        v = r["methods"][m]["verdict"]
+        assert v["unanswerable"]["n"] == v["answerable"]["n"] == len(r["questions"])
+        for half in v.values():
+            assert round(half["found"] + half["partly"] + half["missing"]) == 100 and len(half["missing_ci95"]) == 2
+        for q in r["questions"]:
+            hidden = " ".join(q[m]["excluded"]["evidence"])
+            assert q[m]["excluded"]["verdict"] in ("found", "partly", "missing")
+            assert not any(s in hidden for t in gold[q["id"]] for s in corpus.get(t, "\0").split(". ")[:1])
+    assert "made unanswerable" in capsys.readouterr().out

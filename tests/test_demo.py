@@ -50,7 +50,14 @@ def test_unanswerable_demo_questions_get_no_short_answer(demo, minilm):
     for q in json.loads((DEMO / "unanswerable.json").read_text()):
         a = run_query(q, demo, minilm).answer
         assert a.abstained and not a.short, (q, a.short)  # says so, and still shows the evidence with its citation
-        assert a.text.startswith("No short answer") and a.evidence and a.citations
+        assert a.text.startswith(a.verdict.said) and a.evidence and a.citations
+        assert a.verdict.kind != "found", (q, a.verdict)  # what the documents do not say is never "found"
+
+
+def test_example_questions_are_never_said_to_be_missing(demo, minilm):
+    for q in json.loads((DEMO / "questions.json").read_text()):
+        v = run_query(q, demo, minilm).answer.verdict
+        assert v.kind != "missing", (q, v)
 
 
 class _CountingEmbedder:

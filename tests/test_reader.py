@@ -155,7 +155,7 @@ def test_evidence_is_rendered_escaped(tags):
 def test_below_the_threshold_the_answer_says_so_and_still_shows_the_evidence(tags, graph):
     trace = _trace("Who painted the lighthouse?", PASSAGES, ())
     step = extractive_answer(trace, HashEmbedder(), graph, _model(0.99))
-    assert step.abstained and not step.short and step.text.startswith("No short answer")
+    assert step.abstained and not step.short and step.text.startswith(step.verdict.said)
     assert step.evidence and step.citations and 0 < step.confidence < 0.99
     assert all(m.kind != "answer" for e in step.evidence for m in e.marks)  # an unshown candidate is not marked
 
@@ -186,7 +186,8 @@ def test_the_json_trace_leads_its_answer_with_the_evidence_and_round_trips(tags,
     step = extractive_answer(trace, HashEmbedder(), graph, _model(0.5))
     full = replace(trace, answer=step)
     answer = json.loads(full.to_json())["answer"]
-    assert next(iter(answer)) == "evidence" and answer["evidence"][0]["sentence"] == LIGHTHOUSE
+    assert list(answer)[:2] == ["verdict", "evidence"] and answer["evidence"][0]["sentence"] == LIGHTHOUSE
+    assert answer["verdict"]["said"] and answer["verdict"]["kind"] in ("found", "partly", "missing")
     assert trace_from_dict(full.to_dict()).answer == step
 
 

@@ -178,3 +178,14 @@ def test_personalised_pagerank_matches_networkx_on_random_subgraphs():
         ref = nx.pagerank(g, alpha=params.ppr_damping, personalization=personal, weight="weight", tol=1e-8)
         assert set(mine) == set(ref)
         assert max(abs(mine[e] - ref[e]) for e in ref) < 1e-9, trial
+
+
+def test_a_name_ending_in_a_stop_word_is_matched_exactly(graph, embedder):
+    """ "Black Hawk Down" ends in a stop word: its n-gram must still be looked up as an exact name."""
+    write_chunks(graph, embedder, [SourceChunk("doc", "film", "Ridley Scott directed Black Hawk Down.", 0,
+                                               (Triple("Ridley Scott", "directed", "Black Hawk Down"),))])  # fmt: skip
+    trace = retrieve("Who directed Black Hawk Down?", graph, embedder)
+    exact = [q for q in trace.query_entities.entities if q.method == "exact-name"]
+    assert [q.text for q in exact] == ["Black Hawk Down"] and exact[0].entity_id == entity_id("Black Hawk Down")
+    assert "What" not in " ".join(q.text for q in retrieve("What is Black Hawk Down?", graph, embedder)
+                                  .query_entities.entities if q.method == "exact-name")  # fmt: skip

@@ -89,6 +89,12 @@ def _flow(uri: str, tmp_path: Path) -> dict:
         m: json.loads(vgrag(uri, "query", question, "--method", m, "--offline", "--json").stdout)
         for m in ("graph", "naive")
     }
+    scoped = {  # the document filter, applied inside retrieval on the server as on a Lite file
+        (m, flag): [p["title"] for p in json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--method", m,
+                                                         flag, "harbour.md", "--offline", "--json").stdout)
+                    ["passages"]["passages"]]
+        for m in ("graph", "naive") for flag in ("--only", "--exclude")
+    }  # fmt: skip
     check = json.loads(vgrag(uri, "check").stdout)
     export = tmp_path / f"export-{abs(hash(uri))}.json"
     vgrag(uri, "export", "--format", "json", "--out", str(export))
@@ -106,6 +112,7 @@ def _flow(uri: str, tmp_path: Path) -> dict:
         "deleted": before - after["counts"]["passages"],
         "docs_left": docs,
         "harbour_after_delete": [p["title"] for p in found["passages"]["passages"]],
+        "scoped": scoped,
     }
 
 
@@ -115,6 +122,9 @@ def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
     assert on_server["deleted"] >= 1 and "harbour.md" not in on_server["docs_left"]
     assert "northwind.jsonl" in on_server["docs_left"]
     assert "Harbour Lights" not in on_server["harbour_after_delete"]  # a delete is seen by the next read
+    for m in ("graph", "naive"):
+        assert set(on_server["scoped"][m, "--only"]) == {"Harbour Lights"}, on_server["scoped"]
+        assert "Harbour Lights" not in on_server["scoped"][m, "--exclude"] and on_server["scoped"][m, "--exclude"]
     on_lite = _flow(str(tmp_path / "lite.db"), tmp_path)
     assert on_server == on_lite
     _word_index_is_unavailable(server)

@@ -11,6 +11,7 @@ from ui.safe import md_escape
 from ui.state import vis_assets_url
 from vgrag.present.viz import ROLE_COLORS, VizGraph, legend, render_html
 from vgrag.query.trace import AnswerStep, Evidence, QueryTrace, Step
+from vgrag.query.verdict import Verdict
 
 
 def legend_html(g: VizGraph) -> str:
@@ -152,9 +153,26 @@ def evidence_html(e: Evidence) -> str:
     return f"<p>{''.join(pieces)} <b>[{e.n}]</b> <small>{html.escape(e.title)}</small></p>"
 
 
+_BADGE = {"found": "green", "partly": "orange", "missing": "red"}
+_ICON = {"found": ":material/check_circle:", "partly": ":material/rule:", "missing": ":material/block:"}
+
+
+def verdict_badge(v: Verdict) -> str:
+    """The verdict's kind as a coloured Markdown badge of our own words."""
+    who = " (the model's)" if v.by == "model" else ""
+    return f":{_BADGE[v.kind]}-badge[{_ICON[v.kind]} {v.label.capitalize()}{who}]"
+
+
+def verdict_markdown(v: Verdict) -> str:
+    """The verdict as one Markdown line: its badge, then its sentence escaped."""
+    return f"{verdict_badge(v)} {md_escape(v.said)}"
+
+
 def show_offline_answer(a: AnswerStep) -> None:
-    """The offline answer as the Ask page shows it: the evidence sentences first, then the short answer with its
-    confidence and the signals that decided it — or, plainly, that the documents were not read confidently enough."""
+    """The offline answer as the Ask page shows it: the verdict, the evidence sentences, and a short answer only
+    when a reader gave one."""
+    if a.verdict is not None:
+        st.markdown(verdict_markdown(a.verdict))
     st.caption("Evidence (the sentences that best connect the question's names to what it asks; names in blue):")
     for e in a.evidence:
         st.html(evidence_html(e))
@@ -162,8 +180,3 @@ def show_offline_answer(a: AnswerStep) -> None:
         st.markdown(f"**Short answer:** {md_escape(a.short)} · confidence {a.confidence:.0%}")
         if a.how:
             st.caption(md_escape(f"Decided by: {a.how}."))
-    else:
-        reason = a.text.split(". Evidence:", 1)[0] if a.text.startswith("No short answer") else a.text
-        st.info(md_escape(reason + "."), icon=":material/help:")
-        if a.how:
-            st.caption(md_escape(f"Best candidate's signals: {a.how}."))

@@ -253,7 +253,7 @@ def mode_label(s: Settings) -> str:
     if s.llm.enabled:
         where = s.llm.base_url or "api.openai.com"
         return f"LLM: {s.llm.model_rerank} at {where}"
-    return "Offline: no LLM (graph rerank, extractive answers)"
+    return "Offline: no LLM (graph rerank; answers are cited evidence sentences with a verdict, no short answer)"
 
 
 def demo_questions() -> list[str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .bench_data import BenchData
 from .bench_graph import build_graph, graph_name, open_bench_graph, plan
+from .bench_verdict import format_rates, gold_scope, rates, verdict_row
 from .config import QueryParams
 from .embed import Embedder
 from .query.answer import extractive_answer
@@ -81,12 +82,14 @@ def run_bench(
     answers: bool = False,
     distractors: Sequence[BenchData] = (),
     keep: bool = False,
+    unanswerable: bool = False,
 ) -> dict:
     """Build the graph, run every method on every question, and return the result JSON (see README).
 
     With `db` (the app's database) the benchmark graph stays there afterwards, named in `result["graph"]`, so its
     questions can be opened on the Ask page; otherwise it lives in a temporary Milvus Lite file. With `keep` and
-    `db_uri`, the graph stays in that file and a re-run reuses it (unchanged sources are not stored again)."""
+    `db_uri`, the graph stays in that file and a re-run reuses it (unchanged sources are not stored again). With
+    `unanswerable` (and `answers`), each question is asked again with its gold passages excluded (bench_verdict.py)."""
     answer_k = params.passage_top_k  # answers read what the user's query reads (5 by default), recall needs 10
     params = replace(params, passage_top_k=max(KS))
     tmp = None
@@ -132,11 +135,13 @@ def run_bench(
     runners = {
         "naive": retrieve_naive,
         "hybrid": retrieve_hybrid,
-        "graph": retrieve,
-        "graph_dense": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="off")),  # graph without BM25
-        "graph_words": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="candidates")),
-        "graph_fused": lambda q, g, e, p: retrieve(q, g, e, replace(p, lexical="fused")),
+        "graph": lambda q, g, e, p, s=None: retrieve(q, g, e, p, scope=s),
+        "graph_dense": lambda q, g, e, p, s=None: retrieve(q, g, e, replace(p, lexical="off"), scope=s),
+        "graph_words": lambda q, g, e, p, s=None: retrieve(q, g, e, replace(p, lexical="candidates"), scope=s),
+        "graph_fused": lambda q, g, e, p, s=None: retrieve(q, g, e, replace(p, lexical="fused"), scope=s),
     }
+    scope_of = gold_scope(graph, key_of) if answers and unanswerable else None
+    halves: dict[str, list[dict]] = {m: [] for m in methods}
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
     for n, q in enumerate(data.questions):
@@ -159,7 +164,13 @@ def run_bench(
                 ans[m].append(scores)
                 row[m]["answer"] = {"short": step.short or None, "confidence": step.confidence, "asked": step.asked,
                                     "evidence": [e.sentence for e in step.evidence], "gold": list(q.answers),
-                                    **scores}  # fmt: skip
+                                    **scores, **verdict_row(step, trace)}  # fmt: skip
+                if scope_of is not None:
+                    hidden = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k),
+                                        scope_of(q.gold))  # fmt: skip
+                    out = extractive_answer(hidden, embedder, graph)
+                    row[m]["excluded"] = {"evidence": [e.sentence for e in out.evidence], **verdict_row(out, hidden)}
+                    halves[m].append({"asked": row[m]["answer"], "excluded": row[m]["excluded"]})
         per_q.append(row)
         if on_progress:
             on_progress("query", n + 1, len(data.questions))
@@ -180,6 +191,8 @@ def run_bench(
             }
             shown = [x["contains"] for x in ans[m] if x["answered"]]
             result["methods"][m]["answer"]["precision"] = round(100 * statistics.fmean(shown), 1) if shown else 0.0
+            if unanswerable:
+                result["methods"][m]["verdict"] = rates(halves[m])
             result["methods"][m]["answer_ms"] = {
                 "median": round(statistics.median(answer_ms[m]), 1) if answer_ms[m] else 0.0,
                 "p90": round(_pct(answer_ms[m], 0.9), 1),
@@ -249,4 +262,6 @@ def format_table(result: dict) -> str:
                 f"abstained {a['abstained']} "
                 f"· gold anywhere in the text {a['contains_text']} · median {r['answer_ms']['median']} ms"
             )
+        if "verdict" in r:
+            lines.append(format_rates(m, r["verdict"]))
     return "\n".join(lines)

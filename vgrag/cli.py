@@ -64,8 +64,10 @@ def cmd_ingest(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
-    params = query_params_from({k: v for k, v in vars(a).items() if v is not None})
-    trace = ws.query(a.question, a.graph, params, method=a.method, use_llm=not a.offline)
+    params = query_params_from({k: v for k, v in vars(a).items() if v is not None and k not in ("only", "exclude")})
+    trace = ws.query(
+        a.question, a.graph, params, method=a.method, use_llm=not a.offline, only=a.only or (), exclude=a.exclude or ()
+    )
     for step, error in (
         ("rerank", trace.rerank and trace.rerank.error),
         ("answer", trace.answer and trace.answer.error),
@@ -158,6 +160,7 @@ def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
         distractors=distractors,
         db_uri=a.db,
         keep=bool(a.db),
+        unanswerable=a.unanswerable,
         on_progress=lambda st, d, t: _bar(Progress(st if d < t else "done", d, t, "questions")),
     )
     if a.out:
@@ -181,7 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("query", help="ask a question")
     q.add_argument("question")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
-    q.add_argument("--method", choices=["graph", "naive"], default="graph")
+    q.add_argument("--method", choices=["graph", "naive", "hybrid"], default="graph")
+    q.add_argument("--only", action="append", metavar="NAME", help="read only this document (name or id as `docs` "
+                   "lists it); repeat for more")  # fmt: skip
+    q.add_argument("--exclude", action="append", metavar="NAME", help="never read this document; repeatable")
     q.add_argument("--offline", action="store_true", help="no LLM calls even when an endpoint is configured")
     q.add_argument("--hops", type=int)
     q.add_argument("--passage-top-k", dest="passage_top_k", type=int)
@@ -211,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, default=0, help="first N questions only")
     b.add_argument("--no-embed-baseline", action="store_true", help="skip timing the embed-only baseline")
     b.add_argument("--answers", action="store_true", help="also score the offline answers (contains, EM, F1)")
+    b.add_argument("--unanswerable", action="store_true", help="with --answers: ask each question again with its "
+                   "gold passages excluded, and report the verdict rates of both halves")  # fmt: skip
     b.add_argument("--db", help="keep the benchmark graph in this Milvus Lite file; a re-run reuses it")
     b.add_argument("--out")
     add_edit_parser(sub)  # `edit …`: fixing the graph by hand (vgrag/editing/commands.py)

@@ -29,6 +29,9 @@ class QueryParams:
     # the rest) or "fused" (word rankings fused with the graph's by reciprocal rank). Off: on MuSiQue, HotpotQA and
     # at 9k passages "candidates" changed no top-10 list and "fused" cost 10-16 R@5 points (README, Benchmark)
     ppr_damping: float = 0.5  # restart probability complement used by personalised PageRank
+    only_documents: tuple[str, ...] = ()  # read only these documents (ids or names as `docs` lists them); () = all
+    exclude_documents: tuple[str, ...] = ()  # never read these documents (their passages, and relations only they
+    # support, are no candidates: query/scope.py)
 
     def __post_init__(self) -> None:
         """Knobs out of range are refused here, naming the knob, instead of failing deep inside a query."""
@@ -48,6 +51,11 @@ class QueryParams:
                 raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, not {value!r}")
         if self.rerank not in ("auto", "graph", "similarity", "llm"):
             raise ValueError(f"rerank must be auto, graph, similarity or llm, not {self.rerank!r}")
+        for name in ("only_documents", "exclude_documents"):
+            value = getattr(self, name)
+            if isinstance(value, str) or not all(isinstance(x, str) and x.strip() for x in value):
+                raise ValueError(f"{name} must be a list of document names or ids, not {value!r}")
+            object.__setattr__(self, name, tuple(value))  # a list from JSON or a widget: kept as a tuple
         if self.lexical not in ("off", "candidates", "fused"):
             raise ValueError(f"lexical must be off, candidates or fused, not {self.lexical!r}")
 

@@ -48,14 +48,18 @@ _WORD = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)
 
 
 def ngrams(text: str, max_n: int = 6) -> list[str]:
-    """Word n-grams of a question (longest first) that are not made only of stopwords."""
+    """Word n-grams of a question (longest first) that neither start nor end with a lower-case stop word."""
     words = [w.strip(".'’") for w in _WORD.findall(text)]
     words = [w for w in words if w]
+    # a stop word at a gram's edge ends it, unless it is capitalised inside the text: then it belongs to a name
+    # ("Black Hawk Down", "Stand Up"); the text's first word is capitalised anyway ("What …", "The …")
+    edge_ok = [i > 0 and w[:1].isupper() for i, w in enumerate(words)]
     out: list[str] = []
     for n in range(min(max_n, len(words)), 0, -1):
         for i in range(len(words) - n + 1):
             gram = words[i : i + n]
-            if gram[0].lower() in STOPWORDS or gram[-1].lower() in STOPWORDS:
+            j = i + n - 1
+            if (gram[0].lower() in STOPWORDS and not edge_ok[i]) or (gram[-1].lower() in STOPWORDS and not edge_ok[j]):
                 continue
             out.append(" ".join(gram))
     return list(dict.fromkeys(out))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .config import QueryParams, Settings
@@ -165,10 +165,13 @@ class Workspace:
         method: Method = "graph",
         use_llm: bool = True,
         on_delta: Callable[[str], None] | None = None,
+        only: Sequence[str] = (),
+        exclude: Sequence[str] = (),
     ) -> QueryTrace:
-        """Retrieve and answer; the configured LLM (if any, and `use_llm`) makes at most two bounded calls."""
+        """Retrieve and answer; the configured LLM (if any, and `use_llm`) makes at most two bounded calls.
+        `only` / `exclude`: document names or ids the question is scoped to (added to params' filter)."""
         llm = self.query_llm(on_delta) if use_llm else None
-        trace = self.retrieve(question, graph, params, method, llm)
+        trace = self.retrieve(question, graph, params, method, llm, only, exclude)
         return self.answer(trace, graph, llm)
 
     def query_llm(
@@ -190,11 +193,19 @@ class Workspace:
         params: QueryParams | None = None,
         method: Method = "graph",
         llm: QueryLLM | None = None,
+        only: Sequence[str] = (),
+        exclude: Sequence[str] = (),
     ) -> QueryTrace:
-        """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`)."""
+        """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`); passages of
+        documents outside `only` or in `exclude` (names or ids) are never read."""
         g = self.graph(graph, create=False)
         g.refresh()  # another writer's last commit on the same Lite file (a server shows it by itself)
-        return retrieve_trace(clean_text(question), g, self.embedder, params or self.settings.query, llm, method)
+        p = params or self.settings.query
+        if only or exclude:
+            p = replace(
+                p, only_documents=(*p.only_documents, *only), exclude_documents=(*p.exclude_documents, *exclude)
+            )
+        return retrieve_trace(clean_text(question), g, self.embedder, p, llm, method)
 
     def answer(self, trace: QueryTrace, graph: str | None = None, llm: QueryLLM | None = None) -> QueryTrace:
         """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason."""

@@ -44,8 +44,9 @@ def how_it_works(p: QueryParams = QueryParams()) -> str:
         f"passages mention, and the nearest to the question and to the question plus the top {p.evidence_relations} "
         f"relations found; each scores its similarity plus {p.relation_weight:g} times its best relation's rerank "
         f"score, and the top {p.passage_top_k} (Passages) are kept. {_LEXICAL[p.lexical]} "
-        "(7) Offline, the answer is the evidence sentences from those passages, cited, and a short answer only when "
-        "the reader is confident; with a model, one LLM call answers from the passages, citing them."
+        "(7) Offline, the answer is the evidence sentences from those passages, cited, and a verdict: found, partly "
+        "found (naming what nothing supports) or not in these documents; with a model, one LLM call answers from the "
+        "passages, citing them, and says when they do not hold the answer."
     )
 
 
@@ -141,9 +142,11 @@ def explain(trace: QueryTrace, step: Step) -> str:
         cites = len(trace.answer.citations) if trace.answer else 0
         words = f", {n_words} found only by the BM25 word search" if n_words else ""
         named = f", {n_named} titled by a name that an evidence passage mentions" if n_named else ""
+        verdict = trace.answer.verdict if trace.answer else None
+        lead = f"{verdict.said} " if verdict else ""
         return (
-            f"The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
-            f"relations{named}{words}; Passages = {p.passage_top_k}) answer the question, citing {cites}; the thick "
+            f"{lead}The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
+            f"relations{named}{words}; Passages = {p.passage_top_k}) were read, {cites} cited; the thick "
             "orange-red chain is the best reasoning path."
         )
     return "This step has no data in this trace."

@@ -1,6 +1,7 @@
-"""The answer step: reasoning paths over the selected relations; offline, the evidence sentences (cited, names and
-answer marked) and a short answer only when the reader is confident; with an LLM, one bounded (optionally streamed)
-call citing the numbered passages."""
+"""The answer step: reasoning paths over the selected relations; offline, the evidence sentences (cited, names
+marked) and a verdict on them (found / partly found / not in these documents, verdict.py) — a short answer only
+from a Reader given explicitly (none by default: no offline reader reached 50 % held-out precision); with an LLM, one
+bounded (optionally streamed) call citing the numbered passages, whose "not in the documents" is the same verdict."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from ..storage.store import Graph
 from ..storage.tags import SentenceTags, tag_sentences
 from .evidence import Sentence, choose, describe
 from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
-from .reader import Chain, Model, Reading, read, sentences_of
-from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RankedPassage, RelationView, ms_since
+from .reader import Chain, Reader, Reading, sentences_of
+from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
+from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
@@ -166,11 +168,15 @@ def _marks(sentence: str, names: Sequence[str], answer: str) -> tuple[Mark, ...]
 
 
 def _evidence(
-    passages: Sequence[RankedPassage], asked: Asked, names: tuple[str, ...], reading: Reading, tags: SentenceTags | None
+    split: Sequence[tuple[int, str, str]],
+    asked: Asked,
+    names: tuple[str, ...],
+    reading: Reading,
+    tags: SentenceTags | None,
 ) -> list[Sentence]:
-    """The evidence sentences (evidence.choose) from every sentence of the retrieved passages, the short answer's
-    first when one is shown; the sentences' entities come from the tags stored at ingest (or spaCy's NER now)."""
-    split = sentences_of([(p.title, p.text) for p in passages])
+    """The evidence sentences (evidence.choose) from every sentence of the retrieved passages (`split`, the one
+    sentence list the reader reads too), the short answer's first when one is shown; the sentences' entities come
+    from the tags stored at ingest (or spaCy's NER now)."""
     nlp = load_spacy()
     ents = tag_sentences(nlp, [s for _, _, s in split], tags) if nlp is not None else [[] for _ in split]
     said = describe(asked.lemmas, names, split, ents)
@@ -179,31 +185,39 @@ def _evidence(
     return choose(said, first)
 
 
+NO_READER = Reading("", 0.0, None, "offline answers are the cited evidence and its verdict", "")
+
+
 def extractive_answer(
-    trace: QueryTrace, embedder: Embedder, graph: Graph | None = None, model: Model | None = None
+    trace: QueryTrace, embedder: Embedder, graph: Graph | None = None, reader: Reader | None = None
 ) -> AnswerStep:
     """Offline answer: the evidence sentences first (from the retrieved passages only, so every [n] is a passage
-    of the list shown), and the reader's short answer only when its confidence reaches the fitted threshold."""
+    of the list shown) and the verdict on them; a short answer only from `reader` (none by default) when its
+    confidence reaches its threshold."""
     t0 = time.perf_counter()
     passages = list(trace.passages.passages) if trace.passages else []
     paths = reasoning_paths(trace, embedder, graph)
     if not passages:
-        return AnswerStep("No passage in the graph matches this question.", (), paths, "extractive", ms_since(t0),
-                          abstained=True)  # fmt: skip
+        verdict = judge((), (), ())
+        return AnswerStep(verdict.said, (), paths, "extractive", ms_since(t0), abstained=True,
+                          verdict=verdict)  # fmt: skip
     names = query_names(trace)
     asked = read_question(trace.question, names)
     tags = graph.tags if graph is not None else None  # tagged at ingest: no NER waits for the question
-    reading, _ = read(asked, [(p.title, p.text) for p in passages], chain_of(trace, paths), tags, model)
+    split = sentences_of([(p.title, p.text) for p in passages])  # split once: the reader and the evidence share it
+    reading = reader.read(asked, split, chain_of(trace, paths), tags) if reader is not None else NO_READER
+    chosen = _evidence(split, asked, names, reading, tags)
+    verdict = judge(names, asked.words, chosen)
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))
-        for s in _evidence(passages, asked, names, reading, tags)
+        for s in chosen
     )  # fmt: skip
     cited = " ".join(f"{e.sentence} [{e.n}]" for e in evidence)
     if reading.short:
         text = f"{reading.short} — {cited}"
     else:
-        text = f"No short answer: {reading.why}. Evidence: {cited}"
+        text = f"{verdict.said} Evidence: {cited}"
     cites = {e.passage_id: Citation(e.n, e.passage_id, e.title, passages[e.n - 1].text) for e in evidence}
     return AnswerStep(
         text=text,
@@ -217,6 +231,7 @@ def extractive_answer(
         how=reading.signals,
         confidence=round(reading.confidence, 3),
         evidence=evidence,
+        verdict=verdict,
     )
 
 
@@ -228,7 +243,7 @@ def answer_messages(trace: QueryTrace) -> list[dict]:
             "role": "system",
             "content": "Answer the question using only the numbered passages. Cite every claim "
             "with the passage numbers in brackets, like [1] or [2][3]. If the passages "
-            "do not contain the answer, say that the context is not enough.",
+            f"do not contain the answer, reply exactly: {NOT_IN_DOCUMENTS}.",
         },
         {"role": "user", "content": f"Passages:\n{context}\n\nQuestion: {trace.question}"},
     ]
@@ -247,7 +262,7 @@ def cited_answer(trace: QueryTrace, text: str, call: LLMCall | None, ms: float, 
     notes = [x for x in (error, f"cited missing passage(s) {bad}" if bad else None) if x]
     if not text.strip():
         notes.append("empty answer")
-    return AnswerStep(text.strip(), cites, (), "llm", ms, call, "; ".join(notes) or None)
+    return AnswerStep(text.strip(), cites, (), "llm", ms, call, "; ".join(notes) or None, verdict=model_verdict(text))
 
 
 def answer_llm(

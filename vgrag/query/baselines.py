@@ -10,16 +10,20 @@ from ..config import QueryParams
 from ..embed import Embedder, embed_queries
 from ..models import Passage
 from ..storage.store import Graph
+from .scope import Scope, lexical_search, scope_for, search
 from .state import QueryState
 from .trace import PassageStep, QueryTrace, RankedPassage, ms_since
 
 
-def retrieve_naive(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
-    """Dense passage retrieval alone, as the baseline, in the same trace shape."""
+def retrieve_naive(
+    question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams(), scope: Scope | None = None
+) -> QueryTrace:
+    """Dense passage retrieval alone, as the baseline, in the same trace shape; only the scope's passages."""
     t_all = time.perf_counter()
+    scope = scope if scope is not None else scope_for(graph, params)
     qvec = embed_queries(embedder, [question])[0]
     t0 = time.perf_counter()
-    hits = graph.search("passages", qvec[None, :], params.passage_top_k)[0]
+    hits = search(graph, "passages", qvec[None, :], params.passage_top_k, scope)[0]
     ps = tuple(
         RankedPassage(id=h.record.id, title=h.record.title, text=h.record.text, score=round(h.score, 4), source="dense")  # type: ignore[union-attr]
         for h in hits
@@ -42,14 +46,17 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, fl
     return sorted(score.items(), key=lambda x: -x[1])
 
 
-def retrieve_hybrid(question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams()) -> QueryTrace:
+def retrieve_hybrid(
+    question: str, graph: Graph, embedder: Embedder, params: QueryParams = QueryParams(), scope: Scope | None = None
+) -> QueryTrace:
     """The baseline a user would pick without a graph: dense + BM25 passage search fused by reciprocal rank."""
     t_all = time.perf_counter()
+    scope = scope if scope is not None else scope_for(graph, params)
     qvec = embed_queries(embedder, [question])[0]
     t0 = time.perf_counter()
     depth = 2 * params.passage_top_k
-    dense = graph.search("passages", qvec[None, :], depth)[0]
-    lexical = graph.lexical_search([question], depth)[0]
+    dense = search(graph, "passages", qvec[None, :], depth, scope)[0]
+    lexical = lexical_search(graph, [question], depth, scope)[0]
     fused = rrf([[h.record.id for h in dense], [pid for pid, _ in lexical]])[: params.passage_top_k]
     records: dict[str, Passage] = {h.record.id: h.record for h in dense}  # type: ignore[misc]
     records.update((p.id, p) for p in graph.get_passages([pid for pid, _ in fused if pid not in records]))

@@ -20,6 +20,7 @@ from .answer import answer_llm, cited_answer, extractive_answer, reasoning_paths
 from .baselines import retrieve_hybrid, retrieve_naive
 from .rerank import RerankInput, rerank_graph, rerank_llm
 from .retrieve import retrieve
+from .scope import Scope
 from .trace import AnswerStep, QueryTrace, RerankStep
 
 Method = Literal["graph", "naive", "hybrid"]
@@ -64,16 +65,18 @@ def retrieve_trace(
     params: QueryParams = QueryParams(),
     llm: QueryLLM | None = None,
     method: Method = "graph",
+    scope: Scope | None = None,
 ) -> QueryTrace:
-    """The retrieval steps only (the answer comes from answer_trace)."""
+    """The retrieval steps only (the answer comes from answer_trace); `scope`: the passages it may read (default:
+    the document filter in params)."""
     question = question.strip()
     if not question:
         raise ValueError("Ask a question first.")
     if method == "naive":
-        return retrieve_naive(question, graph, embedder, params)
+        return retrieve_naive(question, graph, embedder, params, scope)
     if method == "hybrid":
-        return retrieve_hybrid(question, graph, embedder, params)
-    return retrieve(question, graph, embedder, params, llm_rerank=llm.rerank if llm else None)
+        return retrieve_hybrid(question, graph, embedder, params, scope)
+    return retrieve(question, graph, embedder, params, llm_rerank=llm.rerank if llm else None, scope=scope)
 
 
 def answer_trace(trace: QueryTrace, graph: Graph, embedder: Embedder, llm: QueryLLM | None = None) -> QueryTrace:

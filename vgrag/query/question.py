@@ -43,6 +43,7 @@ class Asked:
     names: tuple[str, ...]  # the question's names (the query entities retrieval found)
     lemmas: tuple[frozenset[str], ...]  # one lemma set per content word outside the names
     english: bool
+    words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
 
 
 def norm(text: str) -> str:
@@ -151,9 +152,11 @@ def read_question(question: str, names: tuple[str, ...] = ()) -> Asked:
     nlp = load_spacy()
     english = is_english(question)
     name_words = frozenset().union(*content_lemmas(" ".join(names))) if names else frozenset()
-    lemmas = tuple(w for w in content_lemmas(question) if not w & name_words)
+    pairs = [(w, x) for w, x in zip(_content_words(question), content_lemmas(question), strict=True)
+             if not x & name_words]  # fmt: skip
+    lemmas, words = tuple(x for _, x in pairs), tuple(w for w, _ in pairs)
     if nlp is None:
-        return Asked(question, "", "", (), names, lemmas, english)
+        return Asked(question, "", "", (), names, lemmas, english, words)
     doc = nlp(question, disable=["ner"])  # type: ignore[operator]
     wh_tokens = [t for t in doc if t.tag_ in ("WDT", "WP", "WP$", "WRB") and t.lower_ != "that"]
     # the asking word is not inside a relative clause ("the country where X was born"); of those the last ("…, and
@@ -169,4 +172,4 @@ def read_question(question: str, names: tuple[str, ...] = ()) -> Asked:
         table = _noun_types()
         known = [table[x] for x in sorted(word_lemmas(noun)) if x in table]
         types = tuple(known[0].items()) if known else ()
-    return Asked(question, wh, noun, types, names, lemmas, english)
+    return Asked(question, wh, noun, types, names, lemmas, english, words)

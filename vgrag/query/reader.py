@@ -4,7 +4,10 @@ passage ranks, whether the reasoning chain reaches it, how many passages agree);
 on questions generated from the corpora's own triples, never on evaluation questions (scripts/generate_questions.py,
 scripts/fit_reader.py; it writes reader_weights.json), and a softmax over the question's candidates and "none of
 them" turn them into a confidence: the probability that this candidate is the answer.
-The short answer is the best candidate, shown only when that confidence reaches the fitted threshold."""
+The short answer is the best candidate, shown only when that confidence reaches the fitted threshold.
+
+The answer step runs no reader by default (the fitted threshold is 1.0: no held-out precision reached 50 %); a
+`Reader` is passed to `extractive_answer` explicitly (the fitting scripts and tests pass a `Model`)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from ..nlp import load_spacy
 from ..storage.tags import SentenceTags, tag_sentences
@@ -78,6 +82,15 @@ class Reading:
     signals: str  # which signals decided the best candidate, in words
 
 
+Split = Sequence[tuple[int, str, str]]  # (passage index, title, sentence) of the listed passages, split once
+
+
+class Reader(Protocol):
+    """What the answer step asks of a reader: a Reading of the listed passages' sentences."""
+
+    def read(self, asked: Asked, split: Split, chain: Chain, tags: SentenceTags | None) -> Reading: ...
+
+
 @dataclass(frozen=True)
 class Model:
     """The scorer: a logistic model over the signals, and the confidence a short answer needs."""
@@ -96,6 +109,14 @@ class Model:
         e = [math.exp(x - top) for x in scores]
         total = math.exp(-top) + sum(e)
         return [x / total for x in e]
+
+    def read(self, asked: Asked, split: Split, chain: Chain = Chain(), tags: SentenceTags | None = None) -> Reading:
+        """The Reader interface: the fitted scorer over the sentences the answer step split."""
+        texts: dict[int, tuple[str, list[str]]] = {}
+        for i, title, sentence in split:
+            texts.setdefault(i, (title, []))[1].append(sentence)
+        passages = [(t, " ".join(ss)) for _, (t, ss) in sorted(texts.items())]
+        return read(asked, passages, chain, tags, self, split)[0]
 
     def explain(self, c: Candidate) -> str:
         """The signals that pushed this candidate's confidence up most, in words."""
@@ -142,6 +163,7 @@ def candidates(
     chain: Chain = Chain(),
     tags: SentenceTags | None = None,
     model: Model | None = None,
+    split: Split | None = None,
 ) -> list[Candidate]:
     """Every entity spaCy tags in the (title, text) passages that the question does not state itself, with its
     signals (from its best sentence) and confidence, best first."""
@@ -151,7 +173,7 @@ def candidates(
     model = model or fitted()
     question = f" {norm(asked.text)} "
     names = [norm(n) for n in asked.names if norm(n)]
-    split = sentences_of(passages)
+    split = split if split is not None else sentences_of(passages)
     found: dict[str, Candidate] = {}
     where: dict[str, set[int]] = {}
     noun = word_lemmas(asked.noun) if asked.noun else frozenset()
@@ -209,6 +231,7 @@ def read(
     chain: Chain = Chain(),
     tags: SentenceTags | None = None,
     model: Model | None = None,
+    split: Split | None = None,
 ) -> tuple[Reading, list[Candidate]]:
     """The short answer when the best candidate's confidence reaches the threshold, else none and why; with the
     ranked candidates (the evidence is chosen from their sentences)."""
@@ -216,7 +239,7 @@ def read(
         return Reading("", 0.0, None, "the question is not in English, the only language the offline reader reads",
                        ""), []  # fmt: skip
     model = model or fitted()
-    found = candidates(asked, passages, chain, tags, model)
+    found = candidates(asked, passages, chain, tags, model, split)
     if not found:
         return Reading("", 0.0, None, "no candidate answer was found in the retrieved passages", ""), []
     best = found[0]

@@ -22,6 +22,7 @@ from ..storage.store import Graph
 from ..text import entity_id, normalize_name
 from .baselines import rrf
 from .rerank import RerankInput, rerank_graph, rerank_similarity
+from .scope import EVERYTHING, Scope, lexical_search, scope_for, search
 from .state import QueryState
 from .trace import (
     EntityView,
@@ -114,7 +115,9 @@ def build_seeds(
     )
 
 
-def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], hops: int) -> list[HopStep]:
+def _expand(
+    graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], hops: int, scope: Scope = EVERYTHING
+) -> list[HopStep]:
     steps: list[HopStep] = []
     known = set(start)
     frontier = set(start)
@@ -124,7 +127,7 @@ def _expand(graph: Graph, cand: _Candidates, qvec: np.ndarray, start: set[str], 
         for e in ents:
             cand.names.setdefault(e.id, e.name)
         rel_ids = list(dict.fromkeys(r for e in ents for r in e.relation_ids if r not in cand.rels))
-        found = graph.get_with_vectors("relations", rel_ids)
+        found = [(r, v) for r, v in graph.get_with_vectors("relations", rel_ids) if scope.record_ok("relations", r)]
         new_rels = [r.id for r, v in found if cand.add(r, v, qvec)]  # type: ignore[arg-type]
         new_ents = sorted(
             {x for rid in new_rels for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)} - known
@@ -154,7 +157,11 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
 
 
 def _named_passages(
-    graph: Graph, pool: dict[str, tuple[Passage, np.ndarray]], top: Sequence[ScoredId], rels: dict[str, Relation]
+    graph: Graph,
+    pool: dict[str, tuple[Passage, np.ndarray]],
+    top: Sequence[ScoredId],
+    rels: dict[str, Relation],
+    scope: Scope = EVERYTHING,
 ) -> dict[str, tuple[str, float]]:
     """Passages titled by a name that an evidence passage (one carrying a top relation) mentions, each with the
     evidence passage that names it and that passage's best top-relation score."""
@@ -165,7 +172,7 @@ def _named_passages(
     ids = [pid for pid in evidence if pid in pool]
     named: dict[str, tuple[str, float]] = {}
     for src, found in zip(ids, graph.passages_named_in([pool[pid][0].text for pid in ids]), strict=True):
-        for pid in found - {src}:
+        for pid in scope.passages(sorted(found - {src})):
             if evidence[src] > named.get(pid, ("", -1.0))[1]:
                 named[pid] = (src, evidence[src])
     return named
@@ -179,6 +186,7 @@ def rank_passages(
     selected: Sequence[ScoredId],
     rels: dict[str, Relation],
     params: QueryParams,
+    scope: Scope = EVERYTHING,
 ) -> PassageStep:
     """Passages from the selected relations, from the names the evidence passages mention, and from two dense
     searches, ranked by similarity plus graph evidence.
@@ -192,12 +200,14 @@ def rank_passages(
     """
     t0 = time.perf_counter()
     k = params.passage_top_k
-    from_graph = list(dict.fromkeys(pid for s in selected if s.id in rels for pid in rels[s.id].passage_ids))
+    from_graph = scope.passages(
+        list(dict.fromkeys(pid for s in selected if s.id in rels for pid in rels[s.id].passage_ids))
+    )
     evidence = [rels[s.id].text for s in selected[: params.evidence_relations] if s.id in rels]
     queries = [qvec]
     if evidence:
         queries.append(embed_queries(embedder, [question + " " + ". ".join(evidence)])[0])
-    searched = graph.search("passages", np.stack(queries), k, with_vectors=True)
+    searched = search(graph, "passages", np.stack(queries), k, scope, with_vectors=True)
     dense, expanded = searched[0], (searched[1] if len(searched) > 1 else [])
     lexical: list[list[str]] = []
     if params.lexical in (
@@ -205,12 +215,12 @@ def rank_passages(
         "fused",
     ):  # the same two queries as words: BM25 finds exact names (a bridge entity) dense misses
         texts = [question] + ([question + " " + ". ".join(evidence)] if evidence else [])
-        lexical = [[pid for pid, _ in hits] for hits in graph.lexical_search(texts, k)]
+        lexical = [[pid for pid, _ in hits] for hits in lexical_search(graph, texts, k, scope)]
     pool: dict[str, tuple[Passage, np.ndarray]] = {h.record.id: (h.record, h.vector) for h in dense + expanded}  # type: ignore[misc]
     wanted = list(dict.fromkeys(pid for pid in from_graph + [p for ids in lexical for p in ids] if pid not in pool))
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", wanted))  # type: ignore[misc]
     rel_score = {s.id: s.score for s in selected}
-    named = _named_passages(graph, pool, selected[: params.evidence_relations], rels)
+    named = _named_passages(graph, pool, selected[: params.evidence_relations], rels, scope)
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", [x for x in named if x not in pool]))  # type: ignore[misc]
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
     lexical_ids = {p for ids in lexical for p in ids}
@@ -250,13 +260,16 @@ def retrieve(
     embedder: Embedder,
     params: QueryParams = QueryParams(),
     llm_rerank: LLMRerank | None = None,
+    scope: Scope | None = None,
 ) -> QueryTrace:
-    """Run every retrieval step (no answer) and return the trace."""
+    """Run every retrieval step (no answer) and return the trace; only passages of the scope (params' document
+    filter when not given), and relations and entities they support, are ever candidates."""
     t_all = time.perf_counter()
+    scope = scope if scope is not None else scope_for(graph, params)
     spans = mentions(question)
     t0 = time.perf_counter()
     grams = ngrams(question)
-    exact = graph.get_entities([entity_id(g) for g in grams])
+    exact = [e for e in graph.get_entities([entity_id(g) for g in grams]) if scope.record_ok("entities", e)]
     qstep = match_query_entities(grams, exact, spans)
     # only the spans no entity is named exactly are searched, so only those are embedded (with the question)
     unmatched = list(dict.fromkeys(q.text for q in qstep.entities if not q.entity_id))
@@ -264,8 +277,12 @@ def retrieve(
     vecs = embed_queries(embedder, [question] + unmatched)
     embed_ms = ms_since(t_embed)
     qvec = vecs[0]
-    ent_hits = graph.search_entity_records(vecs[1:], params.entity_top_k) if unmatched else []
-    rel_found = graph.search("relations", qvec[None, :], params.relation_top_k, with_vectors=True)[0]
+    ent_hits = (
+        [[(h.record, h.score) for h in row] for row in search(graph, "entities", vecs[1:], params.entity_top_k, scope)]
+        if unmatched
+        else []
+    )
+    rel_found = search(graph, "relations", qvec[None, :], params.relation_top_k, scope, with_vectors=True)[0]
     rel_hits = [(h.record, h.score) for h in rel_found]
     span_hits = dict(zip(unmatched, ent_hits, strict=True))
     seeds = build_seeds(qstep, span_hits, rel_hits, params, round(ms_since(t0) - embed_ms, 2))
@@ -282,7 +299,7 @@ def retrieve(
             cand.add(h.record, h.vector, qvec)  # type: ignore[arg-type]
     ent_score = {s.id: s.score for s in seeds.entity_hits}
     start = set(ent_score) | {x for rid in rel_score for x in (cand.rels[rid].subject_id, cand.rels[rid].object_id)}
-    hops = _expand(graph, cand, qvec, start, max(0, min(2, params.hops)))
+    hops = _expand(graph, cand, qvec, start, max(0, min(2, params.hops)), scope)
     eviction = _evict(cand, set(rel_score), params.eviction_cap)
 
     personal = dict(ent_score)
@@ -300,7 +317,7 @@ def retrieve(
             rstep = replace(rstep, error="no LLM configured: used the offline graph rerank")
     chosen = set(rstep.selected)
     selected = [c for c in rstep.candidates if c.id in chosen]
-    pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params)
+    pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params, scope)
 
     views = tuple(
         RelationView(

@@ -13,6 +13,7 @@ from typing import Literal
 
 from ..config import QueryParams
 from .state import QueryState
+from .verdict import Verdict
 
 
 def ms_since(t0: float) -> float:
@@ -223,6 +224,7 @@ class AnswerStep:
     how: str = ""  # the offline reader's signals that decided its best candidate, in words
     confidence: float = 0.0  # the offline reader's confidence in its best candidate (shown or not), 0..1
     evidence: tuple[Evidence, ...] = ()  # offline: the sentences shown first, each cited, names/answer marked
+    verdict: Verdict | None = None  # found / partly found / not in these documents, and what is found or missing
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,8 @@ class QueryTrace:
         d = dataclasses.asdict(dataclasses.replace(self, state=None))
         del d["state"]
         if d["answer"] is not None:  # the answer's evidence leads, as on the page
-            d["answer"] = {"evidence": d["answer"].pop("evidence"), **d["answer"]}
+            a = d["answer"]
+            d["answer"] = {"verdict": a.pop("verdict"), "evidence": a.pop("evidence"), **a}
         return d
 
     def to_json(self, indent: int | None = 2) -> str:

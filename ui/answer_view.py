@@ -1,0 +1,54 @@
+"""The answer step in view (issue #32): the verdict and the evidence sentences above the graph, so both fit a
+1280×720 window (and Present) without scrolling; and the Ask page's document filter (only / not these documents)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from ui.render import evidence_html, verdict_badge
+from vgrag.config import QueryParams
+from vgrag.query.trace import QueryTrace
+
+ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
+
+
+def answer_summary(trace: QueryTrace, present: bool = False) -> None:
+    """On the answer step, above the graph: the verdict's badge (its sentence leads the step sentence above), then
+    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below is shortened to leave
+    them room, so all of it still fits a 1280×720 window (px measured in Chromium, tests/test_browser_verdict.py)."""
+    a = trace.answer
+    if a is None:
+        return
+    above = 400 if present else 510
+    st.html(
+        f"<style>.st-key-graph_frame iframe{{height:max(200px,calc(100vh - {above}px))!important}}"
+        ".st-key-answer_top p{margin-bottom:0.15rem}</style>"
+    )
+    badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
+    st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
+    if a.evidence:
+        st.html("".join(evidence_html(e) for e in a.evidence))
+    elif a.text:
+        st.text(a.text[:600])
+
+
+def document_filter(ws: object, graph: str) -> None:
+    """Two multiselects, "Only these documents" and "Not these documents", over the graph's documents (by id,
+    shown by name). Their values reach the query through `scoped`."""
+    docs = ws.documents(graph)  # type: ignore[attr-defined]
+    names = {d.id: d.name for d in docs}
+    for key in (ONLY, EXCLUDE):  # a document deleted since it was picked is dropped from the choice
+        if key in st.session_state:
+            st.session_state[key] = [x for x in st.session_state[key] if x in names]
+    st.multiselect("Only these documents", list(names), key=ONLY, format_func=names.get,
+                   help="Read only these documents' passages (empty: all).")  # fmt: skip
+    st.multiselect("Not these documents", list(names), key=EXCLUDE, format_func=names.get,
+                   help="Never read these documents' passages, nor relations only they support.")  # fmt: skip
+
+
+def scoped(p: QueryParams) -> QueryParams:
+    """The knobs with the document filter the page's multiselects hold."""
+    only, exclude = st.session_state.get(ONLY) or [], st.session_state.get(EXCLUDE) or []
+    return replace(p, only_documents=tuple(only), exclude_documents=tuple(exclude))

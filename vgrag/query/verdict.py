@@ -1,0 +1,106 @@
+"""The verdict on an answer: found, partly found (naming the part nothing supports), or not in these documents.
+
+Offline it is read from the evidence the answer step chose (evidence.py), in the same units the evidence is chosen
+by: the question's names and its content words. The signals are general — the share of the question's names that
+the evidence sentences (or their passages' titles) state, and the share of its content words they say in some form;
+no word table, no per-question rule. Two thresholds turn them into a verdict; they were chosen on one dev set and
+reported on the other (docs/offline-answers.md, "Verdict"), so nothing here is tuned to the evaluation questions.
+
+With an LLM, the model is told to answer "not in the documents" when the passages do not say; that reply is parsed
+(`said_not_in_documents`) and shown as the same verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .evidence import Sentence
+
+VerdictKind = Literal["found", "partly", "missing"]
+# "not in these documents" when the evidence states less than NAME_MIN of the question's names or says less than
+# WORD_MIN of its content words (cross-validated choice: docs/offline-answers.md, "Verdict")
+NAME_MIN = 0.5
+WORD_MIN = 0.5
+NOT_IN_DOCUMENTS = "not in the documents"  # what the LLM is told to answer when the passages do not say
+_NOT_SAID = re.compile(
+    r"\b(?:not|isn['’]t|is not|aren['’]t) (?:in|found in|contained in|stated in|mentioned in) the (?:provided |given "
+    r"|retrieved |numbered )?(?:documents?|passages?|context)\b|\bthe (?:documents?|passages?|context) (?:do|does) "
+    r"not (?:say|contain|mention|state)",
+    re.IGNORECASE,
+)
+LABEL = {"found": "found", "partly": "partly found", "missing": "not in these documents"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How much of the question the answer's evidence supports, and in words what is found or missing."""
+
+    kind: VerdictKind
+    said: str  # one sentence: what was found, or which part nothing supports
+    missing_names: tuple[str, ...] = ()  # question names no evidence sentence states
+    missing_words: tuple[str, ...] = ()  # question content words no evidence sentence says
+    name_share: float = 1.0  # share of the question's names stated (1 when it has none)
+    word_share: float = 1.0  # share of its content words said (1 when it has none)
+    by: Literal["evidence", "model"] = "evidence"
+
+    @property
+    def label(self) -> str:
+        return LABEL[self.kind]
+
+
+def _quote(words: Sequence[str], conj: str = "or") -> str:
+    items = [f"“{w}”" for w in words]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def judge(
+    names: Sequence[str],
+    words: Sequence[str],
+    chosen: Sequence[Sentence],
+    name_min: float = NAME_MIN,
+    word_min: float = WORD_MIN,
+) -> Verdict:
+    """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
+    whose lemmas a Sentence's `words` index i refers to)."""
+    if not chosen:
+        return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
+                       0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
+    stated = set().union(*(s.names for s in chosen))
+    said = set().union(*(s.words for s in chosen))
+    miss_n = tuple(n for n in names if n not in stated)
+    miss_w = tuple(w for i, w in enumerate(words) if i not in said)
+    n_share = 1 - len(miss_n) / len(names) if names else 1.0
+    w_share = 1 - len(miss_w) / len(words) if words else 1.0
+    found_n = [n for n in names if n in stated]
+    if n_share < name_min or w_share < word_min:
+        if miss_n:
+            text = f"Not in these documents: nothing here names {_quote(miss_n)}"
+        else:
+            text = f"Not in these documents: nothing here says {_quote(miss_w)}"
+        text += f" (found only {_quote(found_n, 'and')})." if found_n else "."
+        return Verdict("missing", text, miss_n, miss_w, n_share, w_share)
+    if miss_n or miss_w:
+        found_w = [w for i, w in enumerate(words) if i in said]
+        subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
+        text = (f"Partly found: nothing links {subject} to {_quote(miss_w)}" if miss_w and not miss_n
+                else f"Partly found: nothing here names {_quote(miss_n)}")  # fmt: skip
+        return Verdict("partly", text + ".", miss_n, miss_w, n_share, w_share)
+    what = _quote(found_n, "and") if found_n else "the question's words"
+    return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
+
+
+def said_not_in_documents(text: str) -> bool:
+    """Whether a model's answer says the passages do not hold the answer (as it is told to: NOT_IN_DOCUMENTS)."""
+    return bool(_NOT_SAID.search(text))
+
+
+def model_verdict(text: str) -> Verdict | None:
+    """The verdict a model's answer gives: "not in these documents" when it says so, "found" when it answered."""
+    if not text.strip():
+        return None
+    if said_not_in_documents(text):
+        return Verdict("missing", "Not in these documents: the model found no answer in the passages.", by="model")
+    return Verdict("found", "Found: the model answered from the passages it cites.", by="model")
