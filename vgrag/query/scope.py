@@ -16,7 +16,7 @@ import numpy as np
 
 from ..config import QueryParams
 from ..models import Document
-from ..storage.engines import Hit
+from ..storage.base import Hit
 from ..storage.store import Graph
 from ..storage.schema import Kind
 
