@@ -36,6 +36,9 @@ ROLE_COLORS = {
     "centre": "#CC79A7",  # Explore: the entity searched for (as "query")
     "near": "#56B4E9",  # Explore: one hop away (as "hop1")
     "far": "#0072B2",  # Explore: two hops away (as "hop2")
+    "lost": "#E69F00",  # a comparison: only in the pinned run (labels marked −)
+    "gained": "#0072B2",  # a comparison: only in the new run (labels marked +)
+    "both": "#999999",  # a comparison: in both runs
 }
 ROLE_LABELS = {
     "query": "named in the question",
@@ -50,6 +53,9 @@ ROLE_LABELS = {
     "centre": "the entity you searched",
     "near": "1 hop away",
     "far": "2 hops away",
+    "lost": "− only in the pinned run",
+    "gained": "+ only in the new run",
+    "both": "in both runs",
 }
 FADED = {"context", "rejected", "kept"}
 MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
