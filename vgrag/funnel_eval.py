@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .bench import answer_metrics
+from .bench import KS, answer_metrics
 from .bench_data import BenchQuestion
 from .config import QueryParams
 from .embed import Embedder
@@ -103,11 +103,13 @@ def run_funnels(
     params: QueryParams = QueryParams(),
     k: int = 5,
     answers: bool = False,
+    retrieve_k: int = max(KS),
     on_progress: Callable[[int, int], None] | None = None,
 ) -> MethodResult:
-    """Every question through `method` with `params` (top `max(k, passage_top_k)` retrieved, as bench retrieves
-    10 and cuts at k), its funnel at k, and with `answers` the offline answer scored against the expected one."""
-    run_params = replace(params, passage_top_k=max(k, params.passage_top_k))
+    """Every question through `method` with `params`, `retrieve_k` passages retrieved and cut at k (bench's
+    protocol: 10 retrieved, Recall@k over their first k), its funnel at k, and with `answers` the offline answer
+    (over the run's own passage_top_k) scored against the expected one."""
+    run_params = replace(params, passage_top_k=max(k, retrieve_k))
     out = []
     for n, q in enumerate(questions):
         trace = RUNNERS[method](q.question, graph, embedder, run_params)
