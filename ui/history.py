@@ -7,16 +7,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui.run_link import KNOBS, run_url
+from ui.run_link import open_run, run_url
 from vgrag.present.compare import run_label
 from vgrag.query.trace import QueryTrace, Step
 
 KEEP = 12
-# what a restore clears, so the page runs the URL's runs again (the knob widgets take the URL's values)
-_CLEAR = ("trace", "naive", "pinned", "run_diff", "restore_tried", "pin_restore_tried", "knobs_saved", "question",
-          "step", "step_pick", "method", "gold_sources", *(k.key for k in KNOBS))  # fmt: skip
-
-
 def remember(graph: str, trace: QueryTrace, pinned: QueryTrace | None = None) -> None:
     """Add the run on screen (with its pinned run: a comparison) to the session's history, once."""
     url = run_url(graph, trace, Step.QUERY_ENTITIES, pinned)
@@ -32,13 +27,6 @@ def remember(graph: str, trace: QueryTrace, pinned: QueryTrace | None = None) ->
     history[:] = [h for h in history if h[1] != url][-(KEEP - 1) :] + [(label, url)]
 
 
-def _reopen(url: dict[str, str]) -> None:
-    for key in _CLEAR:
-        st.session_state.pop(key, None)
-    st.query_params.clear()
-    st.query_params.update(url)
-
-
 def history_panel() -> None:
     """The recent runs and comparisons: Open reopens one here; its link opens it anywhere."""
     history = st.session_state.get("history", [])
@@ -46,5 +34,5 @@ def history_panel() -> None:
         for n, (label, url) in enumerate(reversed(history)):
             c1, c2 = st.columns([5, 1], vertical_alignment="center")
             c1.text(label)
-            c2.button("Open", key=f"history_{n}", on_click=_reopen, args=(url,), width="stretch")
+            c2.button("Open", key=f"history_{n}", on_click=open_run, args=(url,), width="stretch")
             st.code("?" + urlencode(url), language=None)

@@ -70,12 +70,29 @@ def _method(raw: str | None) -> str:
     return raw if raw in METHODS else "graph"
 
 
+FORGET = ("trace", "naive", "pinned", "run_diff", "restore_tried", "pin_restore_tried", "knobs_saved", "question",
+          "step", "step_pick", "method", "gold_sources", "gold_funnel", *(k.key for k in KNOBS))  # fmt: skip
+
+
+def open_run(url: dict[str, str]) -> None:
+    """Make the Ask page reopen the run (or comparison) these URL parameters name, as a shared link would: the
+    session forgets its run and its knobs, and the URL names the new one. From another page, the parameters are
+    handed over in the session (a page switch starts without them) and applied by seed_from_url."""
+    for key in FORGET:
+        st.session_state.pop(key, None)
+    st.query_params.clear()
+    st.query_params.update(url)
+
+
 def seed_from_url() -> None:
     """Fill the question from the URL, and what each knob shows: the URL's value (a new session: reload or shared
     link), else what this session last used (Streamlit forgets a widget's value while another page is shown), else
     the default. The knobs are given these as their `value`, never through their session-state keys: the knobs
     sit in a popover the browser draws only when it is opened, and a widget drawn then takes the value it was
     created with — set through session state that was its minimum, so every knob showed and sent its minimum."""
+    handed = st.session_state.pop("open_run", None)
+    if handed:  # another page (Evaluate's drill-down) asked to open this run
+        open_run(handed)
     url, saved = st.query_params, st.session_state.setdefault("knobs_saved", {})
     for k in KNOBS:
         if k.key not in saved:

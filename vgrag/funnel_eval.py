@@ -58,7 +58,8 @@ class MethodResult:
         return self.totals.share[-1] if self.totals.share else 0.0
 
     def per_question(self) -> list[float]:
-        return [r.funnel.recall for r in self.results]
+        """Each question's Recall@k, for the questions with an expected source."""
+        return [r.funnel.recall for r in self.results if r.funnel.n_gold]
 
 
 def bench_questions(graph: Graph, questions: Sequence[BenchQuestion]) -> tuple[EvalQuestion, ...]:
@@ -122,7 +123,7 @@ def run_funnels(
         out.append(QuestionResult(q, f, scored))
         if on_progress:
             on_progress(n + 1, len(questions))
-    return MethodResult(method, params, tuple(out), totals([r.funnel for r in out]))
+    return MethodResult(method, params, tuple(out), totals([r.funnel for r in out if r.funnel.n_gold]))
 
 
 def paired_interval(a: Sequence[float], b: Sequence[float], n: int = 10_000, seed: int = 0) -> tuple[float, float, float]:
