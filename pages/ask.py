@@ -3,7 +3,7 @@ question, knobs, step) lives in the URL: a reload or a shared link reopens it at
 
 import streamlit as st
 
-from ui.compare import comparing, comparison_graph, details, pin_button, pinned, restore_pinned, sentences, shown_steps
+from ui.compare import comparing, comparison_graph, details, pin_button, pinned, restore_pinned, shown_steps, summary
 from ui.gold import gold_funnel, gold_panel, step_count
 from ui.history import history_panel, remember
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
@@ -179,12 +179,8 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     badge = ":orange-badge[:material/block: No change] " if noop else ""
     stale = stale_knobs(trace)
     badge += f":red-badge[Stale: {md_escape(', '.join(stale))} — press Ask to re-run] " if stale else ""
-    said = "comparing the pinned run with the new run" if pair else md_escape(explain(trace, step))
-    st.markdown(
-        f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{said}{step_count(gold, step)}"
-    )
-    if pair:
-        sentences(*pair, step)
+    said = summary(*pair, step) if pair else md_escape(explain(trace, step))
+    st.markdown(f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{said}{step_count(gold, step)}")
 g_legend, g_pin, g_all, g_present = st.columns([5.4, 2.2, 1.9, 2], vertical_alignment="center")
 pin_button(g_pin)
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes

@@ -70,8 +70,15 @@ def trace(
         eviction=EvictionStep(len(alive) + len(evicted), len(alive), cap, tuple(evicted), 1.0),
         rerank=RerankStep("graph", cands, tuple(selected), 1.0),
         passages=PassageStep(passages, tuple(dense), tuple(cut), 1.0),
-        answer=AnswerStep("answer", (), (tuple(path),), "extractive", 1.0, short="B",
-                          evidence=tuple(Evidence(1, "p1", "P1", s) for s in evidence)),  # fmt: skip
+        answer=AnswerStep(
+            "answer",
+            (),
+            (tuple(path),),
+            "extractive",
+            1.0,
+            short="B",
+            evidence=tuple(Evidence(1, "p1", "P1", s) for s in evidence),
+        ),  # fmt: skip
         entities=tuple(EntityView(e, e.upper()) for e in ents),
         relations=tuple(view(r) for r in alive),
     )

@@ -36,7 +36,7 @@ def _pin() -> None:
 
 
 def pin_button(col: object) -> None:
-    """"Pin this run" (then change a knob and Ask again to compare), or "Unpin" while a run is pinned."""
+    """ "Pin this run" (then change a knob and Ask again to compare), or "Unpin" while a run is pinned."""
     on = pinned() is not None
     col.button(  # type: ignore[attr-defined]
         "Unpin" if on else "Pin to compare",
@@ -45,7 +45,9 @@ def pin_button(col: object) -> None:
         on_click=_pin,
         width="stretch",
         help="Keeps this run: change a knob or the method and press Ask — both runs are then shown step by step, "
-        "with what changed coloured." if not on else "Stop comparing: show the new run alone.",
+        "with what changed coloured."
+        if not on
+        else "Stop comparing: show the new run alone.",
     )
 
 
@@ -81,6 +83,15 @@ def legend_html(g: VizGraph) -> str:
     return " ".join(items) + hidden
 
 
+def summary(a: QueryTrace, b: QueryTrace, step: Step) -> str:
+    """The step's difference in one line (Markdown, escaped): the two runs, and what the new run gained and lost."""
+    s = run_diff(a, b).step(step)
+    parts = [f"{sign}{len(ids)} {what}" for what, d in (("relations", s.relations), ("entities", s.entities))
+             for sign, ids in (("+", d.gained), ("−", d.lost)) if ids]  # fmt: skip
+    change = ", ".join(parts) if parts else "the same at this step"
+    return md_escape(f"pinned run ({run_label(a, b)}) vs new run ({run_label(b, a)}): {change}")
+
+
 def sentences(a: QueryTrace, b: QueryTrace, step: Step) -> None:
     """Each run's label and what the step did in it, side by side."""
     left, right = st.columns(2)
@@ -111,6 +122,7 @@ def details(a: QueryTrace, b: QueryTrace, step: Step) -> None:
     """The step's gained and lost entities and relations by name, the final passages and the evidence."""
     d = run_diff(a, b)
     s = d.step(step)
+    sentences(a, b, step)
     if d.knobs:
         st.caption("Changed: " + md_escape(", ".join(f"{k.name.replace('_', ' ')} {k.a} → {k.b}" for k in d.knobs)))
     rows = []

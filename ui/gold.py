@@ -40,7 +40,7 @@ def gold_funnel(trace: QueryTrace, graph: Graph, ws: Workspace) -> tuple[Funnel 
 
 
 def step_count(f: Funnel | None, step: Step) -> str:
-    """"Expected sources reached here: 2 of 3" for the step sentence ("" without marked sources)."""
+    """ "Expected sources reached here: 2 of 3" for the step sentence ("" without marked sources)."""
     if f is None:
         return ""
     at = [s for s in f.stages if s.step is step]

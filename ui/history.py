@@ -12,6 +12,8 @@ from vgrag.present.compare import run_label
 from vgrag.query.trace import QueryTrace, Step
 
 KEEP = 12
+
+
 def remember(graph: str, trace: QueryTrace, pinned: QueryTrace | None = None) -> None:
     """Add the run on screen (with its pinned run: a comparison) to the session's history, once."""
     url = run_url(graph, trace, Step.QUERY_ENTITIES, pinned)

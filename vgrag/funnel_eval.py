@@ -75,7 +75,9 @@ def bench_questions(graph: Graph, questions: Sequence[BenchQuestion]) -> tuple[E
     )
 
 
-def resolve_sources(graph: Graph, documents: Sequence[Document], sources: Sequence[str]) -> tuple[list[Gold], list[str]]:
+def resolve_sources(
+    graph: Graph, documents: Sequence[Document], sources: Sequence[str]
+) -> tuple[list[Gold], list[str]]:
     """Each expected source as gold: a document (its id, name or bare file name: any of its passages counts), a
     passage title, or a passage id; and the sources that name nothing in the graph."""
     gold, missing = [], []
@@ -126,7 +128,9 @@ def run_funnels(
     return MethodResult(method, params, tuple(out), totals([r.funnel for r in out if r.funnel.n_gold]))
 
 
-def paired_interval(a: Sequence[float], b: Sequence[float], n: int = 10_000, seed: int = 0) -> tuple[float, float, float]:
+def paired_interval(
+    a: Sequence[float], b: Sequence[float], n: int = 10_000, seed: int = 0
+) -> tuple[float, float, float]:
     """B minus A in points, question by question: the mean difference and its paired bootstrap 95 % interval
     (questions resampled with replacement, fixed seed) — the same rule as bench.paired_bootstrap."""
     import numpy as np

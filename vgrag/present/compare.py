@@ -34,7 +34,9 @@ class IdDiff:
 def id_diff(a: Iterable[str], b: Iterable[str]) -> IdDiff:
     a, b = list(dict.fromkeys(a)), list(dict.fromkeys(b))
     sa, sb = set(a), set(b)
-    return IdDiff(tuple(x for x in a if x in sb), tuple(x for x in b if x not in sa), tuple(x for x in a if x not in sb))
+    return IdDiff(
+        tuple(x for x in a if x in sb), tuple(x for x in b if x not in sa), tuple(x for x in a if x not in sb)
+    )
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,7 @@ def run_label(t: QueryTrace, other: QueryTrace | None = None) -> str:
 
 
 def counts(diff: IdDiff) -> str:
-    """"+3 −1 (5 kept)" for a table cell."""
+    """ "+3 −1 (5 kept)" for a table cell."""
     return f"+{len(diff.gained)} −{len(diff.lost)} ({len(diff.kept)} kept)"
 
 
