@@ -73,3 +73,17 @@ def test_the_difference_graph_colours_and_marks_what_changed():
     assert set(g.focus) == {"d"} and all(n.x is not None for n in g.nodes)
     same = diff_graph(a, a, compare_runs(a, a).step(Step.RERANK))
     assert {n.role for n in same.nodes} == {"both"}
+
+
+def test_one_layout_for_every_step_of_a_comparison():
+    """Nodes keep their place while stepping (and a step costs no layout): every step's graph at the pair's one
+    layout."""
+    from vgrag.present.compare import diff_layout
+
+    a = trace(hops=1)
+    b = trace(hops=2, hop2=("r3",), selected=("r1", "r2", "r3"))
+    d = compare_runs(a, b)
+    pos = diff_layout(a, b, d)
+    for s in d.steps:
+        g = diff_graph(a, b, s, pos=pos)
+        assert all((n.x, n.y) == pos[n.id] for n in g.nodes), s.step

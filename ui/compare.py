@@ -11,7 +11,7 @@ import streamlit as st
 
 from ui.render import show_graph, show_table
 from ui.safe import md_escape
-from vgrag.present.compare import DIFF_ROLES, RunDiff, compare_runs, diff_graph, passages_table, run_label
+from vgrag.present.compare import DIFF_ROLES, RunDiff, compare_runs, diff_graph, diff_layout, passages_table, run_label
 from vgrag.present.explain import explain, steps_for
 from vgrag.present.viz import ROLE_COLORS, ROLE_LABELS, VizGraph
 from vgrag.query.trace import QueryTrace, Step
@@ -60,14 +60,17 @@ def shown_steps(trace: QueryTrace) -> tuple[Step, ...]:
     return tuple(s for s in Step if s in ran)
 
 
-def run_diff(a: QueryTrace, b: QueryTrace) -> RunDiff:
-    """The comparison of the two runs, computed once per pair (every step reads it)."""
+def run_diff(a: QueryTrace, b: QueryTrace, cap: int | None = 60) -> tuple[RunDiff, dict]:
+    """The comparison of the two runs, and the drawing's one layout at this node cap, each computed once per pair
+    (every step reads them)."""
     key = (id(a), id(b))
     cached = st.session_state.get("run_diff")
     if cached is None or cached[0] != key:
-        cached = (key, compare_runs(a, b))
+        cached = (key, compare_runs(a, b), {})
         st.session_state["run_diff"] = cached
-    return cached[1]
+    if cap not in cached[2]:
+        cached[2][cap] = diff_layout(a, b, cached[1], cap)
+    return cached[1], cached[2][cap]
 
 
 def legend_html(g: VizGraph) -> str:
@@ -85,7 +88,7 @@ def legend_html(g: VizGraph) -> str:
 
 def summary(a: QueryTrace, b: QueryTrace, step: Step) -> str:
     """The step's difference in one line (Markdown, escaped): the two runs, and what the new run gained and lost."""
-    s = run_diff(a, b).step(step)
+    s = run_diff(a, b)[0].step(step)
     parts = [f"{sign}{len(ids)} {what}" for what, d in (("relations", s.relations), ("entities", s.entities))
              for sign, ids in (("+", d.gained), ("−", d.lost)) if ids]  # fmt: skip
     change = ", ".join(parts) if parts else "the same at this step"
@@ -104,8 +107,9 @@ def sentences(a: QueryTrace, b: QueryTrace, step: Step) -> None:
 
 
 def comparison_graph(a: QueryTrace, b: QueryTrace, step: Step, g_legend: object, all_nodes: bool) -> None:
-    d = run_diff(a, b)
-    g = diff_graph(a, b, d.step(step), None if all_nodes else 60)
+    cap = None if all_nodes else 60
+    d, pos = run_diff(a, b, cap)
+    g = diff_graph(a, b, d.step(step), cap, pos)
     g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # type: ignore[attr-defined]  # fixed strings
     show_graph(g, view=f"compare · {step.label}", fill=True)
 
@@ -120,7 +124,7 @@ def _names(t: tuple[QueryTrace, QueryTrace], ids: tuple[str, ...], relations: bo
 
 def details(a: QueryTrace, b: QueryTrace, step: Step) -> None:
     """The step's gained and lost entities and relations by name, the final passages and the evidence."""
-    d = run_diff(a, b)
+    d = run_diff(a, b)[0]
     s = d.step(step)
     sentences(a, b, step)
     if d.knobs:

@@ -187,32 +187,60 @@ def _name(a: QueryTrace, b: QueryTrace, eid: str) -> str:
     return a.entity_name(eid) if name == eid else name
 
 
-def diff_graph(a: QueryTrace, b: QueryTrace, d: StepDiff, cap: int | None = 60) -> VizGraph:
-    """The subgraph standing after the step in either run, each node and relation coloured by the run(s) it is in
-    (roles "lost": only the pinned run, "gained": only the new run, "both") and its label marked + or −, laid out
-    once for both runs. Relations a run evicted have no view in either trace and are left out."""
+def _diff_parts(
+    a: QueryTrace, b: QueryTrace, d: StepDiff, cap: int | None
+) -> tuple[dict[str, str], list[str], list[VizEdge]]:
+    """(role per entity, the entities kept under the cap — changed ones first —, the drawable relations)."""
     role_e = {i: r for r, ids in (("both", d.subgraph_entities.kept), ("gained", d.subgraph_entities.gained),
                                   ("lost", d.subgraph_entities.lost)) for i in ids}  # fmt: skip
     role_r = {i: r for r, ids in (("both", d.subgraph_relations.kept), ("gained", d.subgraph_relations.gained),
                                   ("lost", d.subgraph_relations.lost)) for i in ids}  # fmt: skip
     changed_first = sorted(role_e, key=lambda i: (role_e[i] == "both", i))
-    keep = set(changed_first[:cap] if cap is not None else changed_first)
+    keep = changed_first[:cap] if cap is not None else changed_first
+    kept = set(keep)
     edges = []
     for rid, role in role_r.items():
         r = b.relation(rid) or a.relation(rid)
-        if r is None or not {r.subject_id, r.object_id} <= keep:
+        if r is None or not {r.subject_id, r.object_id} <= kept:
             continue
         where = {"both": "in both runs", "gained": "only in the new run", "lost": "only in the pinned run"}[role]
         edges.append(VizEdge(rid, r.subject_id, r.object_id, MARK[role] + r.predicate, role, f"{r.text}\n{where}"))
+    return role_e, keep, edges
+
+
+def diff_layout(a: QueryTrace, b: QueryTrace, diff: RunDiff, cap: int | None = 60) -> dict[str, tuple[float, float]]:
+    """One position per entity any step of the comparison draws (at this cap), computed once for the pair: nothing
+    moves while the class steps through, and a step costs no layout."""
+    ids: set[str] = set()
+    edges: set[tuple[str, str]] = set()
+    labels: set[tuple[str, str, str]] = set()
+    for d in diff.steps:
+        _, keep, es = _diff_parts(a, b, d, cap)
+        ids.update(keep)
+        edges.update((e.source, e.target) for e in es)
+        labels.update((e.source, e.target, e.label.removeprefix("+ ").removeprefix("− ")) for e in es)
+    order = tuple(sorted(ids))
+    return layout(order, tuple(sorted(edges)), tuple(sorted(labels)), tuple("+ " + _name(a, b, i) for i in order))
+
+
+def diff_graph(
+    a: QueryTrace, b: QueryTrace, d: StepDiff, cap: int | None = 60, pos: dict[str, tuple[float, float]] | None = None
+) -> VizGraph:
+    """The subgraph standing after the step in either run, each node and relation coloured by the run(s) it is in
+    (roles "lost": only the pinned run, "gained": only the new run, "both") and its label marked + or −, at the
+    positions of `pos` (diff_layout: shared by every step) or laid out for this step alone. Relations a run evicted
+    have no view in either trace and are left out."""
+    role_e, keep, edges = _diff_parts(a, b, d, cap)
     ids = tuple(sorted(keep))
     names = tuple(MARK[role_e[i]] + _name(a, b, i) for i in ids)
-    pos = layout(ids, tuple(sorted({(e.source, e.target) for e in edges})),
-                 tuple(sorted({(e.source, e.target, e.label) for e in edges})), names)  # fmt: skip
+    if pos is None or any(i not in pos for i in ids):
+        pos = layout(ids, tuple(sorted({(e.source, e.target) for e in edges})),
+                     tuple(sorted({(e.source, e.target, e.label) for e in edges})), names)  # fmt: skip
     nodes = tuple(
         VizNode(i, n, role_e[i], f"{_name(a, b, i)}\n{role_e[i]}", pos[i][0], pos[i][1])
         for i, n in zip(ids, names, strict=True)
     )
-    focus = tuple(i for i in changed_first if i in keep and role_e[i] != "both") or ids
+    focus = tuple(i for i in keep if role_e[i] != "both") or ids
     return VizGraph(nodes, tuple(edges), len(role_e) - len(keep), focus)
 
 
