@@ -11,6 +11,7 @@ import streamlit as st
 
 from ui.run_link import run_params
 from ui.safe import md_escape
+from ui.state import select_graph
 from vgrag.config import QueryParams
 from vgrag.documents.inputs import InputError
 from vgrag.documents.questions import MAX_ROWS, parse_question_file
@@ -68,8 +69,8 @@ def _drill_url(graph: str, trace_like: QueryTrace, step: Step, q: EvalQuestion) 
 
 
 def _open(url: dict[str, str]) -> None:
-    st.session_state["open_run"] = url
-    st.session_state["graph"] = url["graph"]
+    st.session_state["open_run"] = url  # applied by the Ask page (a page switch starts without URL parameters)
+    select_graph(url["graph"])
 
 
 def funnel_section(ws: Workspace, graph: Graph | None) -> None:
