@@ -84,13 +84,14 @@ def _start(trace: QueryTrace, naive: QueryTrace, step_label: str) -> None:
 def question_row() -> None:
     """The question, Ask, the example questions and the knobs; runs the query when asked (or when the URL names
     a run this session lacks)."""
-    q_col, ask_col, ex_col, knobs = st.columns([5, 1, 2.6, 1.6], vertical_alignment="bottom")
+    q_col, ask_col, ex_col, knobs, pin_col = st.columns([4.4, 1, 2.3, 1.5, 1.4], vertical_alignment="bottom")
     question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
     asked = ask_col.button("Ask", type="primary", key="ask", width="stretch", on_click=_ask)
     if examples:
         ex_col.selectbox("Example questions", ["—"] + examples, key="example", on_change=_use_example)
     with knobs.popover("Knobs", icon=":material/tune:", width="stretch", help="The retrieval knobs"):
         p = knob_widgets()
+    pin_button(pin_col)  # pin the run on screen, change a knob, Ask again: both runs compared
     if "trace" not in st.session_state:
         st.popover("How it works").markdown(how_it_works(p, chosen_method()))  # the knobs as they stand
     if asked and not question.strip():
@@ -181,8 +182,7 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     badge += f":red-badge[Stale: {md_escape(', '.join(stale))} — press Ask to re-run] " if stale else ""
     said = summary(*pair, step) if pair else md_escape(explain(trace, step))
     st.markdown(f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{said}{step_count(gold, step)}")
-g_legend, g_pin, g_all, g_present = st.columns([5.4, 2.2, 1.9, 2], vertical_alignment="center")
-pin_button(g_pin)
+g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
 g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit ignores ← and
     "Leave Present" if present else "Present",  # → while an input has it (the first → after Present did nothing)

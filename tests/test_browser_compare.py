@@ -36,8 +36,8 @@ def set_hops(page, hops: int) -> None:
 def compare_two_hops(page, url: str) -> None:
     """Ask the example (Hops = 1), pin it, set Hops = 2, ask again: the comparison's first step is drawn."""
     _ask_the_example(page, url)
-    page.get_by_role("button", name="Pin to compare").click()
-    page.get_by_role("button", name="Unpin").wait_for(timeout=60000)
+    page.get_by_role("button", name="Pin", exact=True).click()
+    page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
     set_hops(page, 2)
     page.get_by_text("Stale: Hops 1 → 2").wait_for(timeout=60000)  # the shown run no longer matches the knobs
     page.get_by_role("button", name="Ask", exact=True).click()

@@ -36,18 +36,20 @@ def _pin() -> None:
 
 
 def pin_button(col: object) -> None:
-    """ "Pin this run" (then change a knob and Ask again to compare), or "Unpin" while a run is pinned."""
+    """ "Pin" keeps the run on screen (then change a knob or the method and Ask again to compare); "Unpin" while a
+    run is pinned. Disabled before the first run."""
     on = pinned() is not None
     col.button(  # type: ignore[attr-defined]
-        "Unpin" if on else "Pin to compare",
+        "Unpin" if on else "Pin",
         key="pin_btn",
         icon=":material/push_pin:",
         on_click=_pin,
+        disabled="trace" not in st.session_state,
         width="stretch",
-        help="Keeps this run: change a knob or the method and press Ask — both runs are then shown step by step, "
-        "with what changed coloured."
-        if not on
-        else "Stop comparing: show the new run alone.",
+        help="Stop comparing: show the new run alone."
+        if on
+        else "Pin this run to compare: change a knob or the method and press Ask — both runs are then shown step "
+        "by step, with what changed coloured.",
     )
 
 
