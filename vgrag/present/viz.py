@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
+from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
 from .layout import EDGE_LABEL_CHARS, layout, short_label
 
@@ -36,9 +37,7 @@ ROLE_COLORS = {
     "centre": "#CC79A7",  # Explore: the entity searched for (as "query")
     "near": "#56B4E9",  # Explore: one hop away (as "hop1")
     "far": "#0072B2",  # Explore: two hops away (as "hop2")
-    "lost": "#E69F00",  # a comparison: only in the pinned run (labels marked −)
-    "gained": "#0072B2",  # a comparison: only in the new run (labels marked +)
-    "both": "#999999",  # a comparison: in both runs
+    **DIFF_COLORS,  # a comparison of two runs (compare.py)
 }
 ROLE_LABELS = {
     "query": "named in the question",
@@ -53,9 +52,7 @@ ROLE_LABELS = {
     "centre": "the entity you searched",
     "near": "1 hop away",
     "far": "2 hops away",
-    "lost": "− only in the pinned run",
-    "gained": "+ only in the new run",
-    "both": "in both runs",
+    **DIFF_LABELS,
 }
 FADED = {"context", "rejected", "kept"}
 MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
