@@ -65,7 +65,12 @@ def main() -> None:
                     t0 = time.time()
                     page.get_by_role("button", name="Next ▶").click()
                     page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
-                    _drawn(page, f"compare · {STEPS[n - 1]}")
+                    try:
+                        _drawn(page, f"compare · {STEPS[n - 1]}")
+                    except TimeoutError:
+                        page.screenshot(path="/tmp/hc_timeout.png")
+                        print("timeout", q, STEPS[n - 1], file=sys.stderr)
+                        raise
                     step_ms.setdefault(STEPS[n - 1], []).append((time.time() - t0) * 1000)
                 page.get_by_role("button", name="Unpin", exact=True).click()
                 page.get_by_role("button", name="Pin", exact=True).wait_for(timeout=60000)
