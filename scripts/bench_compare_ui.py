@@ -24,9 +24,10 @@ STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "ans
 
 
 def _hops(page, n: int) -> None:
+    """Set Hops in the Knobs popover, and wait until the page says the run on screen is stale (the change took)."""
     page.get_by_role("button", name="Knobs").click()
     page.locator(".st-key-hops").get_by_text(str(n), exact=True).click()
-    page.wait_for_timeout(400)
+    page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=60000)
     page.keyboard.press("Escape")
     page.wait_for_timeout(300)
 
@@ -60,6 +61,7 @@ def main() -> None:
                 page.get_by_role("button", name="Ask", exact=True).click()
                 page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
                 _drawn(page, "compare · query entities")
+                page.get_by_text("Stale:").wait_for(state="detached", timeout=60000)
                 compare_ms.append((time.time() - t0) * 1000)
                 for n in range(2, len(STEPS) + 1):
                     t0 = time.time()
