@@ -4,14 +4,26 @@ question, knobs, step) lives in the URL: a reload or a shared link reopens it at
 import streamlit as st
 
 from ui.answer_view import answer_summary, document_filter, scoped
+from ui.compare import comparing, comparison_graph, details, pin_button, pinned, restore_pinned, shown_steps, summary
+from ui.gold import gold_funnel, gold_panel, step_count
+from ui.history import history_panel, remember
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
 from ui.router import ensure_router
-from ui.run_link import KNOBS, knob_widgets, pending_restore, seed_from_url, url_step, write_url
+from ui.run_link import (
+    KNOBS,
+    chosen_method,
+    knob_widgets,
+    pending_restore,
+    seed_from_url,
+    stale_knobs,
+    url_step,
+    write_url,
+)
 from ui.safe import md_escape
 from ui.state import DEMO_GRAPH, demo_questions, require_graph, settings
 from vgrag.config import QueryParams
-from vgrag.present.explain import HOW_IT_WORKS, explain, is_noop, steps_for
+from vgrag.present.explain import explain, how_it_works, is_noop
 from vgrag.present.viz import trace_graph
 from vgrag.query.trace import QueryTrace, Step
 
@@ -25,7 +37,7 @@ examples = demo_questions() if graph.name == DEMO_GRAPH else []
 def run(question: str, p: QueryParams, llm: object | None) -> tuple[QueryTrace, QueryTrace]:
     """The query with its answer (the one place the page calls the pipeline), and naive retrieval beside it; the
     page keeps neither until both exist (a failed answer step leaves the previous run whole)."""
-    trace = ws.retrieve(question, graph.name, p, llm=llm)
+    trace = ws.retrieve(question, graph.name, p, method=chosen_method(), llm=llm)  # type: ignore[arg-type]
     naive = ws.query(question, graph.name, p, method="naive", use_llm=False)
     if llm is not None:
         st.session_state["pending"] = (trace, naive)  # kept if the stream is interrupted
@@ -53,7 +65,7 @@ def _ask() -> None:  # Ask without an LLM: the query runs before the page is dra
 
 
 def _go(delta: int) -> None:  # Previous / Next (and ← / →): before the run, so the page draws the new step at once
-    steps = steps_for(st.session_state["trace"])
+    steps = shown_steps(st.session_state["trace"])
     now = next((i for i, x in enumerate(steps) if x.label == st.session_state.get("step")), 0)
     st.session_state["step"] = st.session_state["step_pick"] = steps[max(0, min(len(steps) - 1, now + delta))].label
 
@@ -73,7 +85,7 @@ def _start(trace: QueryTrace, naive: QueryTrace, step_label: str) -> None:
 def question_row() -> None:
     """The question, Ask, the example questions and the knobs; runs the query when asked (or when the URL names
     a run this session lacks)."""
-    q_col, ask_col, ex_col, knobs = st.columns([5, 1, 2.6, 1.6], vertical_alignment="bottom")
+    q_col, ask_col, ex_col, knobs, pin_col = st.columns([4.4, 1, 2.3, 1.5, 1.4], vertical_alignment="bottom")
     question = q_col.text_input("Question", key="question", placeholder="Ask something the graph may know…")
     asked = ask_col.button("Ask", type="primary", key="ask", width="stretch", on_click=_ask)
     if examples:
@@ -82,8 +94,9 @@ def question_row() -> None:
         p = knob_widgets()
         document_filter(ws, graph.name)
         p = scoped(p)
+    pin_button(pin_col)  # pin the run on screen, change a knob, Ask again: both runs compared
     if "trace" not in st.session_state:
-        st.popover("How it works").markdown(HOW_IT_WORKS)
+        st.popover("How it works").markdown(how_it_works(p, chosen_method()))  # the knobs as they stand
     if asked and not question.strip():
         st.warning("Type a question first (or pick one of the example questions).")
     failed = st.session_state.pop("ask_failed", None)
@@ -98,6 +111,8 @@ def question_row() -> None:
     restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
     if (asked and question.strip() and s.llm.enabled) or restore:  # offline, Ask ran the query already (_ask)
         st.session_state["restore_tried"] = True
+        if restore:  # a comparison link names its pinned run too
+            restore_pinned(lambda q, m, kp: ws.query(q, graph.name, kp, method=m, use_llm=s.llm.enabled))
         llm = None
         if s.llm.enabled:
             live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
@@ -112,7 +127,7 @@ def question_row() -> None:
             with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
                 trace, naive = run(question, p, llm)
             st.session_state.pop("pending", None)
-            _start(trace, naive, url_step(steps_for(trace)).label if restore else "query entities")
+            _start(trace, naive, url_step(shown_steps(trace)).label if restore else "query entities")
             st.rerun()  # draw the step-through in its compact layout (a reopened link too), without streaming widgets
         except Exception as e:  # noqa: BLE001 - show the failure, keep the page alive
             st.session_state.pop("pending", None)
@@ -124,7 +139,7 @@ def question_row() -> None:
 old = st.session_state.get("trace_graph")
 with st.container():
     if "trace" in st.session_state and old != graph.name:  # another graph was picked: its trace would mislead
-        for key in ("trace", "naive", "step", "pending"):
+        for key in ("trace", "naive", "step", "pending", "pinned"):
             st.session_state.pop(key, None)
         for key in ("q", "step"):
             st.query_params.pop(key, None)
@@ -144,7 +159,8 @@ with st.container(key="question_row"):  # drawn on every run; Present mode hides
 trace = st.session_state.get("trace")
 if trace is None:
     st.stop()
-steps = steps_for(trace)
+steps = shown_steps(trace)
+pair = comparing()
 step = next((x for x in steps if x.label == st.session_state.get("step")), steps[0])
 st.session_state["step"] = st.session_state["step_pick"] = step.label
 b1, b2, b3 = st.columns([1.5, 7, 1.5], vertical_alignment="center")
@@ -161,14 +177,16 @@ b2.segmented_control(
     format_func=lambda label: label + (" ∅" if is_noop(trace, next(x for x in steps if x.label == label)) else ""),
     help="∅: this step changed nothing for this question. ← and → step through.",
 )
-noop = is_noop(trace, step)
+noop = is_noop(trace, step) and pair is None
+gold, gold_missing = gold_funnel(trace, graph, ws)
 with st.container(key="step_sentence"):  # one key on every step: a new key is a new element, drawn beside the old
     badge = ":orange-badge[:material/block: No change] " if noop else ""
-    st.markdown(
-        f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{md_escape(explain(trace, step))}"
-    )
+    stale = stale_knobs(trace)
+    badge += f":red-badge[Stale: {md_escape(', '.join(stale))} — press Ask to re-run] " if stale else ""
+    said = summary(*pair, step) if pair else md_escape(explain(trace, step))
+    st.markdown(f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{said}{step_count(gold, step)}")
 with st.container(key="answer_top"):  # drawn on every step, filled on the answer step: verdict and evidence in view
-    if step is Step.ANSWER:
+    if step is Step.ANSWER and pair is None:
         answer_summary(trace, present)
 g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
 show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
@@ -179,16 +197,24 @@ g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus on
     help="Full width, no sidebar or question row; ← and → step through.",
     width="stretch",
 )
-g = trace_graph(trace, step, None if show_all else 60)
-g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
-show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
+if pair:
+    comparison_graph(*pair, step, g_legend, show_all)
+else:
+    g = trace_graph(trace, step, None if show_all else 60)
+    g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
+    show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
+with st.container():  # the comparison's slot
+    if pair:
+        details(*pair, step)
 table, ms = step_table(trace, step)
 st.caption(f"{step.label}: {ms:.1f} ms")
 show_table(table)
-write_url(graph.name, trace, step)
+write_url(graph.name, trace, step, pinned() if pair else None)
+remember(graph.name, trace, pinned() if pair else None)
 
-with st.expander("How this works"):
-    st.markdown(HOW_IT_WORKS)
+with st.expander("How this works"):  # the run on screen's knobs, not the defaults
+    st.markdown(how_it_works(trace.params, trace.method))
+gold_panel(gold, gold_missing)
 with st.container():  # slots, drawn or not
     if step is Step.ANSWER:
         answer_panel(trace)
@@ -197,3 +223,4 @@ with st.container():
 naive_panel(trace, st.session_state["naive"])
 why_missed_panel(trace, graph, ws)
 export_panel(trace)
+history_panel()

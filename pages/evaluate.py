@@ -9,9 +9,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.own_questions import funnel_section
 from ui.router import ensure_router
 from ui.safe import md_escape
-from ui.state import select_graph, workspace
+from ui.state import current_graph, select_graph, workspace
 from vgrag.bench import run_bench
 from vgrag.bench_data import BenchData, allowed_folder, bench_roots, load_bench, load_uploads
 from vgrag.documents.inputs import InputError
@@ -110,6 +111,7 @@ if st.button("Run benchmark", type="primary", key="run_bench"):
             data = read(folder, Path(tmp))
             if data is not None:
                 run(data, int(limit))
+                st.session_state["bench_questions"] = data.questions[: int(limit) or None]  # for the funnel
 
 
 def summary_row(method: str, r: dict) -> dict:
@@ -191,3 +193,5 @@ if result:
         select_graph(result["graph"])
         st.session_state["question"] = pick
         st.switch_page("pages/ask.py")
+
+funnel_section(ws, current_graph(ws))

@@ -39,3 +39,13 @@ def test_other_knob_values_change_the_text():
     text = how_it_works(p)
     assert "the 7 entities" in text and "2 hops (Hops = 2)" in text and "the top 9 (Passages)" in text
     assert "similarity to the question alone" in text and "LLM" not in text.split("(7)")[0]
+
+
+def test_how_it_works_tells_the_runs_own_knobs_and_method():
+    """The Ask page said the default knobs whatever the run used, and described the graph pipeline for naive runs."""
+    said = how_it_works(QueryParams(hops=2, eviction_cap=50, passage_top_k=3))
+    assert "2 hops (Hops = 2)" in said and "the 50 candidates" in said and "the top 3 (Passages)" in said
+    naive = how_it_works(QueryParams(passage_top_k=3), "naive")
+    assert naive.startswith("The naive method uses no graph") and "3 passages nearest" in naive
+    hybrid = how_it_works(QueryParams(passage_top_k=4), "hybrid")
+    assert "the 8 passages nearest" in hybrid and "reciprocal rank" in hybrid and "seeds" in hybrid

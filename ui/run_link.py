@@ -53,17 +53,53 @@ KNOBS = (
 )
 
 
+METHODS = ("graph", "naive", "hybrid")
+PIN = "a_"  # the pinned run of a comparison lives in the URL under the same names with this prefix
+
+
+def _knob_values(url: dict, prefix: str = "") -> QueryParams:
+    """The knobs a URL names (with `prefix`: the pinned run's), each parsed and bounded, else its default."""
+    values = {}
+    for k in KNOBS:
+        parsed = k.parse(url[prefix + k.key]) if prefix + k.key in url else None
+        values[k.field] = parsed if parsed is not None else k.default
+    return QueryParams(**values)
+
+
+def _method(raw: str | None) -> str:
+    return raw if raw in METHODS else "graph"
+
+
+FORGET = ("trace", "naive", "pinned", "run_diff", "restore_tried", "pin_restore_tried", "knobs_saved", "question",
+          "step", "step_pick", "method", "gold_sources", "gold_funnel", *(k.key for k in KNOBS))  # fmt: skip
+
+
+def open_run(url: dict[str, str]) -> None:
+    """Make the Ask page reopen the run (or comparison) these URL parameters name, as a shared link would: the
+    session forgets its run and its knobs, and the URL names the new one. From another page, the parameters are
+    handed over in the session (a page switch starts without them) and applied by seed_from_url."""
+    for key in FORGET:
+        st.session_state.pop(key, None)
+    st.query_params.clear()
+    st.query_params.update(url)
+
+
 def seed_from_url() -> None:
     """Fill the question from the URL, and what each knob shows: the URL's value (a new session: reload or shared
     link), else what this session last used (Streamlit forgets a widget's value while another page is shown), else
     the default. The knobs are given these as their `value`, never through their session-state keys: the knobs
     sit in a popover the browser draws only when it is opened, and a widget drawn then takes the value it was
     created with — set through session state that was its minimum, so every knob showed and sent its minimum."""
+    handed = st.session_state.pop("open_run", None)
+    if handed:  # another page (Evaluate's drill-down) asked to open this run
+        open_run(handed)
     url, saved = st.query_params, st.session_state.setdefault("knobs_saved", {})
     for k in KNOBS:
         if k.key not in saved:
             parsed = k.parse(url[k.key]) if k.key in url else None
             saved[k.key] = parsed if parsed is not None else k.default
+    if "method" not in saved:
+        saved["method"] = _method(url.get("method"))
     if "question" not in st.session_state:
         st.session_state["question"] = url.get("q", "")
 
@@ -84,7 +120,46 @@ def knob_widgets() -> QueryParams:
         else:
             values[k.field] = c.number_input(k.label, int(k.lo), int(k.hi), int(v), key=k.key)
     saved.update({k.key: values[k.field] for k in KNOBS})
+    saved["method"] = cols[0].selectbox(
+        "Method",
+        METHODS,
+        index=METHODS.index(saved.get("method", "graph")),
+        key="method",
+        help="graph: this app's pipeline; naive: dense passage search alone; hybrid: dense + BM25 words fused.",
+    )
     return QueryParams(**values)
+
+
+def chosen_method() -> str:
+    """The method the knobs show now (graph, naive or hybrid)."""
+    return st.session_state.get("knobs_saved", {}).get("method", "graph")
+
+
+def stale_knobs(trace: QueryTrace) -> list[str]:
+    """The knobs (and method) that now show another value than the run on screen used: that run is stale until
+    it is run again."""
+    saved = st.session_state.get("knobs_saved", {})
+    out = [
+        f"{k.label} {getattr(trace.params, k.field)} → {saved[k.key]}"
+        for k in KNOBS
+        if k.key in saved and saved[k.key] != getattr(trace.params, k.field)
+    ]
+    if saved.get("method", trace.method) != trace.method:
+        out.append(f"Method {trace.method} → {saved['method']}")
+    return out
+
+
+def run_params(trace: QueryTrace, prefix: str = "") -> dict[str, str]:
+    """A run as URL parameters: question, method and knobs (with `prefix`, the pinned run's)."""
+    want = {prefix + "q": trace.question, prefix + "method": trace.method}
+    return want | {prefix + k.key: str(getattr(trace.params, k.field)) for k in KNOBS}
+
+
+def pinned_from_url() -> tuple[str, str, QueryParams] | None:
+    """The pinned run a comparison link names: (question, method, knobs); None without one."""
+    url = {k: st.query_params.get(k) for k in st.query_params}
+    q = (url.get(PIN + "q") or "").strip()
+    return (q, _method(url.get(PIN + "method")), _knob_values(url, PIN)) if q else None
 
 
 def pending_restore(graph: str) -> bool:
@@ -103,9 +178,19 @@ def url_step(steps: tuple[Step, ...]) -> Step:
     return next((s for s in steps if s.label == st.query_params.get("step")), steps[0])
 
 
-def write_url(graph: str, trace: QueryTrace, step: Step) -> None:
-    """Keep the run on screen in the URL: graph, question, the knobs it ran with, and the step."""
-    want = {"graph": graph, "q": trace.question, "step": step.label}
-    want |= {k.key: str(getattr(trace.params, k.field)) for k in KNOBS}
+def run_url(graph: str, trace: QueryTrace, step: Step, pinned: QueryTrace | None = None) -> dict[str, str]:
+    """The URL parameters of the run on screen (and of the run pinned beside it): graph, question, method, the
+    knobs each ran with, and the step."""
+    want = {"graph": graph, "step": step.label} | run_params(trace)
+    return want | (run_params(pinned, PIN) if pinned is not None else {})
+
+
+def write_url(graph: str, trace: QueryTrace, step: Step, pinned: QueryTrace | None = None) -> None:
+    """Keep the run on screen in the URL: graph, question, method, the knobs it ran with, the step, and the pinned
+    run of a comparison (a reload or a shared link reopens both at the same step)."""
+    want = run_url(graph, trace, step, pinned)
+    gone = [k for k in st.query_params if k.startswith(PIN) and k not in want]
+    for k in gone:
+        del st.query_params[k]
     if any(st.query_params.get(k) != v for k, v in want.items()):
         st.query_params.update(want)

@@ -17,8 +17,23 @@ _LEXICAL = {
 }
 
 
-def how_it_works(p: QueryParams = QueryParams()) -> str:
-    """What a query does, step by step, with these knob values (the Ask page shows it with the defaults)."""
+_BASELINES = {
+    "naive": "The naive method uses no graph: it embeds the question once and returns the {k} passages nearest to it "
+    "(Passages = {k}); the graph's steps (seeds, hops, eviction, rerank) do not run. ",
+    "hybrid": "The hybrid method uses no graph: it ranks the {d} passages nearest to the question and the {d} best "
+    "by BM25 words (Milvus full-text), fuses the two rankings by reciprocal rank and keeps the top {k} (Passages = "
+    "{k}); the graph's steps (seeds, hops, eviction, rerank) do not run. ",
+}
+
+
+def how_it_works(p: QueryParams = QueryParams(), method: str = "graph") -> str:
+    """What a query does, step by step, with these knob values and method (the Ask page shows the run on screen's,
+    or before a run the knobs as they stand)."""
+    if method in _BASELINES:
+        return _BASELINES[method].format(k=p.passage_top_k, d=2 * p.passage_top_k) + (
+            "Offline, the answer is the evidence sentences from those passages, cited, and a short answer only when "
+            "the reader is confident; with a model, one LLM call answers from the passages, citing them."
+        )
     hops = f"{p.hops} hop{'s' if p.hops != 1 else ''} (Hops = {p.hops})" if p.hops else "no hop (Hops = 0)"
     rerank = {
         "auto": "one LLM call when a model is set up, otherwise personalised PageRank over the subgraph plus "

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
+from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
 from .layout import EDGE_LABEL_CHARS, layout, short_label
 
@@ -36,6 +37,7 @@ ROLE_COLORS = {
     "centre": "#CC79A7",  # Explore: the entity searched for (as "query")
     "near": "#56B4E9",  # Explore: one hop away (as "hop1")
     "far": "#0072B2",  # Explore: two hops away (as "hop2")
+    **DIFF_COLORS,  # a comparison of two runs (compare.py)
 }
 ROLE_LABELS = {
     "query": "named in the question",
@@ -50,6 +52,7 @@ ROLE_LABELS = {
     "centre": "the entity you searched",
     "near": "1 hop away",
     "far": "2 hops away",
+    **DIFF_LABELS,
 }
 FADED = {"context", "rejected", "kept"}
 MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen

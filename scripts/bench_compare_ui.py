@@ -1,0 +1,101 @@
+"""How long a comparison takes to draw in a real browser (demo graph, offline): for every demo question, Ask at
+Hops = 1, pin, set Hops = 2, Ask again — the time from that click to the comparison's first graph drawn — then Next
+through the seven steps of both runs, each timed from the click to its difference graph drawn. Prints JSON.
+
+Usage: python scripts/bench_compare_ui.py   (needs Debian chromium and playwright, as scripts/bench_ui.py)
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_ui import _drawn, demo_env  # noqa: E402
+from helpers import running_app  # noqa: E402
+
+STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
+
+
+def _hops(page, n: int) -> None:
+    """Set Hops in the Knobs popover, and wait until the page says the run on screen is stale (the change took)."""
+    page.get_by_role("button", name="Knobs").click()
+    page.locator(".st-key-hops").get_by_text(str(n), exact=True).click()
+    page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=60000)
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    questions = json.loads((ROOT / "data/demo/questions.json").read_text())
+    compare_ms: list[float] = []
+    step_ms: dict[str, list[float]] = {}
+    plain_ms: list[float] = []
+    with running_app(demo_env()) as url:
+        with sync_playwright() as p:
+            b = p.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            page = b.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(url + "/ask", wait_until="networkidle")
+            for q in questions:
+                box = page.get_by_label("Question", exact=True)
+                box.fill(q)
+                box.press("Enter")
+                page.wait_for_timeout(300)
+                page.get_by_role("button", name="Ask", exact=True).click()
+                _drawn(page, f"{q} · query entities")
+                page.get_by_role("button", name="Pin", exact=True).click()
+                page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
+                _hops(page, 2)
+                t0 = time.time()
+                page.get_by_role("button", name="Ask", exact=True).click()
+                page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
+                _drawn(page, "compare · query entities")
+                page.get_by_text("Stale:").wait_for(state="detached", timeout=60000)
+                compare_ms.append((time.time() - t0) * 1000)
+                for n in range(2, len(STEPS) + 1):
+                    t0 = time.time()
+                    page.get_by_role("button", name="Next ▶").click()
+                    page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
+                    try:
+                        _drawn(page, f"compare · {STEPS[n - 1]}")
+                    except TimeoutError:
+                        page.screenshot(path="/tmp/hc_timeout.png")
+                        print("timeout", q, STEPS[n - 1], file=sys.stderr)
+                        raise
+                    step_ms.setdefault(STEPS[n - 1], []).append((time.time() - t0) * 1000)
+                page.get_by_role("button", name="Unpin", exact=True).click()
+                page.get_by_role("button", name="Pin", exact=True).wait_for(timeout=60000)
+                _drawn(page, f"{q} · answer")
+                for n in range(len(STEPS) - 1, 0, -1):  # the new run alone, back to its first step: the baseline
+                    t0 = time.time()
+                    page.get_by_role("button", name="◀ Previous").click()
+                    page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
+                    _drawn(page, f"{q} · {STEPS[n - 1]}")
+                    plain_ms.append((time.time() - t0) * 1000)
+                _hops(page, 1)
+            b.close()
+    every = [x for v in step_ms.values() for x in v]
+    print(json.dumps({
+        "questions": len(questions),
+        "second_ask_to_comparison_ms": {"median": round(statistics.median(compare_ms)), "max": round(max(compare_ms)),
+                                        "each": [round(x) for x in compare_ms]},
+        "step_ms": {"median": round(statistics.median(every)), "max": round(max(every))},
+        "plain_step_ms (one run alone, same session)": {"median": round(statistics.median(plain_ms)),
+                                                       "max": round(max(plain_ms))},
+        "per_step_median_ms": {k: round(statistics.median(v)) for k, v in step_ms.items()},
+    }, indent=1))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
