@@ -23,6 +23,7 @@ from .embed import Embedder, embed_queries, make_embedder
 from .extraction.extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .models import Document, Entity
+from .query.question import check_length
 from .query.pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
 from .query.trace import QueryTrace
 from .storage.database import Database, StoreError
@@ -168,6 +169,7 @@ class Workspace:
         llm: QueryLLM | None = None,
     ) -> QueryTrace:
         """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`)."""
+        check_length(question)  # before the graph opens: a refusal costs nothing
         g = self.graph(graph, create=False)
         return retrieve_trace(clean_text(question), g, self.embedder, params or self.settings.query, llm, method)
 
