@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, query_params_from
+from .embed import EmbedderUnavailable
 from .documents.inputs import InputError, clean_text
 from .documents.triple_files import TRIPLE_TYPES
 from .ingest import Progress
@@ -235,6 +236,6 @@ def main(argv: list[str] | None = None) -> int:
             "export": cmd_export,
         }[a.cmd]
         return handler(ws, a)
-    except (StoreError, InputError, FileNotFoundError, ValueError) as e:
+    except (StoreError, InputError, FileNotFoundError, ValueError, EmbedderUnavailable) as e:
         sys.stderr.write(f"error: {_plain(str(e))}" + "\n")
         return 2
