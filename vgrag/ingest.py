@@ -215,10 +215,12 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
         if ex.error:
             tally.failures.append(Failure(doc.name, i, ex.error))
     if failed and doc.replaces:
-        tally.failures.append(Failure(doc.name, None, (
+        msg = (
             f"{doc.name}: the extractor failed on {len(failed)} of its {len(doc.chunks)} chunk(s), so the stored "
-            "version was kept, with its triples; ingest the file again when the extractor works (Settings → LLM).")))
-        return  # fmt: skip
+            "version was kept, with its triples; ingest the file again when the extractor works (Settings)."
+        )
+        tally.failures.append(Failure(doc.name, None, msg))
+        return
     did = _begin_document(graph, doc.key, doc.name, doc.digest, len(doc.chunks), tally, doc.replaces)
     tally.documents.append(doc.name)
     for start in range(0, len(doc.chunks), batch_size):
@@ -241,11 +243,13 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
     tally.completion_tokens += sum(ex.completion_tokens for ex in results)
     graph_aliases(graph).add(did, canon.aliases)
     if failed:
-        tally.failures.append(Failure(doc.name, None, (
+        msg = (
             f"{doc.name}: the extractor failed on {len(failed)} of its {len(doc.chunks)} chunk(s); its text is "
             "stored and searchable, and the document is marked incomplete: ingest the same file again when the "
-            "extractor works and its triples are extracted then.")))
-        return  # fmt: skip
+            "extractor works and its triples are extracted then."
+        )
+        tally.failures.append(Failure(doc.name, None, msg))
+        return
     _finish_document(graph, did, doc.name, doc.digest, len(doc.chunks), doc.key)
     if not any(ex.triples for ex in results):
         tally.failures.append(Failure(doc.name, None, (
