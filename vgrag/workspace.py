@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import QueryParams, Settings
-from .documents.inputs import clean_text
+from .documents.inputs import clean_text, read_file
 from .documents.triple_files import read_triples_file
 from .embed import Embedder, embed_queries, make_embedder
 from .extraction.extract import ExtractorKind, make_extractor
@@ -79,7 +79,8 @@ class Workspace:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
         Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing.
         `settings`: the app session's, when they differ (an LLM endpoint set up on the Settings page)."""
-        pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
+        pairs = [f if isinstance(f, tuple) else (str(f), read_file(f)) for f in files]  # the path given (read_file:
+        # a folder, a FIFO or a 3 GB file is an InputError, never read whole or waited on)
         s = settings or self.settings
         ex = make_extractor(extractor, s.llm, s.cache_dir, glean)
         with self.db.write_lock:
