@@ -8,11 +8,13 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, query_params_from
-from .documents.inputs import InputError, clean_text
+from .embed import EmbedderUnavailable
+from .documents.inputs import InputError, clean_text, read_file
 from .documents.triple_files import TRIPLE_TYPES
 from .editing.commands import add_edit_parser, cmd_edit
 from .ingest import Progress
@@ -53,12 +55,23 @@ def cmd_ingest(ws: Workspace, a: argparse.Namespace) -> int:
     if a.openie or a.triples:
         path = Path(a.openie or a.triples)
         name = str(path if a.triples else path.with_suffix(".json"))  # the path given: its identity (ingest.py)
-        report = ws.import_triples((name, path.read_bytes()), a.graph, a.batch_size, on_progress=_bar)
+        report = ws.import_triples((name, read_file(path)), a.graph, a.batch_size, on_progress=_bar)
     else:
         if not a.files:
             sys.stderr.write("give files to ingest, or --openie FILE / --triples FILE" + "\n")
             return 2
-        report = ws.add_documents(a.files, a.graph, a.extractor, False, a.chunk_chars, a.overlap, on_progress=_bar)
+        files = []
+        for f in a.files:  # a folder, a pipe or a 3 GB file is a message about that path; the others go on
+            try:
+                files.append((f, read_file(f)))
+            except InputError as e:
+                sys.stderr.write(f"error: {_plain(str(e))}\n")
+        if not files:
+            return 2
+        report = ws.add_documents(files, a.graph, a.extractor, False, a.chunk_chars, a.overlap, on_progress=_bar)
+        if len(files) < len(a.files):
+            _report(report)
+            return 1
     _report(report)
     return 1 if report.failures and not report.chunks else 0
 
@@ -131,10 +144,20 @@ def cmd_export(ws: Workspace, a: argparse.Namespace) -> int:
     from .storage.export import export_graph
 
     data = export_graph(ws.graph(a.graph, create=False), a.format)  # type: ignore[attr-defined]
-    if a.out:
-        Path(a.out).write_bytes(data)
-    else:
+    if not a.out:
         sys.stdout.buffer.write(data)
+        return 0
+    out = Path(a.out)
+    if out.is_dir():
+        raise InputError(f"{out}: is a folder; give a file name for the export (for example {out}/graph.{a.format}).")
+    try:
+        with open(out, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        if out.is_file():
+            out.unlink()  # half an export is no export
+        raise InputError(f"{out}: the export could not be written ({e.strerror or e}); nothing was kept. Free "
+                         "some space or choose another place.") from e  # fmt: skip
     return 0
 
 
@@ -169,6 +192,21 @@ def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `low` (0 chunk characters or a batch of 0 was a raw error)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low} (got {n})")
+        return n
+
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m vgrag", description="Vector Graph RAG over Milvus")
     p.add_argument("--graph", default=None, help="graph name (default: VGRAG_GRAPH or 'demo')")
@@ -178,9 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--openie", help="HippoRAG OpenIE JSON file")
     i.add_argument("--triples", help=f"triples file ({', '.join(TRIPLE_TYPES)})")
     i.add_argument("--extractor", choices=["offline", "llm"], default="offline")
-    i.add_argument("--chunk-chars", type=int, default=1200)
-    i.add_argument("--overlap", type=int, default=1, help="sentences of overlap between chunks")
-    i.add_argument("--batch-size", type=int, default=2000, help="passages per stored batch (triple imports)")
+    i.add_argument("--chunk-chars", type=_at_least(50), default=1200)
+    i.add_argument("--overlap", type=_at_least(0), default=1, help="sentences of overlap between chunks")
+    i.add_argument("--batch-size", type=_at_least(1), default=2000, help="passages per stored batch (triple imports)")
     q = sub.add_parser("query", help="ask a question")
     q.add_argument("question")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
@@ -248,6 +286,10 @@ def main(argv: list[str] | None = None) -> int:
             "edit": lambda w, x: cmd_edit(w, x, _out),
         }[a.cmd]
         return handler(ws, a)
-    except (StoreError, InputError, FileNotFoundError, ValueError) as e:
+    except (StoreError, InputError, FileNotFoundError, ValueError, EmbedderUnavailable) as e:
         sys.stderr.write(f"error: {_plain(str(e))}" + "\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted: documents not finished are listed as INCOMPLETE (`docs`) and written again "
+                         "by the next ingest of the same files.\n")  # fmt: skip
+        return 130

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import queue
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -165,20 +166,35 @@ class E5Embedder:
         return self._run("query", texts)
 
 
+class EmbeddingError(EmbedderUnavailable):
+    """The embeddings endpoint gave no usable reply: none within the time limit, or not one vector per text."""
+
+
 class OpenAIEmbedder:
-    """Embeddings from any OpenAI-compatible /v1/embeddings endpoint."""
+    """Embeddings from any OpenAI-compatible /v1/embeddings endpoint. Each request has a whole-call limit
+    (`timeout_s`, from sending to the last byte: a server that never answers or drips its reply is left after it)
+    and its reply is checked: one vector per text, all of one length, numbers only."""
 
     def __init__(
-        self, model: str, base_url: str = "", api_key: str = "", client: object | None = None, batch_size: int = 256
+        self,
+        model: str,
+        base_url: str = "",
+        api_key: str = "",
+        client: object | None = None,
+        batch_size: int = 256,
+        timeout_s: float = 60.0,
     ) -> None:
         if client is None:
             from openai import OpenAI
 
-            client = OpenAI(base_url=base_url or None, api_key=api_key or "not-needed")
+            client = OpenAI(
+                base_url=base_url or None, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=1
+            )
         self._client = client
         self.model = model
         self.model_id = f"openai:{model}"
         self._batch = batch_size
+        self._timeout = timeout_s
         self._dim: int | None = None
 
     @property
@@ -187,12 +203,54 @@ class OpenAIEmbedder:
             self._dim = int(self.embed(["dimension probe"]).shape[1])
         return self._dim
 
+    def _request(self, batch: list[str]) -> object:
+        """The endpoint's reply to one batch, waited for at most timeout_s (the request runs in a worker thread
+        that is left behind, not waited for, when the limit passes)."""
+        box: queue.Queue = queue.Queue(maxsize=1)
+
+        def run() -> None:
+            try:
+                box.put((True, self._client.embeddings.create(model=self.model, input=batch)))  # type: ignore[attr-defined]
+            except Exception as e:  # noqa: BLE001 - handed to the caller, which raises it with a message
+                box.put((False, e))
+
+        threading.Thread(target=run, name="embeddings-request", daemon=True).start()
+        try:
+            ok, value = box.get(timeout=self._timeout)
+        except queue.Empty:
+            raise EmbeddingError(f"The embeddings endpoint ({self.model}) sent no complete reply within "
+                                 f"{self._timeout:g} s; check that it is running, or try again.") from None  # fmt: skip
+        if not ok:
+            raise EmbeddingError(f"The embeddings endpoint ({self.model}) failed: {type(value).__name__}: "
+                                 f"{str(value)[:300]}") from value  # fmt: skip
+        return value
+
+    def _vectors(self, resp: object, n: int) -> list[list[float]]:
+        """One vector per text in the order sent, or EmbeddingError saying what the reply got wrong."""
+        data = list(getattr(resp, "data", None) or [])
+        where = f"The embeddings endpoint ({self.model})"
+        if len(data) != n:
+            raise EmbeddingError(f"{where} returned {len(data)} vector(s) for {n} text(s); it must return one per "
+                                 "text. Check the endpoint and the model name.")  # fmt: skip
+        try:
+            by_index = sorted(data, key=lambda d: int(d.index))
+            rows = [[float(x) for x in d.embedding] for d in by_index]
+        except (TypeError, ValueError, AttributeError) as e:
+            raise EmbeddingError(f"{where} returned something that is not a list of vectors ({e}).") from e
+        if [int(d.index) for d in by_index] != list(range(n)):
+            raise EmbeddingError(f"{where} returned vectors numbered {[d.index for d in by_index][:10]} for {n} "
+                                 "text(s); they must be numbered 0 to n-1.")  # fmt: skip
+        lengths = {len(r) for r in rows}
+        if len(lengths) != 1 or 0 in lengths or (self._dim is not None and lengths != {self._dim}):
+            raise EmbeddingError(f"{where} returned vectors of length(s) {sorted(lengths)[:5]}"
+                                 + (f", not {self._dim}" if self._dim else "") + "; check the model name.")  # fmt: skip
+        return rows
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self._batch):
             batch = [t if t.strip() else "(empty)" for t in texts[start : start + self._batch]]
-            resp = self._client.embeddings.create(model=self.model, input=batch)  # type: ignore[attr-defined]
-            rows.extend(d.embedding for d in sorted(resp.data, key=lambda d: d.index))
+            rows.extend(self._vectors(self._request(batch), len(batch)))
         if not rows:
             return np.zeros((0, self._dim or 1), dtype=np.float32)
         m = normalize_rows(np.asarray(rows, dtype=np.float32))

@@ -129,10 +129,13 @@ def ingest_documents(
     batch_size: int = 16,
     on_progress: ProgressFn = noop,
 ) -> IngestReport:
-    """Read, chunk, extract and store documents; bad files and failed chunks are reported, never fatal."""
+    """Read, chunk, extract and store documents, one file after the other (a file that is slow or bad never
+    holds back the files before it); bad files and failed chunks are reported, never fatal."""
+    if chunk_chars < 50 or batch_size < 1 or overlap_sentences < 0:
+        raise ValueError(f"chunk_chars must be at least 50 (got {chunk_chars}), batch_size at least 1 (got "
+                         f"{batch_size}) and overlap_sentences 0 or more (got {overlap_sentences}).")  # fmt: skip
     t_start = time.perf_counter()
     tally = Tally()
-    plans: list[tuple[str, str, str, list[PlannedChunk], str | None]] = []
     given = [(source_key(raw), clean_file_name(raw), content_hash(data), data) for raw, data in files]
     contents: dict[str, list[str]] = {}  # key -> the distinct contents given under it, in upload order
     seen: set[tuple[str, str]] = set()
@@ -145,6 +148,8 @@ def ingest_documents(
     placed = {
         (key, d): p for key, ds in contents.items() for d, p in zip(ds, place(docs, key, names[key], ds), strict=True)
     }
+    canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
+    count = _Count()
     for n, (key, name, digest, data) in enumerate(given):
         where = placed.pop((key, digest), None)
         if where is None:  # stored already, or given twice in this upload
@@ -167,67 +172,107 @@ def ingest_documents(
             tally.failures.append(Failure(name, None, msg))
             continue
         tally.timings["read"] += time.perf_counter() - t0
-        plans.append((key, name, digest, chunks, replaces))
-    total = sum(len(c) for *_, c, _ in plans)
-    done = 0
-    canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
-    for key, name, digest, chunks, replaces in plans:
-        did = _begin_document(graph, key, name, digest, len(chunks), tally, replaces)
-        canon.begin(h for c in chunks for h in c.headings)  # this document's headings and own evidence
-        tally.documents.append(name)
-        doc_triples = 0
-        for start in range(0, len(chunks), batch_size):
-            part = chunks[start : start + batch_size]
-            t0 = time.perf_counter()
-            try:
-                results = extractor.extract_many([c.text for c in part], [c.topic for c in part])
-            except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
-                log.exception("extractor failed on %s", name)
-                results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}") for _ in part]
-            results = canon.apply(results)
-            tally.timings["extract"] += time.perf_counter() - t0
-            batch: list[SourceChunk] = []
-            for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
-                idx, text = start + i, chunk.text
-                batch.append(SourceChunk(did, chunk.title, text, idx, ex.triples, ex.entities, ex.tags))
-                doc_triples += len(ex.triples)
-                if ex.error:
-                    tally.failures.append(Failure(name, idx, ex.error))
-                tally.triples += len(ex.triples)
-                tally.prompt_tokens += ex.prompt_tokens
-                tally.completion_tokens += ex.completion_tokens
-                done += 1
-                on_progress(
-                    Progress(
-                        "extract",
-                        done,
-                        total,
-                        f"{name} chunk {idx + 1}/{len(chunks)}",
-                        ChunkResult(name, idx, text, ex.triples, ex.raw, ex.error),
-                    )
-                )
-            on_progress(Progress("store", done, total, f"storing {len(batch)} chunks of {name}"))
-            tally.add(
-                write_chunks(
-                    graph,
-                    embedder,
-                    batch,
-                    _embed_reporter(on_progress, name, done, total),
-                    _tag_reporter(on_progress, name, done, total),
-                )
-            )
-            tally.chunks += len(batch)
-        graph_aliases(graph).add(did, canon.aliases)
-        _finish_document(graph, did, name, digest, len(chunks), key)
-        _replay_edits(graph, embedder, name, {did, replaces} if replaces else set(), tally)
-        if not doc_triples:
-            tally.failures.append(Failure(name, None, (
-                f"{name}: no facts (triples) found in any of its {len(chunks)} chunk(s). Its text is stored and "
-                "searchable, but it adds nothing to the graph; try the LLM extractor (Settings) for this file."
-            )))  # fmt: skip
+        count.total += len(chunks)
+        doc = _Doc(key, name, digest, chunks, replaces)
+        _store_document(graph, embedder, extractor, canon, doc, batch_size, tally, count, on_progress)
     report = tally.report(graph, t_start)
-    on_progress(Progress("done", total, total, "done"))
+    on_progress(Progress("done", count.total, count.total, "done"))
     return report
+
+
+@dataclass
+class _Count:
+    done: int = 0  # chunks extracted so far in this ingest
+    total: int = 0  # chunks of the files read so far
+
+
+@dataclass(frozen=True)
+class _Doc:
+    key: str
+    name: str
+    digest: str
+    chunks: list[PlannedChunk]
+    replaces: str | None
+
+
+def _extract_all(extractor: Extractor, canon: Canonicalizer, doc: _Doc, batch_size: int, tally: Tally,
+                 count: _Count, on_progress: ProgressFn) -> list[Extraction]:  # fmt: skip
+    """Every chunk's extraction, in batches, before anything of the document is written."""
+    canon.begin(h for c in doc.chunks for h in c.headings)  # this document's headings and own evidence
+    out: list[Extraction] = []
+    for start in range(0, len(doc.chunks), batch_size):
+        part = doc.chunks[start : start + batch_size]
+        t0 = time.perf_counter()
+        try:
+            results = extractor.extract_many([c.text for c in part], [c.topic for c in part])
+        except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
+            log.exception("extractor failed on %s", doc.name)
+            results = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}", failed=True) for _ in part]
+        results = canon.apply(results)
+        tally.timings["extract"] += time.perf_counter() - t0
+        for i, (chunk, ex) in enumerate(zip(part, results, strict=True)):
+            count.done += 1
+            idx = start + i
+            on_progress(Progress("extract", count.done, count.total, f"{doc.name} chunk {idx + 1}/{len(doc.chunks)}",
+                                 ChunkResult(doc.name, idx, chunk.text, ex.triples, ex.raw, ex.error)))  # fmt: skip
+        out.extend(results)
+    return out
+
+
+def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, canon: Canonicalizer, doc: _Doc,
+                    batch_size: int, tally: Tally, count: _Count, on_progress: ProgressFn) -> None:  # fmt: skip
+    """Extract, then write one document. When the extractor could not run on some chunks (an LLM endpoint down),
+    a document that would replace a stored one is not written (the stored one keeps its triples), and a new one is
+    written but left incomplete, so the next ingest of the same file extracts it again — never "complete" with
+    triples missing."""
+    results = _extract_all(extractor, canon, doc, batch_size, tally, count, on_progress)
+    failed = [i for i, ex in enumerate(results) if ex.failed]
+    for i, ex in enumerate(results):
+        if ex.error:
+            tally.failures.append(Failure(doc.name, i, ex.error))
+    if failed and doc.replaces:
+        msg = (
+            f"{doc.name}: the extractor failed on {len(failed)} of its {len(doc.chunks)} chunk(s), so the stored "
+            "version was kept, with its triples; ingest the file again when the extractor works (Settings)."
+        )
+        tally.failures.append(Failure(doc.name, None, msg))
+        return
+    did = _begin_document(graph, doc.key, doc.name, doc.digest, len(doc.chunks), tally, doc.replaces)
+    tally.documents.append(doc.name)
+    for start in range(0, len(doc.chunks), batch_size):
+        batch = [SourceChunk(did, c.title, c.text, start + i, ex.triples, ex.entities, ex.tags)
+                 for i, (c, ex) in enumerate(zip(doc.chunks[start : start + batch_size],
+                                                 results[start : start + batch_size], strict=True))]  # fmt: skip
+        tally.triples += sum(len(c.triples) for c in batch)
+        on_progress(Progress("store", count.done, count.total, f"storing {len(batch)} chunks of {doc.name}"))
+        tally.add(
+            write_chunks(
+                graph,
+                embedder,
+                batch,
+                _embed_reporter(on_progress, doc.name, count.done, count.total),
+                _tag_reporter(on_progress, doc.name, count.done, count.total),
+            )
+        )
+        tally.chunks += len(batch)
+    tally.prompt_tokens += sum(ex.prompt_tokens for ex in results)
+    tally.completion_tokens += sum(ex.completion_tokens for ex in results)
+    graph_aliases(graph).add(did, canon.aliases)
+    if failed:
+        msg = (
+            f"{doc.name}: the extractor failed on {len(failed)} of its {len(doc.chunks)} chunk(s); its text is "
+            "stored and searchable, and the document is marked incomplete: ingest the same file again when the "
+            "extractor works and its triples are extracted then."
+        )
+        tally.failures.append(Failure(doc.name, None, msg))
+        return
+    _finish_document(graph, did, doc.name, doc.digest, len(doc.chunks), doc.key)
+    _replay_edits(graph, embedder, doc.name, {did, doc.replaces} if doc.replaces else set(), tally)
+    if not any(ex.triples for ex in results):
+        tally.failures.append(Failure(doc.name, None, (
+            f"{doc.name}: no facts (triples) found in any of its {len(doc.chunks)} chunk(s). Its text is stored and "
+            "searchable, but it adds nothing to the graph; try the LLM extractor (Settings) for this file."
+        )))  # fmt: skip
 
 
 def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally) -> list[ImportedPassage]:

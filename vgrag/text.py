@@ -52,14 +52,18 @@ def _strip_edges(s: str) -> str:
             return s
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # NUL, ESC, BEL … (C0, DEL, C1): never part of a name
+
+
 def normalize_name(name: str) -> str:
-    """Unicode-safe key for an entity name: NFKC, case-folded, whitespace collapsed; accents and scripts kept."""
-    return _strip_edges(_SPACE.sub(" ", unicodedata.normalize("NFKC", name))).casefold()
+    """Unicode-safe key for an entity name: NFKC, case-folded, whitespace and control characters collapsed;
+    accents and scripts kept."""
+    return _strip_edges(_SPACE.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", name)))).casefold()
 
 
 def display_name(name: str) -> str:
-    """The form shown to people: NFC with collapsed whitespace."""
-    return _strip_edges(_SPACE.sub(" ", unicodedata.normalize("NFC", name)))
+    """The form shown to people: NFC with collapsed whitespace, control characters (NUL, ESC …) removed."""
+    return _strip_edges(_SPACE.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFC", name))))
 
 
 def _digest(*parts: str) -> str:

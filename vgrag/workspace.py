@@ -18,12 +18,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .config import QueryParams, Settings
-from .documents.inputs import clean_text
+from .documents.inputs import clean_text, read_file
 from .documents.triple_files import read_triples_file
 from .embed import Embedder, embed_queries, make_embedder
 from .extraction.extract import ExtractorKind, make_extractor
 from .ingest import IngestReport, ProgressFn, ingest_documents, ingest_imported
 from .models import Document, Entity
+from .query.question import check_length
 from .query.pipeline import Method, QueryLLM, answer_trace, retrieve_trace, stopped_answer
 from .query.trace import QueryTrace
 from .storage.check import CheckReport, check_graph
@@ -91,7 +92,8 @@ class Workspace:
         """Read (PDF, TXT, MD, HTML, DOCX), chunk, extract triples and store; paths or (name, bytes) pairs.
         Bad files are reported in the result, never fatal; re-adding unchanged content changes nothing.
         `settings`: the app session's, when they differ (an LLM endpoint set up on the Settings page)."""
-        pairs = [f if isinstance(f, tuple) else (str(f), Path(f).read_bytes()) for f in files]  # the path given
+        pairs = [f if isinstance(f, tuple) else (str(f), read_file(f)) for f in files]  # the path given (read_file:
+        # a folder, a FIFO or a 3 GB file is an InputError, never read whole or waited on)
         s = settings or self.settings
         ex = make_extractor(extractor, s.llm, s.cache_dir, glean)
         g = self.graph(graph)
@@ -198,6 +200,7 @@ class Workspace:
     ) -> QueryTrace:
         """The retrieval steps of a query (graph, naive or hybrid), without the answer (see `answer`); passages of
         documents outside `only` or in `exclude` (names or ids) are never read."""
+        check_length(question)  # before the graph opens: a refusal costs nothing
         g = self.graph(graph, create=False)
         g.refresh()  # another writer's last commit on the same Lite file (a server shows it by itself)
         p = params or self.settings.query

@@ -3,7 +3,11 @@ cleaning every document, triple file, question and model reply gets."""
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
+from pathlib import Path
 
 
 class InputError(ValueError):
@@ -26,3 +30,33 @@ def clean_text(text: str) -> str:
 def clean_surrogates(text: str) -> str:
     """Lone surrogates (which UTF-8 cannot encode) as U+FFFD; everything else as it was."""
     return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
+
+
+def read_file(path: str | Path, limit_mb: int = MAX_FILE_MB) -> bytes:
+    """The bytes of a regular file of at most `limit_mb` MB, or InputError saying what the path is instead: a folder,
+    a link loop, a pipe or device (which could block or never end: never opened), a file over the limit (checked by
+    its size first, and at most limit + 1 byte read, for a file that grows meanwhile)."""
+    name = str(path)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        why = {errno.ENOENT: "no such file", errno.ELOOP: "a loop of symbolic links", errno.EACCES: "permission denied",
+               errno.ENOTDIR: "a part of the path is not a folder"}.get(e.errno or 0, e.strerror or str(e))  # fmt: skip
+        raise InputError(f"{name}: cannot be read ({why}); check the path.") from e
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{name}: is a folder; give the files in it (for example {name.rstrip('/')}/*.pdf).")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{name}: is not a regular file (a pipe, socket or device); save the content to a file and "
+                         "give that.")  # fmt: skip
+    cap = limit_mb * 2**20
+    if st.st_size > cap:
+        raise InputError(f"{name}: {st.st_size / 2**20:,.1f} MB is over the {limit_mb} MB limit per file; split it "
+                         "into smaller files.")  # fmt: skip
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as e:
+        raise InputError(f"{name}: cannot be read ({e.strerror or e}); check the file.") from e
+    if len(data) > cap:
+        raise InputError(f"{name}: grew past the {limit_mb} MB limit per file while it was read; split it.")
+    return data

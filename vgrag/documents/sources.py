@@ -189,8 +189,16 @@ class _HTMLSections(HTMLParser):
 
 def _html_sections(raw: str) -> list[Section]:
     parser = _HTMLSections()
-    parser.feed(raw)
+    parser.feed(_unclosed_as_text(raw))
     return parser.finish()
+
+
+def _unclosed_as_text(raw: str) -> str:
+    """The page with every "<" after its last ">" written as "&lt;": no tag, comment or declaration can end there,
+    so they are text either way — but html.parser scans from each such "<" to the end of the page before giving
+    up on it, which is quadratic ("<a" × 150k: 62 s)."""
+    end = raw.rfind(">") + 1
+    return raw if "<" not in raw[end:] else raw[:end] + raw[end:].replace("<", "&lt;")
 
 
 def document_sections(name: str, data: bytes) -> list[Section]:
@@ -251,7 +259,7 @@ _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")  # Thai, La
 def _unspaced_script(run: str) -> bool:
     """Whether at least a third of a run's letters are wide (CJK ideographs, kana, fullwidth forms) or of a
     Southeast Asian script written without spaces."""
-    letters = [c for c in run if c.isalpha()]
+    letters = [c for c in run[:4096] if c.isalpha()]  # its start decides: a Python loop over a 1 MB run is slow
     wide = sum(1 for c in letters if unicodedata.east_asian_width(c) in ("W", "F") or _UNSPACED.match(c))
     return bool(letters) and wide * 3 >= len(letters)
 

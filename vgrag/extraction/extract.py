@@ -43,6 +43,7 @@ class Extraction:
     tags: tuple[tuple[str, Tags], ...] = ()  # offline: each sentence's entities from the same parse (passage_tags)
     defined: tuple[tuple[str, str], ...] = ()  # (long form, abbreviation) the text defines: "… leukemia (CLL)"
     people: tuple[str, ...] = ()  # the people the text names in full (a later surname alone is one of them)
+    failed: bool = False  # the extractor could not run (endpoint down …): not "no triples", try again later
 
 
 class Extractor(Protocol):
@@ -147,7 +148,7 @@ class LLMExtractor:
         try:
             r = self.llm.complete("extract", messages)
         except LLMError as e:
-            return Extraction(raw=e.partial, error=str(e))
+            return Extraction(raw=e.partial, error=str(e), failed=True)
         triples, entities, error = _parsed(r.text, r.truncated, r.max_tokens)
         raw, pt, ct, cached = r.text, r.prompt_tokens, r.completion_tokens, r.cached
         if self.glean and error is None:
@@ -155,7 +156,7 @@ class LLMExtractor:
             try:
                 g = self.llm.complete("glean", follow)
             except LLMError as e:
-                return Extraction(triples, entities, raw, f"gleaning failed: {e}", pt, ct, cached)
+                return Extraction(triples, entities, raw, f"gleaning failed: {e}", pt, ct, cached, failed=True)
             more, more_ents, g_error = _parsed(g.text, g.truncated, g.max_tokens)
             triples = tuple(dict.fromkeys(triples + more))
             entities = tuple(dict.fromkeys(entities + more_ents))

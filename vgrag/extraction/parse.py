@@ -11,12 +11,21 @@ from ..models import Triple
 from ..text import display_name, normalize_name
 
 
+MAX_TRIPLES_PER_CHUNK = 200  # a 1,200-character chunk states a few dozen facts; one reply listed 20,004
+MAX_NAME_CHARS = 300  # longer "names" (a subject, predicate or object) are sentences or junk, not a name
+
+
 def clean_triple(t: Sequence[object]) -> Triple | None:
-    """A usable triple or None: three non-empty string parts, subject different from object."""
+    """A usable triple or None: three non-empty string parts of at most MAX_NAME_CHARS characters (control
+    characters removed, see display_name), subject different from object."""
     if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
         return None
+    if any(len(str(x)) > 4 * MAX_NAME_CHARS for x in t):
+        return None  # not even normalised: a 1 MB "name" costs time before it is refused
     s, p, o = (display_name(str(x)) for x in t)
     if not s or not p or not o or normalize_name(s) == normalize_name(o):
+        return None
+    if max(len(s), len(p), len(o)) > MAX_NAME_CHARS:
         return None
     return Triple(s, p, o)
 
@@ -41,7 +50,7 @@ def parse_json_loose(raw: str) -> object | None:
         for text in (cand, re.sub(r",\s*([}\]])", r"\1", cand)):
             try:
                 return json.loads(text)
-            except (json.JSONDecodeError, ValueError):
+            except (json.JSONDecodeError, ValueError, RecursionError):  # RecursionError: [[[[… 60,000 deep
                 continue
     return None
 
@@ -69,7 +78,9 @@ def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...],
                 rows.append([m.group(1), m.group(2), m.group(3)])
     triples: list[Triple] = []
     bad = 0
-    for r in rows if isinstance(rows, list) else []:
+    rows = rows if isinstance(rows, list) else []
+    over = max(0, len(rows) - MAX_TRIPLES_PER_CHUNK)
+    for r in rows[:MAX_TRIPLES_PER_CHUNK]:
         if isinstance(r, dict):
             r = [r.get("subject", ""), r.get("predicate", r.get("relation", "")), r.get("object", "")]
         t = clean_triple(r) if isinstance(r, (list, tuple)) else None
@@ -87,4 +98,8 @@ def parse_triples_output(raw: str) -> tuple[tuple[Triple, ...], tuple[str, ...],
         error = f"no usable triples ({bad} malformed)" if bad else "the response listed no triples"
     elif bad:
         error = f"{bad} malformed triple(s) skipped"
-    return tuple(triples), tuple(dict.fromkeys(entities)), error
+    if over:
+        error = "; ".join(x for x in (error, f"the reply listed {len(rows):,} triples for one chunk: only the first "
+                                      f"{MAX_TRIPLES_PER_CHUNK} were read") if x)  # fmt: skip
+    names = [display_name(e) for e in entities[: 2 * MAX_TRIPLES_PER_CHUNK] if len(e) <= 4 * MAX_NAME_CHARS]
+    return tuple(triples), tuple(dict.fromkeys(n for n in names if n and len(n) <= MAX_NAME_CHARS)), error

@@ -252,12 +252,12 @@ def answer_messages(trace: QueryTrace) -> list[dict]:
 def cited_answer(trace: QueryTrace, text: str, call: LLMCall | None, ms: float, error: str | None = None) -> AnswerStep:
     """An answer text citing the trace's passages as [n]: citations resolved, numbers outside the list noted."""
     passages = trace.passages.passages if trace.passages else ()
-    nums = [int(x) for x in re.findall(r"\[(\d+)\]", text)]
+    nums = [int(x) for x in re.findall(r"\[(\d{1,9})\]", text)]  # [<5,000 digits>] is no citation (int() refuses it)
     used = sorted({n for n in nums if 1 <= n <= len(passages)})
     cites = tuple(Citation(n, passages[n - 1].id, passages[n - 1].title, passages[n - 1].text) for n in used)
     bad = sorted({n for n in nums if not 1 <= n <= len(passages)})
     if bad:  # every [n] shown is a passage of the list shown: a number outside it is marked, not shown as a citation
-        text = re.sub(r"\[(\d+)\]", lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(passages)
+        text = re.sub(r"\[(\d{1,9})\]", lambda m: m.group(0) if 1 <= int(m.group(1)) <= len(passages)
                       else f"[not a listed passage: {m.group(1)}]", text)  # fmt: skip
     notes = [x for x in (error, f"cited missing passage(s) {bad}" if bad else None) if x]
     if not text.strip():

@@ -46,6 +46,23 @@ class Asked:
     words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
 
 
+MAX_QUESTION_CHARS = 2_000  # ~4x what the embedders read of one text (MiniLM: 256 tokens); spaCy parses ~5 KB/s
+
+
+class QuestionTooLong(ValueError):
+    """A question longer than MAX_QUESTION_CHARS: refused before any parse or embedding (a 256 KB question took 14 s,
+    1 MB over 8 minutes, and the embedders read only its first few hundred words)."""
+
+
+def check_length(question: str) -> None:
+    """QuestionTooLong, with what to do, for a question over MAX_QUESTION_CHARS characters."""
+    n = len(question.strip())
+    if n > MAX_QUESTION_CHARS:
+        raise QuestionTooLong(f"the question has {n:,} characters; a question can have at most "
+                              f"{MAX_QUESTION_CHARS:,}. Shorten it, or add the long text as a document (Build) and "
+                              "ask about it.")  # fmt: skip
+
+
 def norm(text: str) -> str:
     """SQuAD-style normalisation: lower case, no punctuation, no articles, single spaces."""
     text = re.sub(r"[^\w\s]", " ", text.casefold())
