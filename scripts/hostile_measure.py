@@ -114,7 +114,7 @@ SHAPES = {  # name: (file name, text of about n characters); the #34 probe's sha
     "html `<a<a …`": ("x.html", lambda n: "<a" * (n // 2)),
     "html 30k-deep <div>": ("x.html", lambda n: "<div>" * (n // 10) + "Deep text here." + "</div>" * (n // 10)),
     "txt one 300 KB word": ("x.txt", lambda n: "a" * n),
-    "txt a million newlines": ("x.txt", lambda n: "Start." + "\n" * n + "End."),
+    "txt newlines only": ("x.txt", lambda n: "Start." + "\n" * n + "End."),
     "txt RTL + combining marks": ("x.txt", lambda n: "\u05e9\u05dc\u05d5\u05dd\u0301\u200f " * (n // 7)),
     "txt NUL bytes": ("x.txt", lambda n: "hello\x00 " * (n // 7)),
 }
