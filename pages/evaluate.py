@@ -77,7 +77,10 @@ def read(folder: str, tmp: Path) -> BenchData | None:
     try:
         if uploads:
             return load_uploads([(f.name, f.getvalue()) for f in uploads], tmp)
-        return load_bench(allowed_folder(folder, bench_roots(os.environ)))
+        path = allowed_folder(folder, bench_roots(os.environ))
+        for f in path.iterdir():  # a link in the folder that leads out of the allowed ones is refused too
+            allowed_folder(f, bench_roots(os.environ))
+        return load_bench(path)
     except (FileNotFoundError, InputError, OSError) as e:
         st.error(md_escape(f"Cannot read the benchmark: {e}"))
     return None

@@ -3,6 +3,7 @@ for an LLM server that drips one byte a second, against its deadline.
 
     python scripts/hostile_measure.py bomb --unpacked-mb 2048      # builds /tmp/vgrag-bomb.docx once
     python scripts/hostile_measure.py drip --deadline 30
+    python scripts/hostile_measure.py shapes --kb 300 [--ingest] [--root DIR]  # hostile text shapes (#34)
 """
 
 from __future__ import annotations
@@ -104,6 +105,64 @@ def drip(a: argparse.Namespace) -> dict:
     return out
 
 
+SHAPES = {  # name: (file name, text of about n characters); the #34 probe's shapes and a few more
+    "md `_a _a …`": ("x.md", lambda n: "_a " * (n // 3)),
+    "md `**a **a …`": ("x.md", lambda n: "**a " * (n // 4)),
+    "md `[a[a …`": ("x.md", lambda n: "[a" * (n // 2)),
+    "md heading `# a`+spaces+`b`": ("x.md", lambda n: "# a" + " " * n + "b"),
+    "txt `[1]`+spaces": ("x.txt", lambda n: "[1]" + " " * n + "end."),
+    "html `<a<a …`": ("x.html", lambda n: "<a" * (n // 2)),
+    "html 30k-deep <div>": ("x.html", lambda n: "<div>" * (n // 10) + "Deep text here." + "</div>" * (n // 10)),
+    "txt one 300 KB word": ("x.txt", lambda n: "a" * n),
+    "txt newlines only": ("x.txt", lambda n: "Start." + "\n" * n + "End."),
+    "txt RTL + combining marks": ("x.txt", lambda n: "\u05e9\u05dc\u05d5\u05dd\u0301\u200f " * (n // 7)),
+    "txt NUL bytes": ("x.txt", lambda n: "hello\x00 " * (n // 7)),
+}
+SHAPE_CHILD = """
+import sys, time, tempfile; sys.path[:0] = [{root!r}, {tests!r}]
+from vgrag.ingest import plan_chunks
+from vgrag.documents.inputs import InputError
+plan_chunks("w.txt", b"Warm up. The model loads.")
+name, data = {name!r}, open({path!r}, "rb").read()
+t0 = time.perf_counter()
+try:
+    out = f"{{len(plan_chunks(name, data))}} chunks"
+except InputError as e:
+    out = str(e)[:90]
+read_s = time.perf_counter() - t0
+ingest_s = None
+if {ingest!r}:
+    from fakes import HashEmbedder
+    from vgrag.extraction.extract import OfflineExtractor
+    from vgrag.ingest import ingest_documents
+    from vgrag.storage.database import Database
+    emb = HashEmbedder()
+    g = Database(tempfile.mkdtemp() + "/s.db").open_graph("s", emb.model_id, emb.dim)
+    t0 = time.perf_counter()
+    ingest_documents(g, emb, OfflineExtractor(), [(name, data)])
+    ingest_s = time.perf_counter() - t0
+print(repr((read_s, ingest_s, out)))
+"""
+
+
+def shapes(a: argparse.Namespace) -> dict:
+    """Each shape at --kb: seconds to read and chunk it (plan_chunks, spaCy loaded first), and with --ingest a whole
+    ingest (offline extractor, hash embedder, a Lite file); stopped at --timeout. --root: another checkout (before)."""
+    out = {}
+    for shape, (name, make) in SHAPES.items():
+        path = Path(f"/tmp/vgrag-shape{Path(name).suffix}")
+        path.write_bytes(make(a.kb * 1024).encode("utf-8"))
+        code = SHAPE_CHILD.format(root=a.root, tests=str(ROOT / "tests"), name=name, path=str(path), ingest=a.ingest)
+        try:
+            r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=a.timeout)
+            read_s, ingest_s, what = ast.literal_eval(r.stdout.strip().splitlines()[-1])
+            out[shape] = {"read_s": round(read_s, 2), "ingest_s": ingest_s and round(ingest_s, 2), "result": what}
+        except subprocess.TimeoutExpired:
+            out[shape] = {"read_s": f"> {a.timeout} s (stopped)"}
+        print(shape, out[shape], file=sys.stderr)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -114,8 +173,13 @@ def main() -> None:
     d = sub.add_parser("drip")
     d.add_argument("--deadline", type=float, default=30.0)
     d.add_argument("--db", default="/tmp/vgrag-drip.db")
+    s = sub.add_parser("shapes")
+    s.add_argument("--kb", type=int, default=300)
+    s.add_argument("--ingest", action="store_true")
+    s.add_argument("--timeout", type=float, default=120)
+    s.add_argument("--root", default=str(ROOT))
     a = p.parse_args()
-    print(json.dumps(bomb(a) if a.cmd == "bomb" else drip(a), indent=1))
+    print(json.dumps({"bomb": bomb, "drip": drip, "shapes": shapes}[a.cmd](a), indent=1, ensure_ascii=False))
 
 
 if __name__ == "__main__":
