@@ -34,6 +34,8 @@ def quantified(tok: Tok) -> bool:
     """Whether a common noun is quantified or picked out by number ("many genres", "several other proteins",
     "other writers", "the first time", "two parties"): its own modifiers before it say how many or which."""
     for c in tok.children:
+        if c.i < tok.i and c.dep_ == "poss" and (c.tag_ in ("PRP$", "WP$") or c.pos_ == "PRON"):
+            return True  # "whose recent clients", "its style guide", "one's life": refers back, names nothing
         if c.i > tok.i or c.dep_ not in _QUANTIFIER_DEPS:
             continue
         if c.lower_ in _ARTICLES:
