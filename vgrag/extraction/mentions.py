@@ -42,8 +42,8 @@ def quantified(tok: Tok) -> bool:
             continue
         if c.is_stop and c.pos_ in _QUANTIFIER_POS and c.dep_ != "advmod":
             return True
-        if c.like_num or c.ent_type_ in ("ORDINAL", "CARDINAL"):
-            return True
+        if c.ent_type_ == "ORDINAL":  # "the first time", "third title"; a count ("two sons") stays: GPT-3.5's
+            return True  # triples name such objects (MuSiQue 0-400: pair recall 0.268 with counts, 0.272 without)
         if c.dep_ in ("amod", "advmod") and quantified(c):  # "very many"
             return True
     return False
