@@ -42,11 +42,14 @@ def test_a_list_run_together_is_cut_into_its_items():
 def test_quantity_and_determiner_phrases_are_not_entities():
     ex = _extract(
         "Chlorambucil also binds several other cellular proteins. Many patients received the drug for the first "
-        "time at Charles University. The Supplier delivered many other components to Rotterdam.",
+        "time at Charles University. The Supplier delivered many other components to Rotterdam. The agency, whose "
+        "recent clients include Harbor Medical, moved its regulatory files to Boston. Ibrutinib was given to at "
+        "least 400 patients at the Mayo Clinic.",
         "Chlorambucil",
     )
     names = {n.casefold() for n in _names(ex)}
-    assert not [n for n in names if n.split()[0] in ("several", "many", "other", "first")], names
+    assert not [n for n in names if n.split()[0] in ("several", "many", "other", "first", "whose", "its", "least",
+                                                     "at")], names  # fmt: skip
     assert "charles university" in names  # the named things stay
 
 

@@ -34,14 +34,17 @@ def quantified(tok: Tok) -> bool:
     """Whether a common noun is quantified or picked out by number ("many genres", "several other proteins",
     "other writers", "the first time", "two parties"): its own modifiers before it say how many or which."""
     for c in tok.children:
+        if c.i < tok.i and c.dep_ == "poss" and (c.tag_ in ("PRP$", "WP$") or c.pos_ == "PRON"):
+            return True  # "whose recent clients", "its style guide", "one's life": refers back, names nothing
         if c.i > tok.i or c.dep_ not in _QUANTIFIER_DEPS:
             continue
         if c.lower_ in _ARTICLES:
             continue
         if c.is_stop and c.pos_ in _QUANTIFIER_POS and c.dep_ != "advmod":
             return True
-        if c.like_num or c.ent_type_ in ("ORDINAL", "CARDINAL"):
-            return True
+        if c.ent_type_ == "ORDINAL" or c.like_num and any(q.dep_ in ("quantmod", "advmod") for q in c.children):
+            return True  # "the first time", "over 400,000 copies"; an exact count ("two sons") stays: GPT-3.5's
+            # triples name such objects (MuSiQue 0-400: pair recall 0.268 with counts, 0.271 without)
         if c.dep_ in ("amod", "advmod") and quantified(c):  # "very many"
             return True
     return False
