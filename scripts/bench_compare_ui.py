@@ -27,9 +27,9 @@ def _hops(page, n: int) -> None:
     """Set Hops in the Knobs popover, and wait until the page says the run on screen is stale (the change took)."""
     page.get_by_role("button", name="Knobs").click()
     page.locator(".st-key-hops").get_by_text(str(n), exact=True).click()
-    page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=60000)
+    page.wait_for_timeout(500)
     page.keyboard.press("Escape")
-    page.wait_for_timeout(300)
+    page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=60000)
 
 
 def main() -> None:
