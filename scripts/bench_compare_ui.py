@@ -47,6 +47,7 @@ def main() -> None:
             )
             page = b.new_page(viewport={"width": 1280, "height": 720})
             page.goto(url + "/ask", wait_until="networkidle")
+            page.get_by_label("Question", exact=True).wait_for(timeout=180000)  # the first page loads the models
             for q in questions:
                 box = page.get_by_label("Question", exact=True)
                 box.fill(q)
