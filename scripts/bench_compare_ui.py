@@ -11,6 +11,7 @@ import json
 import statistics
 import sys
 import time
+from urllib.parse import urlencode
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,8 @@ def main() -> None:
                 box.press("Enter")
                 page.wait_for_timeout(300)
                 page.get_by_role("button", name="Ask", exact=True).click()
+                asked = urlencode({"q": q})  # this question's run is on screen (not the last one's "Nothing to draw")
+                page.wait_for_url(lambda u, asked=asked: asked in u and "a_q=" not in u, timeout=60000)
                 _drawn(page, f"{q} · query entities")
                 page.get_by_role("button", name="Pin", exact=True).click()
                 page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
