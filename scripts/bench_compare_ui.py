@@ -11,6 +11,7 @@ import json
 import statistics
 import sys
 import time
+from urllib.parse import urlencode
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,12 +25,19 @@ STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "ans
 
 
 def _hops(page, n: int) -> None:
-    """Set Hops in the Knobs popover, and wait until the page says the run on screen is stale (the change took)."""
-    page.get_by_role("button", name="Knobs").click()
-    page.locator(".st-key-hops").get_by_text(str(n), exact=True).click()
-    page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=60000)
-    page.keyboard.press("Escape")
-    page.wait_for_timeout(300)
+    """Set Hops in the Knobs popover, and wait until the page says the run on screen is stale (the change took; on
+    a loaded machine a click in a popover that is still opening can be lost: tried up to three times)."""
+    for attempt in range(3):
+        page.get_by_role("button", name="Knobs").click()
+        page.locator(".st-key-hops").get_by_text(str(n), exact=True).click()
+        page.wait_for_timeout(500)
+        page.keyboard.press("Escape")
+        try:
+            page.get_by_text(f"Stale: Hops {3 - n} → {n}").wait_for(timeout=20000)
+            return
+        except Exception:  # noqa: BLE001 - try again, then give up with a screenshot
+            page.screenshot(path=f"/tmp/hc_hops_{attempt}.png")
+    raise TimeoutError(f"Hops {n} did not take")
 
 
 def main() -> None:
@@ -47,12 +55,15 @@ def main() -> None:
             )
             page = b.new_page(viewport={"width": 1280, "height": 720})
             page.goto(url + "/ask", wait_until="networkidle")
+            page.get_by_label("Question", exact=True).wait_for(timeout=180000)  # the first page loads the models
             for q in questions:
                 box = page.get_by_label("Question", exact=True)
                 box.fill(q)
                 box.press("Enter")
                 page.wait_for_timeout(300)
                 page.get_by_role("button", name="Ask", exact=True).click()
+                asked = urlencode({"q": q})  # this question's run is on screen (not the last one's "Nothing to draw")
+                page.wait_for_url(lambda u, asked=asked: asked in u and "a_q=" not in u, timeout=60000)
                 _drawn(page, f"{q} · query entities")
                 page.get_by_role("button", name="Pin", exact=True).click()
                 page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
