@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
+from ui.review import review_links
 from ui.router import ensure_router
 from ui.run_link import KNOBS, knob_widgets, pending_restore, seed_from_url, url_step, write_url
 from ui.safe import md_escape
@@ -191,3 +192,4 @@ with st.container():
 naive_panel(trace, st.session_state["naive"])
 why_missed_panel(trace, graph, ws)
 export_panel(trace)
+review_links(trace, graph.name)  # fix, then ask again (ui/review.py)

@@ -85,3 +85,16 @@ def show_passage(ws: Workspace, graph: str, view: PassageView) -> None:
         for r in view.unplaced:
             _triple(ws, graph, view.passage.id, r)
     _add(ws, graph, view)
+
+
+def review_links(trace, graph: str) -> None:
+    """Fix, then ask again: links from the answer's entities (the selected relations' ends) to their review."""
+    selected = set(trace.rerank.selected) if trace.rerank else set()
+    names = list(dict.fromkeys(x for r in trace.relations if r.id in selected for x in (r.subject, r.object)))[:8]
+    if not names:
+        return
+    with st.expander("Fix the graph behind this answer"):
+        st.caption("Review an entity of the selected relations (its passages and triples), then ask again.")
+        for name in names:
+            st.page_link("pages/review.py", label=md_escape(name), icon=":material/rate_review:",
+                         query_params={"graph": graph, "entity": name})  # fmt: skip
