@@ -4,7 +4,7 @@ add), fix entities (rename, merge, split an alias, delete), apply suggested fixe
 import streamlit as st
 
 from ui.review import show_passage
-from ui.review_tools import entity_tools, log_tools, suggestion_tools
+from ui.review_tools import entity_tools, found_fixes, log_tools, suggestion_tools
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
@@ -31,7 +31,7 @@ want = {"doc": doc or "", "entity": typed.strip()}  # what a user would bookmark
 if any(url.get(k, "") != v for k, v in want.items()):
     url.update(want)
 
-fixes = ws.suggestions(g) if only_fixes else []
+fixes = found_fixes(ws, graph) if only_fixes else []
 only = {t for s in fixes for t in s.targets if t.startswith("rel-")} if only_fixes else None
 focus_entities = {t for s in fixes for t in s.targets if t.startswith("ent-")}
 
