@@ -137,3 +137,13 @@ def test_the_ask_page_links_an_answers_entities_to_their_review(app_env):
     links = {link.proto.label: (link.proto.page, link.proto.query_string) for link in at.get("page_link")}
     assert links["Beacon"] == ("review", "graph=demo&entity=Beacon")
     assert links["INC\\-101"] == ("review", "graph=demo&entity=INC-101")  # the label escaped, the link exact
+
+
+def test_explore_shows_a_merge_as_an_alias(app_env):
+    at = page("pages/explore.py")
+    ws = app_workspace(at)
+    ws.merge_entities("Tollgate", "Keystone", graph="demo")
+    at.text_input(key="entity_query").input("Keystone").run()
+    assert not at.exception
+    assert at.selectbox(key="entity_pick").value.startswith("Keystone")
+    assert "Also written: Tollgate" in [t.value for t in at.text]
