@@ -9,6 +9,7 @@ from ui.gold import gold_funnel, gold_panel, step_count
 from ui.history import history_panel, remember
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
+from ui.review import review_links
 from ui.router import ensure_router
 from ui.run_link import (
     KNOBS,
@@ -223,4 +224,5 @@ with st.container():
 naive_panel(trace, st.session_state["naive"])
 why_missed_panel(trace, graph, ws)
 export_panel(trace)
+review_links(trace, graph.name)  # fix, then ask again (ui/review.py)
 history_panel()

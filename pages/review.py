@@ -4,7 +4,7 @@ add), fix entities (rename, merge, split an alias, delete), apply suggested fixe
 import streamlit as st
 
 from ui.review import show_passage
-from ui.review_tools import entity_tools, log_tools, suggestion_tools
+from ui.review_tools import entity_tools, found_fixes, log_tools, suggestion_tools
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
@@ -18,10 +18,10 @@ PAGE = 10  # passages per page
 
 docs = ws.documents(g)
 url = st.query_params
-names = {d.id: d.name for d in docs}
+names = {"": "(all documents of the entity)", **{d.id: d.name for d in docs}}
 f1, f2, f3 = st.columns([3, 3, 2], vertical_alignment="bottom")
-doc = f1.selectbox("Document", list(names), format_func=names.get, key="review_doc",
-                   index=list(names).index(url["doc"]) if url.get("doc") in names else 0)  # fmt: skip
+first = url.get("doc") if url.get("doc") in names else ("" if url.get("entity") or not docs else docs[0].id)
+doc = f1.selectbox("Document", list(names), format_func=names.get, key="review_doc", index=list(names).index(first))
 typed = f2.text_input("Entity", value=url.get("entity", ""), key="review_entity", placeholder="a name: its passages")
 only_fixes = f3.toggle("Suggested fixes only", key="review_fixes")
 entity = ws.entity_named(typed, g) if typed.strip() else None
@@ -31,11 +31,11 @@ want = {"doc": doc or "", "entity": typed.strip()}  # what a user would bookmark
 if any(url.get(k, "") != v for k, v in want.items()):
     url.update(want)
 
-fixes = ws.suggestions(g) if only_fixes else []
+fixes = found_fixes(ws, graph) if only_fixes else []
 only = {t for s in fixes for t in s.targets if t.startswith("rel-")} if only_fixes else None
 focus_entities = {t for s in fixes for t in s.targets if t.startswith("ent-")}
 
-with st.expander("Entity" + (f": {entity.name}" if entity else ""), expanded=entity is not None):
+with st.expander("Entity" + (f": {entity.name}" if entity else "") + " — rename, merge, split an alias, delete"):
     if entity is not None:
         entity_tools(ws, graph, entity)
     else:
@@ -49,7 +49,7 @@ with st.expander("Undo and the edit log"):
 if only_fixes:  # the passages of the entities and relations the fixes touch, in this document
     rel_of = {e.id: set(e.relation_ids) for e in graph.get_entities(sorted(focus_entities))}
     only = only | {r for rs in rel_of.values() for r in rs}  # type: ignore[operator]
-views = [v for v in ws.review(doc, entity.id if entity else None, g, only)
+views = [v for v in ws.review(doc or None, entity.id if entity else None, g, only)
          if not only_fixes or any(s.relations for s in v.sentences) or v.unplaced]  # fmt: skip
 pages = max(1, -(-len(views) // PAGE))
 at = st.number_input(f"Page (of {pages}; {len(views)} passages)", 1, pages, 1, key="review_page") if pages > 1 else 1

@@ -5,8 +5,8 @@ Usage: flock /tmp/heavy.lock python scripts/edit_speed.py [--db /tmp/edit_speed.
 Builds (once; a re-run reuses the --db file) a synthetic graph by importing triples (`ingest --triples`): N
 passages of 8 triples each over a pool of names (~8N relations, like a 9k-passage MuSiQue graph's 83k), plus 40
 "hub" entities with exactly 50 relations each. Then times, through the Workspace with the offline MiniLM embedder:
-edit_relation (a predicate changed) ×10, merge of a 50-relation hub into another hub ×10, and undo of each. Prints
-the median and the worst in seconds as JSON.
+edit_relation (a predicate changed) ×10, merge of a 50-relation hub into another hub ×10, undo of each, and the
+store's flush alone (every edit ends with one). Prints the median and the worst in seconds as JSON.
 """
 
 from __future__ import annotations
@@ -85,12 +85,14 @@ def main() -> None:
         assert hub is not None and len(hub.relation_ids) == PER_HUB, hub
         merge.append(timed(lambda h=h: ws.merge_entities(f"Hub {h}", f"Hub {h + 1}", graph=g)))
         undo.append(timed(lambda: ws.undo(graph=g)))
+    flush = [timed(graph.flush) for _ in range(5)]  # the store's commit alone (storage/store.py), part of every edit
     out = {
         "graph": counts,
         "build_s": round(build_s, 1) if report.documents else "reused",
         "edit_relation": summary(edit),
         "merge_50_relations": summary(merge),
         "undo": summary(undo),
+        "flush_alone": summary(flush),
         "store": a.uri or "milvus-lite",
     }
     print(json.dumps(out, indent=1))

@@ -127,3 +127,23 @@ def test_document_text_is_never_markdown(app_env):
     assert any(s.value == "\\# Title \\*x\\*" for s in at.subheader)
     assert entity_id("**Bold**")  # the triple's own text is shown with st.text
     assert "**Bold** | links | [link](http://x.example)" in [t.value for t in at.text]
+
+
+def test_the_ask_page_links_an_answers_entities_to_their_review(app_env):
+    at = page("pages/ask.py")
+    at.selectbox(key="example").select("Who is the escalation contact for the service that Beacon depends on?").run()
+    at.button(key="ask").click().run()
+    assert not at.exception
+    links = {link.proto.label: (link.proto.page, link.proto.query_string) for link in at.get("page_link")}
+    assert links["Beacon"] == ("review", "graph=demo&entity=Beacon")
+    assert links["INC\\-101"] == ("review", "graph=demo&entity=INC-101")  # the label escaped, the link exact
+
+
+def test_explore_shows_a_merge_as_an_alias(app_env):
+    at = page("pages/explore.py")
+    ws = app_workspace(at)
+    ws.merge_entities("Tollgate", "Keystone", graph="demo")
+    at.text_input(key="entity_query").input("Keystone").run()
+    assert not at.exception
+    assert at.selectbox(key="entity_pick").value.startswith("Keystone")
+    assert "Also written: Tollgate" in [t.value for t in at.text]

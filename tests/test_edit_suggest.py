@@ -75,3 +75,17 @@ def test_abbreviations_are_matched_by_initials():
     assert _defined(text) == [("World Health Organization", "WHO"), ("National Aeronautics and Space Administration",
                                                                        "NASA")]  # fmt: skip
     assert _defined("He went home (HOME) today.") == []  # no words before it spell it
+
+
+def test_no_suggestion_for_names_that_only_look_alike():
+    """A place ending a longer place name is no surname; a long descriptive name is no list."""
+    from vgrag.editing.suggest import GraphView, duplicates, run_ons
+    from vgrag.models import Entity, Passage
+
+    psg = Passage("psg-1", "Air Canada", "Air Canada flies from Ontario to Canada. Orleans, Ontario is a suburb.", "d")
+    names = ["Air Canada", "Canada", "Orleans, Ontario", "Ontario", "American science fiction horror comedy film",
+             "Fantasy Science fantasy Mystery fiction Horror fiction"]  # fmt: skip
+    ents = [Entity(entity_id(n), n, (), ("psg-1",)) for n in names]
+    v = GraphView(ents, [], [psg])
+    assert duplicates(v) == []
+    assert [s.title for s in run_ons(v)] == ["delete 'Fantasy Science fantasy Mystery fiction Horror fiction'"]

@@ -37,12 +37,12 @@ def run_edit(action: Callable[[], object], done: str) -> None:
 def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
     key = f"{pid}_{r.id}"
     kept = r.id in st.session_state.setdefault("review_kept", set())
-    c_text, c_keep, c_edit, c_del = st.columns([6, 1, 1, 1], vertical_alignment="center")
+    c_text, c_keep, c_edit, c_del = st.columns([3, 1, 1, 1], vertical_alignment="center", gap="small")
     c_text.text(("✓ " if kept else "") + f"{r.subject} | {r.predicate} | {r.object}")
-    if c_keep.button("Keep", key=f"keep_{key}", help="Mark this triple as checked"):
+    if c_keep.button(":material/check:", key=f"keep_{key}", help="Keep: the triple is right (marked ✓)"):
         st.session_state["review_kept"].add(r.id)
         st.rerun()
-    with c_edit.popover("Edit"):
+    with c_edit.popover(":material/edit:", help="Edit the subject, relation or object"):
         s = st.text_input("Subject", r.subject, key=f"s_{key}")
         p = st.text_input("Relation", r.predicate, key=f"p_{key}")
         o = st.text_input("Object", r.object, key=f"o_{key}")
@@ -50,7 +50,7 @@ def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
             new = {k: v for k, v, old in (("subject", s, r.subject), ("predicate", p, r.predicate),
                                           ("object", o, r.object)) if v != old}  # fmt: skip
             run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}”.")
-    if c_del.button("Delete", key=f"del_{key}"):
+    if c_del.button(":material/delete:", key=f"del_{key}", help="Delete this triple (undo brings it back)"):
         run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
 
 
@@ -85,3 +85,16 @@ def show_passage(ws: Workspace, graph: str, view: PassageView) -> None:
         for r in view.unplaced:
             _triple(ws, graph, view.passage.id, r)
     _add(ws, graph, view)
+
+
+def review_links(trace, graph: str) -> None:
+    """Fix, then ask again: links from the answer's entities (the selected relations' ends) to their review."""
+    selected = set(trace.rerank.selected) if trace.rerank else set()
+    names = list(dict.fromkeys(x for r in trace.relations if r.id in selected for x in (r.subject, r.object)))[:8]
+    if not names:
+        return
+    with st.expander("Fix the graph behind this answer"):
+        st.caption("Review an entity of the selected relations (its passages and triples), then ask again.")
+        for name in names:
+            st.page_link("pages/review.py", label=md_escape(name), icon=":material/rate_review:",
+                         query_params={"graph": graph, "entity": name})  # fmt: skip

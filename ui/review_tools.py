@@ -38,6 +38,16 @@ def entity_tools(ws: Workspace, graph, entity: Entity) -> None:
         run_edit(lambda: ws.delete_entity(entity.id, graph=g), f"Deleted “{name}”.")
 
 
+def found_fixes(ws: Workspace, graph) -> list[Suggestion]:
+    """The graph's suggested fixes, found again only when the graph changed (they scan the whole graph)."""
+    version = (graph.name, len(ws.edits(graph.name)), tuple(sorted(graph.counts().items())))
+    held = st.session_state.get("review_fixes_found")
+    if held is None or held[0] != version:
+        held = (version, ws.suggestions(graph.name))
+        st.session_state["review_fixes_found"] = held
+    return held[1]
+
+
 def _apply(ws: Workspace, g: str, fixes: list[Suggestion]) -> None:
     done, skipped = 0, []
     for s in fixes:

@@ -37,7 +37,10 @@ def _finish(book: EditLog, edit: Edit) -> Edit:
 
 
 def resume_pending(graph: Graph, embedder: Embedder) -> list[Edit]:
-    """Apply again the edits a stopped process left pending (their steps are idempotent); the edits finished."""
+    """Apply again the edits a stopped process left pending (their steps are idempotent); the edits finished. Takes
+    the graph's lock only when there is one (listing the log never waits for an ingest)."""
+    if not any(e.status == "pending" for e in EditLog(graph).all()):
+        return []
     with graph.lock:
         book = EditLog(graph)
         done = []

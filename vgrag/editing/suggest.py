@@ -2,12 +2,13 @@
 runs by hand). General mechanisms over the graph's own names and texts, no word lists grown per example:
 
 - duplicate: names equal once accents, case and punctuation are folded ("Thomas C. Südhof" / "Thomas C. Sudhof");
-  a leading abbreviated title ("Dr. Mignot") or a lone surname that ends exactly one full name of the same document
-  ("Mignot" after "Emmanuel Mignot"); an abbreviation the text defines in parentheses ("Chronic lymphocytic
-  leukemia (CLL)") → merge into the better-connected name.
+  a leading abbreviated title ("Dr. Mignot") or a lone surname that ends exactly one person's full name (spaCy's
+  NER) of the same document ("Mignot" after "Emmanuel Mignot"); an abbreviation the text defines in parentheses
+  ("Chronic lymphocytic leukemia (CLL)") → merge (the accented spelling, the full name, the long form kept).
 - heading: a name that glues a section heading of its own documents' passage titles, as written, to a name
   ("Marie Curie Career" in a document with a section "Career") → merge into (or rename to) the name without it.
-- run-on: a name of 6+ words that reads as a list (a word repeated, or no function word at all) → delete it.
+- run-on: a name of 6+ words that reads as a list (a content word repeated and no function word, or parts
+  separated by commas) → delete it.
 - dated: a predicate that carries a date ("won in 2013") → the predicate without it, the date kept as its own
   relation from the same passage.
 """
@@ -29,10 +30,14 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
 _DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_PREP = r"(?:in|on|since|from|until|by|during|of|after|before|between|for)"
+_YEAR = r"(?:1[0-9]{3}|20[0-9]{2})s?"
 _DATE = re.compile(
-    rf"(?:\b(?:in|on|since|from|until|by|during|of)\s+)?(?:(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{1,2}})?,?\s+)?"
-    r"\b(1[0-9]{3}|20[0-9]{2})s?\b",
+    rf"(?i:\b{_PREP}\s+)?(?i:(?:early|late|mid|the)\s+)?(?:(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{1,2}})?,?\s+)?"
+    rf"\b{_YEAR}(?:\s*(?:-|–|to|and)\s*{_YEAR})?\b",
 )
+_PREP_START = re.compile(rf"(?i)^{_PREP}\s+")
+_PREP_END = re.compile(r"(?i)(?:[\s,]+(?:by|in|of|from|to|with|as|at|for|on|after|between))+[\s,]*$")
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,8 @@ def duplicates(v: GraphView) -> list[Suggestion]:
         if len(words) >= 2 and all(w[:1].isupper() for w in words) and not _TITLE_ABBR.match(e.name):
             for d in v.docs_of[e.id]:
                 full_names[(d, fold(words[-1]))].append(e)
+    persons = _people({x.id: x.name for xs in full_names.values() for x in xs})
+    full_names = {k: [x for x in xs if x.id in persons] for k, xs in full_names.items()}
     for e in v.entities.values():
         bare = _TITLE_ABBR.sub("", e.name)
         if bare != e.name and (other := v.entities.get(entity_id(bare))) is not None:
@@ -130,6 +137,20 @@ def duplicates(v: GraphView) -> list[Suggestion]:
             if a is not None and b is not None:
                 add(a, b, f'the text defines it: "{long} ({short})"')
     return out
+
+
+def _people(names: dict[str, str]) -> set[str]:
+    """The ids whose name spaCy's named-entity recogniser reads as one person ("Emmanuel Mignot", not "Air
+    Canada" or "West Bengal"); without spaCy's model, none."""
+    from ..nlp import load_spacy
+
+    nlp = load_spacy()
+    if nlp is None or not names:
+        return set()
+    ids = list(names)
+    docs = nlp.pipe((names[i] for i in ids), batch_size=256)  # type: ignore[attr-defined]
+    return {i for i, d in zip(ids, docs, strict=True) if [e.label_ for e in d.ents] == ["PERSON"]
+            and d.ents[0].text == d.text}  # fmt: skip
 
 
 def _defined(text: str) -> list[tuple[str, str]]:
@@ -184,9 +205,10 @@ def run_ons(v: GraphView) -> list[Suggestion]:
         words = [w.casefold() for w in e.name.split()]
         if len(words) < 6:
             continue
-        repeated = len(set(words)) < len(words)
-        if repeated or (stop and not stop & set(words)):
-            why = "a word repeats" if repeated else "no function word joins its words"
+        content = [w for w in words if w not in stop]
+        repeated = len(set(content)) < len(content) and not stop & set(words)
+        if repeated or e.name.count(",") >= 2:
+            why = "a word repeats and no function word joins them" if repeated else "its parts are separated by commas"
             preview = (f"{len(words)} words and {why}: a list, not a name",
                        f"deletes it and its {len(e.relation_ids)} relation(s); its passages stay")  # fmt: skip
             out.append(Suggestion("run-on", f"delete {e.name!r}", preview, (_edit("delete_entity", entity=e.id),),
@@ -201,15 +223,18 @@ def dated(v: GraphView) -> list[Suggestion]:
         if m is None:
             continue
         bare = " ".join((r.predicate[: m.start()] + " " + r.predicate[m.end() :]).split())
+        bare = re.sub(r"\s*,(?:\s*,)*\s*$|^\s*,\s*", "", re.sub(r"\s+,", ",", bare)).strip()  # no comma left dangling
         if not any(c.isalpha() for c in bare) or not r.passage_ids:
             continue
         date = " ".join(r.predicate[m.start() : m.end()].split())
-        when = re.sub(r"^(?:in|on|since|from|until|by|during|of)\s+", "", date)
+        when = _PREP_START.sub("", date)
+        prep = date[: len(date) - len(when)].strip().casefold() or "in"  # the date's own preposition, else "in"
+        verb = _PREP_END.sub("", bare) or bare  # "published by" + "in 1996" → "published in", 1996
         edits = (
             _edit("edit_relation", relation=r.id, predicate=bare),
-            _edit("add_relation", passage=r.passage_ids[0], subject=r.subject, predicate=f"{bare} in", object=when),
+            _edit("add_relation", passage=r.passage_ids[0], subject=r.subject, predicate=f"{verb} {prep}", object=when),
         )
-        preview = (f"{r.text!r} → {r.subject} {bare} {r.object}", f"the date kept: {r.subject} {bare} in {when}")
+        preview = (f"{r.text!r} → {r.subject} {bare} {r.object}", f"the date kept: {r.subject} {verb} {prep} {when}")
         out.append(Suggestion("dated", f"take the date out of {r.predicate!r}", preview, edits, (r.id,)))
     return out
 

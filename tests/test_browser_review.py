@@ -1,0 +1,85 @@
+"""Review → merge → ask again, in headless Chromium at 1280×720: the Review page shows a passage's sentences with
+their triples, a merge picked there goes through, and the Ask page answers on the merged graph. Screenshots in
+docs/screenshots/ (with VGRAG_SAVE_SCREENSHOTS=1)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from helpers import running_app
+from test_browser import ARGS, CHROMIUM, SHOTS, playwright
+
+from vgrag.text import entity_id
+
+pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
+
+ROOT = SHOTS.parent.parent
+PEOPLE = [
+    {"title": "Platform team › Leadership", "passage": "Dr. Raman leads the Platform team and reviews every Beacon "
+     "release.", "triples": [["Dr. Raman", "leads", "Platform team"], ["Dr. Raman", "reviews", "Beacon"]]},
+    {"title": "Priya Raman", "passage": "Priya Raman was born in Pune. Priya Raman studied at IIT Bombay.",
+     "triples": [["Priya Raman", "born in", "Pune"], ["Priya Raman", "studied at", "IIT Bombay"]]},
+]  # fmt: skip
+QUESTION = "Where was the leader of the Platform team born?"
+
+
+def _database(path: str) -> None:
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    ws = Workspace.open(Settings(milvus_uri=path))
+    ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
+    ws.import_triples(("people.jsonl", "\n".join(json.dumps(r) for r in PEOPLE).encode()), "demo")
+    ws.close()
+    server_manager_instance.release_server(path)
+
+
+def test_review_merge_then_ask_again_at_1280x720(tmp_path):
+    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
+    path = str(tmp_path / "review.db")
+    _database(path)
+    with running_app({**os.environ, "VGRAG_MILVUS_URI": path}) as url:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(url + "/review?graph=demo&entity=Dr.+Raman", wait_until="networkidle")
+            page.get_by_text("Dr. Raman | leads | Platform team").wait_for(timeout=120000)
+            page.wait_for_timeout(3000)  # the icons' font
+            page.screenshot(path=str(shots / "review_1280x720.png"))
+            page.get_by_text("Entity: Dr. Raman").click()
+            page.get_by_label("Merge into (search a name)").fill("Priya Raman")
+            page.get_by_label("Merge into (search a name)").press("Enter")
+            page.wait_for_timeout(3000)  # the search reruns the page; the picker then lists the matches
+            page.get_by_label("Merge into", exact=True).click()
+            page.get_by_role("option", name="Priya Raman", exact=True).click()
+            page.wait_for_timeout(2000)
+            page.screenshot(path=str(shots / "review_merge_1280x720.png"))
+            page.get_by_role("button", name="Merge", exact=True).click()
+            page.get_by_text("Merged “Dr. Raman” into “Priya Raman”").wait_for(timeout=60000)
+            page.goto(url + "/review?graph=demo&entity=Priya+Raman", wait_until="networkidle")
+            page.get_by_text("Priya Raman | leads | Platform team").wait_for(timeout=120000)
+            page.get_by_text("Undo and the edit log").click()
+            page.get_by_role("button", name="Undo the last edit").wait_for(timeout=60000)  # the log is a data grid
+            page.wait_for_timeout(2000)
+            page.screenshot(path=str(shots / "review_after_merge_1280x720.png"))
+            page.goto(url + "/ask?graph=demo", wait_until="networkidle")
+            page.get_by_label("Question", exact=True).fill(QUESTION)
+            page.get_by_role("button", name="Ask", exact=True).click()
+            page.get_by_text("Step 1/").first.wait_for(timeout=120000)
+            steps = int(page.get_by_text("Step 1/").first.inner_text().split("/")[1].split(" ")[0])
+            for n in range(2, steps + 1):  # through to the answer, on the merged graph
+                page.get_by_role("button", name="Next ▶").click()
+                page.get_by_text(f"Step {n}/{steps}").first.wait_for(timeout=60000)
+            page.wait_for_timeout(3000)
+            page.screenshot(path=str(shots / "ask_after_merge_1280x720.png"))
+            browser.close()
+    from vgrag import Settings, Workspace
+
+    ws = Workspace.open(Settings(milvus_uri=path))
+    trace = ws.query(QUESTION, graph="demo", use_llm=False)  # what the page asked: one seed for the person
+    seeds = {h.id for h in trace.seeds.entity_hits} | {e.id for e in trace.entities}
+    assert entity_id("Dr. Raman") not in seeds and entity_id("Priya Raman") in seeds
+    ws.close()
