@@ -5,13 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from vgrag import Settings, Workspace
-
-
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
-
 
 @pytest.fixture
 def graph(ws, request):

@@ -42,6 +42,14 @@ def embedder() -> HashEmbedder:
     return HashEmbedder()
 
 
+@pytest.fixture(scope="module")
+def ws(db: Database, embedder: HashEmbedder):
+    """A Workspace over the session's database: the front door the app and the CLI use (a module may override it)."""
+    from vgrag import Settings, Workspace
+
+    return Workspace(Settings(milvus_uri="unused"), db, embedder)
+
+
 @pytest.fixture
 def graph(db: Database, embedder: HashEmbedder):
     name = f"t{next(_names)}"

@@ -35,3 +35,12 @@ def snapshot(g) -> dict:
         "relations": {r.id: norm(r) for r in g.iter_relations()},
         "passages": {p.id: norm(p) for p in g.iter_passages()},
     }
+
+
+def bio_graph(ws, request, prefix: str):
+    """A fresh graph of the biography passages named after the test (dropped afterwards): yields its name."""
+    name = prefix + "_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
+    ws.drop(name)
+    ws.import_triples(("bio.json", openie()), graph=name)
+    yield name
+    ws.drop(name)

@@ -10,7 +10,7 @@ from vgrag.storage.check import check_graph
 from vgrag.storage.writer import delete_document
 from vgrag.text import doc_id
 
-ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
+graph = bad_fixtures.graph  # the shared fixture (an empty graph); `ws` comes from conftest.py
 
 ADA = b"Ada Lovelace worked with Charles Babbage in London."
 GRACE = b"Grace Hopper wrote the first compiler at Remington Rand."

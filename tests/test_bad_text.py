@@ -21,7 +21,7 @@ from vgrag.storage.check import check_graph
 from vgrag.storage.export import export_graph
 from vgrag.storage.writer import SourceChunk, write_chunks
 
-ws, graph = bad_fixtures.ws, bad_fixtures.graph  # the shared fixtures (a workspace, an empty graph)
+graph = bad_fixtures.graph  # the shared fixture (an empty graph); `ws` comes from conftest.py
 
 GOOD = ("good.txt", b"Ada Lovelace worked with Charles Babbage in London.")
 CONTROL = {chr(c) for c in range(32) if chr(c) not in "\t\n\r"} | {"\x7f"}

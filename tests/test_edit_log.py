@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from editgraph import PASSAGES, openie, snapshot
+from editgraph import bio_graph, PASSAGES, openie, snapshot
 from fakes import HashEmbedder
 
 from vgrag import Settings, Workspace
@@ -18,18 +18,9 @@ from vgrag.text import entity_id, relation_id
 JUNK = relation_id("zy:t", "born", "December 22, 1955")
 
 
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
-
-
 @pytest.fixture
 def g(ws, request):
-    name = "el_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
-    ws.drop(name)
-    ws.import_triples(("bio.json", openie()), graph=name)
-    yield name
-    ws.drop(name)
+    yield from bio_graph(ws, request, "el")
 
 
 def test_edits_survive_reopening(tmp_path):

@@ -4,27 +4,17 @@ undoes exactly."""
 from __future__ import annotations
 
 import pytest
-from editgraph import openie, snapshot
+from editgraph import bio_graph, snapshot
 
-from vgrag import Settings, Workspace
 from vgrag.editing import EditError
 from vgrag.extraction.entities import graph_aliases
 from vgrag.storage.check import check_graph
 from vgrag.text import entity_id, relation_id
 
 
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
-
-
 @pytest.fixture
 def g(ws, request):
-    name = "ed_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
-    ws.drop(name)
-    ws.import_triples(("bio.json", openie()), graph=name)
-    yield name
-    ws.drop(name)
+    yield from bio_graph(ws, request, "ed")
 
 
 def ok(ws, name):

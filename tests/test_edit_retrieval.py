@@ -4,24 +4,14 @@ candidate, an added triple is found and expanded."""
 from __future__ import annotations
 
 import pytest
-from editgraph import openie
+from editgraph import bio_graph
 
-from vgrag import Settings, Workspace
 from vgrag.text import entity_id, relation_id
-
-
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
 
 
 @pytest.fixture
 def g(ws, request):
-    name = "rt_" + "".join(c if c.isalnum() else "_" for c in request.node.name)[-30:]
-    ws.drop(name)
-    ws.import_triples(("bio.json", openie()), graph=name)
-    yield name
-    ws.drop(name)
+    yield from bio_graph(ws, request, "rt")
 
 
 def seen(trace) -> tuple[set[str], set[str]]:

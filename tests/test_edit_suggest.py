@@ -8,7 +8,6 @@ import json
 import pytest
 from editgraph import PASSAGES
 
-from vgrag import Settings, Workspace
 from vgrag.editing.suggest import _defined, fold
 from vgrag.storage.check import check_graph
 from vgrag.text import entity_id, relation_id
@@ -21,11 +20,6 @@ CURIE = [
     ("Marie Curie › Family", "Her husband Pierre Curie was a physicist. The Curie family lived in Paris.",
      [["Pierre Curie", "was", "physicist"], ["Curie", "lived in", "Paris"]]),
 ]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def ws(db, embedder):
-    return Workspace(Settings(milvus_uri="unused"), db, embedder)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ is embedded. Idempotent: a repaired graph is left as it is.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..embed import Embedder
@@ -35,6 +36,18 @@ def _merge(own: tuple[str, ...], found: set[str], exists: set[str]) -> tuple[str
     """`own` in its order (what exists), then the ids only the other side recorded, sorted; at most MAX_LIST."""
     kept = [x for x in own if x in exists]
     return tuple(dict.fromkeys(kept + sorted(found - set(kept))))[:MAX_LIST]
+
+
+def _either_side(left: dict, left_ids: Callable, right: dict, right_ids: Callable) -> dict[str, set[str]]:
+    """Per row of `left`, the existing `right` rows linked to it by either side's id list."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for x in left.values():
+        out[x.id].update(i for i in left_ids(x) if i in right)
+    for y in right.values():
+        for i in right_ids(y):
+            if i in left:
+                out[i].add(y.id)
+    return out
 
 
 def _restore_endpoints(graph: Graph, embedder: Embedder, ents: dict, rels: dict) -> int:
@@ -63,14 +76,7 @@ def repair_graph(graph: Graph, embedder: Embedder | None = None) -> RepairReport
         psgs = {p.id: p for p in graph.iter_passages()}
         restored = _restore_endpoints(graph, embedder, ents, rels) if embedder is not None else 0
 
-        # passage <-> relation: either side's record
-        rel_psgs: dict[str, set[str]] = defaultdict(set)
-        for r in rels.values():
-            rel_psgs[r.id].update(p for p in r.passage_ids if p in psgs)
-        for p in psgs.values():
-            for r in p.relation_ids:
-                if r in rels:
-                    rel_psgs[r].add(p.id)
+        rel_psgs = _either_side(rels, lambda r: r.passage_ids, psgs, lambda p: p.relation_ids)
         gone_r = {
             r for r, rel in rels.items() if not rel_psgs[r] or rel.subject_id not in ents or rel.object_id not in ents
         }
@@ -81,14 +87,7 @@ def repair_graph(graph: Graph, embedder: Embedder | None = None) -> RepairReport
         for r in live_r:
             ent_rels[rels[r].subject_id].add(r)
             ent_rels[rels[r].object_id].add(r)
-        # entity <-> passage: either side's record
-        ent_psgs: dict[str, set[str]] = defaultdict(set)
-        for e in ents.values():
-            ent_psgs[e.id].update(p for p in e.passage_ids if p in psgs)
-        for p in psgs.values():
-            for e in p.entity_ids:
-                if e in ents:
-                    ent_psgs[e].add(p.id)
+        ent_psgs = _either_side(ents, lambda e: e.passage_ids, psgs, lambda p: p.entity_ids)
         gone_e = {e for e in ents if not ent_rels[e] and not ent_psgs[e]}
         live_e = set(ents) - gone_e
         psg_ents: dict[str, set[str]] = defaultdict(set)
