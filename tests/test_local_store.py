@@ -5,6 +5,7 @@ another Database object on the same file wrote since."""
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 from helpers import server_view
@@ -138,4 +139,32 @@ def test_copies_load_on_demand_and_say_so(tmp_path, embedder):
     g.load_copies()
     assert g.copies_loaded() and server_view(g).copies_loaded()  # a server never needs one
     db.close()
+    server_manager_instance.release_server(path)
+
+
+def test_a_second_database_object_on_the_file_sees_the_firsts_commits_without_a_question_waiting(
+    tmp_path, embedder, monkeypatch
+):
+    """Two Database objects on one Lite file in one process (the app keeps one per embedder setting): a question
+    through the second finds what the first wrote, once its background look at the graph's record has run."""
+    from vgrag.storage import local
+
+    monkeypatch.setattr(local, "REFRESH_S", 0.0)
+    path = str(tmp_path / "two.db")
+    first, second = Database(path), Database(path)
+    g1 = first.open_graph("g", embedder.model_id, embedder.dim)
+    write_chunks(g1, embedder, [SourceChunk("d", "a", "Ada Quell restored the lighthouse.", 0)])
+    g2 = second.open_graph("g", embedder.model_id, embedder.dim)
+    g2.load_copies()
+    write_chunks(g1, embedder, [SourceChunk("d", "b", "Brill harbour has a ferry to Varn.", 1)])
+    query = embedder.embed(["Brill harbour ferry"])
+    assert "Brill harbour has a ferry to Varn." not in {h.record.text for h in g2.search("passages", query, 2)[0]}
+    g2.refresh()  # returns at once; the look runs beside the question
+    for _ in range(100):
+        if not g2.store._checking.locked():
+            break
+        time.sleep(0.05)
+    assert g2.search("passages", query, 1)[0][0].record.text == "Brill harbour has a ferry to Varn."
+    first.close()
+    second.close()
     server_manager_instance.release_server(path)

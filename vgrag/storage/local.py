@@ -11,7 +11,9 @@ one, it drops its copies and loads them again.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -26,6 +28,8 @@ from .vectors import VectorCopy
 
 
 SCAN_BATCH = 4096
+REFRESH_S = 2.0  # how often a question may look for another writer's commits (in the background)
+log = logging.getLogger(__name__)
 
 
 class LocalStore:
@@ -40,6 +44,8 @@ class LocalStore:
         self._dirty: set[str] = set()  # kinds written since the last commit
         self._pending = CommitEvent({}, {})
         self._listeners: list[Listener] = []
+        self._checked = time.monotonic()  # when the stored generations were last compared with ours (refresh)
+        self._checking = threading.Lock()
 
     # ---------- the generations (the graph's record in vgrag_meta), one per collection
     def _key(self) -> str:
@@ -60,13 +66,26 @@ class LocalStore:
         self._generation[kind] = generation
 
     def refresh(self) -> None:
-        """Drop the copies another writer on this file changed since they were loaded (one read of the record)."""
-        if not self._copies:
+        """See another writer's commits on this file (another `Database` object): the graph's record is read in the
+        background at most every REFRESH_S, and copies it shows stale are dropped (the next read reloads them). A
+        question never waits for it: Milvus Lite answers calls one after another, and an ingest's flush of another
+        graph held a question's read of the record for up to 14 s."""
+        if not self._copies or time.monotonic() - self._checked < REFRESH_S or not self._checking.acquire(False):
             return
-        stored = self._stored()
-        with self._load_lock:
-            for kind in [k for k in self._copies if stored.get(k) != self._generation.get(k)]:
-                del self._copies[kind]
+        self._checked = time.monotonic()
+        threading.Thread(target=self._check, name=f"refresh-{self.name}", daemon=True).start()
+
+    def _check(self) -> None:
+        try:
+            stored = self._stored()
+            with self._load_lock:
+                for kind in [k for k in self._copies if stored.get(k) != self._generation.get(k)]:
+                    if kind not in self._dirty:  # our own batch in progress renewed it
+                        del self._copies[kind]
+        except Exception:  # noqa: BLE001 - a failed look is retried at the next question
+            log.warning("could not read graph %r's record to check its copies", self.name, exc_info=True)
+        finally:
+            self._checking.release()
 
     # ---------- copies
     def _path(self, kind: Kind) -> Path:
