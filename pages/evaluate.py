@@ -13,8 +13,8 @@ from ui.own_questions import funnel_section
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import current_graph, select_graph, workspace
-from vgrag.bench import run_bench
-from vgrag.bench_data import BenchData, allowed_folder, bench_roots, load_bench, load_uploads
+from vgrag.evaluation.bench import run_bench
+from vgrag.evaluation.data import BenchData, allowed_folder, bench_roots, load_bench, load_uploads
 from vgrag.documents.inputs import InputError
 from vgrag.storage.connection import StoreError
 

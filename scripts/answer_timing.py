@@ -21,13 +21,13 @@ from pathlib import Path
 code = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv else str(Path(__file__).resolve().parent.parent)
 sys.path.insert(0, code)
 
-from vgrag.bench import answer_scores  # noqa: E402
+from vgrag.evaluation.bench import answer_scores  # noqa: E402
 from vgrag.query.answer import extractive_answer  # noqa: E402
 
 try:
-    from vgrag.bench_data import load_bench  # noqa: E402
+    from vgrag.evaluation.data import load_bench  # noqa: E402
 except ImportError:  # a checkout from before bench_data.py
-    from vgrag.bench import load_bench  # noqa: E402
+    from vgrag.evaluation.bench import load_bench  # noqa: E402
 import vgrag.query.reader as reader  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402

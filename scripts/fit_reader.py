@@ -34,8 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vgrag.bench import answer_metrics, answer_scores  # noqa: E402
-from vgrag.bench_data import load_bench  # noqa: E402
+from vgrag.evaluation.bench import answer_metrics, answer_scores  # noqa: E402
+from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.query.answer import chain_of, extractive_answer, query_names, reasoning_paths  # noqa: E402

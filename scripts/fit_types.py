@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vgrag.bench_data import load_corpus  # noqa: E402
+from vgrag.evaluation.data import load_corpus  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.question import TYPES_FILE, content_lemmas  # noqa: E402
 from vgrag.storage.tags import SentenceTags  # noqa: E402

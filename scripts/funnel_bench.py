@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vgrag.bench import run_bench  # noqa: E402
-from vgrag.bench_data import load_bench  # noqa: E402
+from vgrag.evaluation.bench import run_bench  # noqa: E402
+from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
 from vgrag.embed import MiniLMEmbedder  # noqa: E402
-from vgrag.funnel_eval import RUNNERS, bench_questions  # noqa: E402
+from vgrag.evaluation.funnel import RUNNERS, bench_questions  # noqa: E402
 from vgrag.present.funnel import evicted_relation_passages, funnel, totals  # noqa: E402
 from vgrag.storage.database import Database  # noqa: E402
 

@@ -27,8 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fit_reader import Item, Set, fit_softmax, graph_reader, prepare  # noqa: E402
 
-from vgrag.bench import answer_scores  # noqa: E402
-from vgrag.bench_data import load_bench  # noqa: E402
+from vgrag.evaluation.bench import answer_scores  # noqa: E402
+from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.embed import Embedder, embed_queries, make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.answer import query_names  # noqa: E402

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vgrag.query.answer as answer  # noqa: E402
-from vgrag.bench_data import load_bench  # noqa: E402
+from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402

@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 from conftest import BENCH, SAMPLE_BENCH
 
-from vgrag.bench import recall_at, run_bench
-from vgrag.bench_data import load_bench, parse_questions
+from vgrag.evaluation.bench import recall_at, run_bench
+from vgrag.evaluation.data import load_bench, parse_questions
 from vgrag.documents.triple_files import ImportedPassage
 
 
@@ -52,7 +52,7 @@ def test_bench_on_the_bundled_sample_known_values(minilm, tmp_path):
 
 
 def test_rrf_and_the_paired_bootstrap_interval():
-    from vgrag.bench import paired_bootstrap
+    from vgrag.evaluation.bench import paired_bootstrap
     from vgrag.query.baselines import rrf
 
     fused = rrf([["a", "b", "c"], ["c", "a", "d"]], k=60)
@@ -137,7 +137,7 @@ def test_bench_answers_read_what_a_users_query_reads(minilm, tmp_path):
 
 def test_a_folder_name_with_other_letters_gives_an_ascii_graph_name():
     """`données` gave `bench_données`, which no graph may be called (isalnum() accepts any letter)."""
-    from vgrag.bench_graph import graph_name
+    from vgrag.evaluation.graph import graph_name
     from vgrag.storage.schema import check_graph_name
 
     accented = graph_name("données", "openie", "minilm", 0)

@@ -43,7 +43,7 @@ def test_a_gold_document_counts_once_when_any_of_its_passages_is_reached():
 
 
 def test_the_top_k_cut_counts_what_recall_at_k_counts():
-    from vgrag.bench import recall_at
+    from vgrag.evaluation.bench import recall_at
 
     t = trace(ranked=("p3", "p1", "p2"))
     for k in (1, 2, 3):

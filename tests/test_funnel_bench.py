@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from conftest import SAMPLE_BENCH
 
-from vgrag.bench import run_bench
-from vgrag.bench_data import load_bench
+from vgrag.evaluation.bench import run_bench
+from vgrag.evaluation.data import load_bench
 from vgrag.config import QueryParams
-from vgrag.funnel_eval import bench_questions, paired_interval, run_funnels
+from vgrag.evaluation.funnel import bench_questions, paired_interval, run_funnels
 from vgrag.storage.database import Database
 
 

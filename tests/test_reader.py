@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import HashEmbedder
-from vgrag.bench import answer_metrics, answer_scores
+from vgrag.evaluation.bench import answer_metrics, answer_scores
 from vgrag.config import QueryParams
 from vgrag.nlp import load_spacy
 from vgrag.query.answer import cited_answer, extractive_answer

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.safe import md_escape
-from vgrag.funnel_eval import resolve_sources
+from vgrag.evaluation.funnel import resolve_sources
 from vgrag.present.funnel import Funnel, evicted_relation_passages, funnel
 from vgrag.query.trace import QueryTrace, Step
 from vgrag.storage.store import Graph

@@ -15,7 +15,14 @@ from ui.state import select_graph
 from vgrag.config import QueryParams
 from vgrag.documents.inputs import InputError
 from vgrag.documents.questions import MAX_ROWS, parse_question_file
-from vgrag.funnel_eval import EvalQuestion, MethodResult, bench_questions, paired_interval, resolve_sources, run_funnels
+from vgrag.evaluation.funnel import (
+    EvalQuestion,
+    MethodResult,
+    bench_questions,
+    paired_interval,
+    resolve_sources,
+    run_funnels,
+)
 from vgrag.present.funnel import Funnel
 from vgrag.query.trace import QueryTrace, Step
 from vgrag.storage.store import Graph

@@ -162,8 +162,8 @@ def cmd_export(ws: Workspace, a: argparse.Namespace) -> int:
 
 
 def cmd_bench(ws: Workspace | None, a: argparse.Namespace) -> int:
-    from .bench import format_table, run_bench
-    from .bench_data import load_bench, load_corpus
+    from .evaluation.bench import format_table, run_bench
+    from .evaluation.data import load_bench, load_corpus
     from .embed import make_embedder
 
     s = Settings.from_env()

@@ -65,5 +65,5 @@ class Document:
     n_passages: int
     complete: bool
     added_at: float
-    key: str = ""  # its identity as given (vgrag/ingest_identity.py); "" for a document stored before keys were kept
+    key: str = ""  # its identity as given (vgrag/ingest/identity.py); "" for a document stored before keys were kept
     deleting: bool = False  # a delete was started and not finished (finished on the next open)

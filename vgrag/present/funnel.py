@@ -1,6 +1,6 @@
 """Where the gold was lost: for a question whose expected passages are known, how many of them each step of a run
 still reaches — seeds, each hop, eviction, rerank, the ranked pool, the top k — and the step that dropped each one.
-A pure function over a trace and the gold; its last stage counts exactly what Recall@k counts (vgrag/bench.py)."""
+A pure function over a trace and the gold; its last stage counts exactly what Recall@k counts (evaluation/bench.py)."""
 
 from __future__ import annotations
 

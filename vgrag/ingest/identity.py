@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .models import Document
-from .text import doc_id
+from ..models import Document
+from ..text import doc_id
 
 SEP = "\x1f"  # between a name and a content hash in the key of one of several documents with the same name
 _LEGACY = range(2, 100)  # documents stored before keys were kept are known by their numbered name

@@ -7,18 +7,18 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .documents.sources import InputError, base_name, clean_file_name, document_sections, source_key
-from .documents.triple_files import ImportedPassage
-from .embed import Embedder
-from .extraction.entities import Canonicalizer, graph_aliases, graph_lookup
-from .extraction.extract import Extraction, Extractor
-from .ingest_identity import base_of, place
-from .ingest_report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
-from .models import Document
-from .storage.schema import COLUMNS, TEXT
-from .storage.store import Graph
-from .storage.writer import SourceChunk, delete_document, write_chunks
-from .text import chunk_text, content_hash, doc_id
+from ..documents.sources import InputError, base_name, clean_file_name, document_sections, source_key
+from ..documents.triple_files import ImportedPassage
+from ..embed import Embedder
+from ..extraction.entities import Canonicalizer, graph_aliases, graph_lookup
+from ..extraction.extract import Extraction, Extractor
+from .identity import base_of, place
+from .report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
+from ..models import Document
+from ..storage.schema import COLUMNS, TEXT
+from ..storage.store import Graph
+from ..storage.writer import SourceChunk, delete_document, write_chunks
+from ..text import chunk_text, content_hash, doc_id
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def _replay_edits(graph: Graph, embedder: Embedder, name: str, docs: set[str], t
     targets exist; those that no longer apply are reported (vgrag/editing)."""
     if not docs:
         return
-    from .editing.run import replay_own_edits
+    from ..editing.run import replay_own_edits
 
     done = replay_own_edits(graph, embedder, docs)
     tally.edits_reapplied += len(done.applied)

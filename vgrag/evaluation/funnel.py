@@ -10,23 +10,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .bench import KS, answer_metrics
-from .bench_data import BenchQuestion
-from .config import QueryParams
-from .embed import Embedder
-from .models import Document
-from .present.funnel import Funnel, FunnelTotals, Gold, evicted_relation_passages, funnel, totals
-from .query.answer import extractive_answer
-from .query.baselines import retrieve_hybrid, retrieve_naive
-from .query.retrieve import retrieve
-from .query.trace import QueryTrace
-from .storage.store import Graph
+from .data import BenchQuestion
+from ..config import QueryParams
+from ..embed import Embedder
+from ..models import Document
+from ..present.funnel import Funnel, FunnelTotals, Gold, evicted_relation_passages, funnel, totals
+from ..query.answer import extractive_answer
+from ..query.baselines import retrieve_hybrid, retrieve_naive
+from ..query.retrieve import retrieve
+from ..query.trace import QueryTrace
+from ..storage.store import Graph
 
 log = logging.getLogger(__name__)
 RUNNERS: dict[str, Callable[[str, Graph, Embedder, QueryParams], QueryTrace]] = {
     "naive": retrieve_naive,
     "hybrid": retrieve_hybrid,
     "graph": retrieve,
-}  # the same runners as vgrag/bench.py, so the funnel's last stage is its Recall@k
+}  # the same runners as vgrag/evaluation/bench.py, so the funnel's last stage is its Recall@k
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from .config import DATA_DIR
-from .documents.sources import InputError, decode_text
-from .text import content_hash
+from ..config import DATA_DIR
+from ..documents.sources import InputError, decode_text
+from ..text import content_hash
 
 CORPUS = ("corpus.json", "*_corpus.json", "*corpus*.json")
 QUESTIONS = ("questions.json", "test_sample.json", "*questions*.json")

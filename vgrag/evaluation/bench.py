@@ -11,17 +11,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from .bench_data import BenchData
-from .bench_graph import build_graph, graph_name, open_bench_graph, plan
-from .bench_verdict import format_rates, gold_scope, rates, verdict_row
-from .config import QueryParams
-from .embed import Embedder
-from .query.answer import extractive_answer
-from .query.baselines import retrieve_hybrid, retrieve_naive
-from .query.question import norm
-from .query.retrieve import retrieve
-from .query.trace import AnswerStep
-from .storage.database import Database
+from .data import BenchData
+from .graph import build_graph, graph_name, open_bench_graph, plan
+from .verdict import format_rates, gold_scope, rates, verdict_row
+from ..config import QueryParams
+from ..embed import Embedder
+from ..query.answer import extractive_answer
+from ..query.baselines import retrieve_hybrid, retrieve_naive
+from ..query.question import norm
+from ..query.retrieve import retrieve
+from ..query.trace import AnswerStep
+from ..storage.database import Database
 
 log = logging.getLogger(__name__)
 KS = (1, 2, 5, 10)
@@ -89,7 +89,7 @@ def run_bench(
     With `db` (the app's database) the benchmark graph stays there afterwards, named in `result["graph"]`, so its
     questions can be opened on the Ask page; otherwise it lives in a temporary Milvus Lite file. With `keep` and
     `db_uri`, the graph stays in that file and a re-run reuses it (unchanged sources are not stored again). With
-    `unanswerable` (and `answers`), each question is asked again with its gold passages excluded (bench_verdict.py)."""
+    `unanswerable` (and `answers`), each question is asked again with its gold passages excluded (verdict.py)."""
     answer_k = params.passage_top_k  # answers read what the user's query reads (5 by default), recall needs 10
     params = replace(params, passage_top_k=max(KS))
     tmp = None

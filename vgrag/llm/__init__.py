@@ -21,10 +21,10 @@ from typing import Any, Literal
 
 import tenacity
 
-from .config import LLMSettings
-from .documents.inputs import clean_text
-from .llm_failures import LLMError, StreamBroke, describe, fix_message, retry_after, transient
-from .llm_wire import (
+from ..config import LLMSettings
+from ..documents.inputs import clean_text
+from .failures import LLMError, StreamBroke, describe, fix_message, retry_after, transient
+from .wire import (
     NO_DEADLINE,
     Deadline,
     DeadlineReached,
@@ -35,7 +35,7 @@ from .llm_wire import (
     message_of,
     sse_events,
 )
-from .query.trace import LLMCall
+from ..query.trace import LLMCall
 
 log = logging.getLogger(__name__)
 

@@ -10,15 +10,15 @@ import time
 import unicodedata
 from collections.abc import Sequence
 
-from .bench_data import BenchData
-from .documents.sources import InputError, source_key
-from .documents.triple_files import ImportedPassage, read_openie
-from .embed import Embedder
-from .ingest import ingest_imported
-from .storage.database import Database
-from .storage.meta import DocumentLog
-from .storage.store import Graph
-from .text import content_hash, doc_id
+from .data import BenchData
+from ..documents.sources import InputError, source_key
+from ..documents.triple_files import ImportedPassage, read_openie
+from ..embed import Embedder
+from ..ingest import ingest_imported
+from ..storage.database import Database
+from ..storage.meta import DocumentLog
+from ..storage.store import Graph
+from ..text import content_hash, doc_id
 
 
 def graph_name(data_name: str, extract: str, model_id: str, n_distractors: int) -> str:
@@ -96,7 +96,7 @@ def _passages(
         raw = data.openie.read_bytes()
         passages = [p for p in read_openie(raw, data.openie.name) if (p.title, p.text) not in skip]
         return name, content_hash(raw), passages
-    from .extraction.extract import OfflineExtractor
+    from ..extraction.extract import OfflineExtractor
 
     corpus = [(t, x) for t, x in data.corpus if (t, x) not in skip]
     digest = content_hash(json.dumps(corpus) + "offline")

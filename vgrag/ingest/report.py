@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .models import Triple
-from .storage.store import Graph
-from .storage.writer import WriteStats
+from ..models import Triple
+from ..storage.store import Graph
+from ..storage.writer import WriteStats
 
 
 @dataclass(frozen=True)

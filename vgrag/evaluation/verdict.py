@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .models import Passage
-from .query.scope import Scope
-from .query.trace import AnswerStep, QueryTrace
-from .storage.store import Graph
+from ..models import Passage
+from ..query.scope import Scope
+from ..query.trace import AnswerStep, QueryTrace
+from ..storage.store import Graph
 
 
 def gold_scope(graph: Graph, key_of: Callable[[Passage], str]) -> Callable[[frozenset[str]], Scope]:
