@@ -30,7 +30,7 @@ from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.question import STOP_WORDS, TYPES_FILE, WH_LABELS, content_lemmas, norm, word_lemmas  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
-from vgrag.storage.tags import tag_sentences  # noqa: E402
+from vgrag.extraction.tags import tag_sentences  # noqa: E402
 from vgrag.text import split_texts  # noqa: E402
 
 # the asking word per answer label: the reader's own question-word table read backwards (a number is "how many" when

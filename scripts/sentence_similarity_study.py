@@ -34,7 +34,7 @@ from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.answer import query_names  # noqa: E402
 from vgrag.query.evidence import MAX_EVIDENCE, Sentence, _bridged, choose, describe  # noqa: E402
 from vgrag.query.reader import SIGNALS, candidates, fitted, sentences_of  # noqa: E402
-from vgrag.storage.tags import tag_sentences  # noqa: E402
+from vgrag.extraction.tags import tag_sentences  # noqa: E402
 
 
 sys.modules["__main__"].Item = Item  # fit_reader.py, run as a script, pickled its cache's items as __main__.Item

@@ -18,7 +18,8 @@ from vgrag.query.question import is_english, overlap, read_question
 from vgrag.query.reader import SIGNALS, Model, fitted, read
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
 from vgrag.models import Triple
-from vgrag.storage.tags import SentenceTags, tag_sentences
+from vgrag.extraction.tags import tag_sentences
+from vgrag.storage.tags import SentenceTags
 from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import split_sentences
 

@@ -18,7 +18,8 @@ from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
 from ..models import Triple
 from ..nlp import load_spacy
-from ..storage.tags import Tags, passage_tags
+from ..storage.tags import Tags
+from .tags import passage_tags
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations

@@ -16,7 +16,8 @@ from ..embed import Embedder, embed_queries
 from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from ..nlp import load_spacy
 from ..storage.store import Graph
-from ..storage.tags import SentenceTags, tag_sentences
+from ..extraction.tags import tag_sentences
+from ..storage.tags import SentenceTags
 from .evidence import Sentence, choose, describe
 from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
 from .reader import Chain, Reader, Reading, sentences_of

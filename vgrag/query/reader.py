@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ..nlp import load_spacy
-from ..storage.tags import SentenceTags, tag_sentences
+from ..extraction.tags import tag_sentences
+from ..storage.tags import SentenceTags
 from ..text import split_texts
 from .question import Asked, has_lemma, norm, overlap, word_lemmas
 
