@@ -132,3 +132,10 @@ def test_the_workspace_refuses_a_huge_question_before_reading_the_graph(db, embe
     ws = Workspace(Settings(), db, embedder)
     with pytest.raises(QuestionTooLong):  # a graph that does not exist: refused before it is looked for
         ws.query("Who founded it? " * 65_536, graph="no-such-graph-here")  # 1 MB (before: > 8 minutes)
+
+
+def test_a_passage_title_of_spaces_is_keyed_in_linear_time():
+    """The title index keys every stored title (its regexes anchored at the end ran from every space: quadratic)."""
+    from vgrag.storage.titles import title_key
+
+    assert_linear(lambda n: lambda: title_key("a" + " " * n + "b"), 40_000)

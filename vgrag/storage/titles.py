@@ -32,7 +32,7 @@ def words(text: str) -> list[str]:
 def title_key(title: str) -> str:
     """What a text says when it names this passage: the topic heading (before " › "), without a page suffix or a
     trailing "(qualifier)", as words; "" for a title that names nothing (empty, or one stopword)."""
-    topic = _PAGE.sub("", title).split(" › ")[0]
+    topic = _PAGE.sub("", " ".join(title.split())).split(" › ")[0]  # spaces collapsed first: linear regexes
     key = " ".join(words(_QUALIFIER.sub("", topic)))
     return "" if key in STOPWORDS or len(key.split()) > MAX_WORDS else key
 
