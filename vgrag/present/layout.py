@@ -16,6 +16,12 @@ def short_label(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
+def relation_label(r: object) -> str:
+    """An edge's label: the predicate, and the relation's date when it has one ("founded (in 1989)")."""
+    when = getattr(r, "when", "")
+    return f"{r.predicate} ({when})" if when else r.predicate  # type: ignore[attr-defined]
+
+
 @functools.lru_cache(maxsize=16)
 def layout(
     nodes: tuple[str, ...],

@@ -20,7 +20,7 @@ from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
-from .layout import EDGE_LABEL_CHARS, layout, short_label
+from .layout import EDGE_LABEL_CHARS, layout, relation_label, short_label
 
 # One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
 # deficiency; "context" (what earlier steps drew) is faded so the current step stands out.
@@ -226,12 +226,6 @@ def _cap(
     focus = [i for i in keep if nodes[i].role not in FADED]
     focus.sort(key=lambda i: nodes[i].role != lead)  # stable: within each part, the order above
     return VizGraph(tuple(nodes[i] for i in keep), es, len(nodes) - len(kept), tuple(focus))
-
-
-def relation_label(r: object) -> str:
-    """An edge's label: the predicate, and the relation's date when it has one ("founded (in 1989)")."""
-    when = getattr(r, "when", "")
-    return f"{r.predicate} ({when})" if when else r.predicate  # type: ignore[attr-defined]
 
 
 def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
