@@ -64,7 +64,11 @@ class Workspace:
         """A graph by name (the configured one by default), checked against this embedder."""
         name = name or self.settings.graph
         if name not in self._graphs:
-            self._graphs[name] = self.db.open_graph(name, self.embedder.model_id, self.embedder.dim, create=create)
+            g = self.db.open_graph(name, self.embedder.model_id, self.embedder.dim, create=create)
+            from .editing.run import resume_pending
+
+            resume_pending(g, self.embedder)  # an edit a stopped process left half-applied is finished first
+            self._graphs[name] = g
         return self._graphs[name]
 
     def writing(self, graph: Graph) -> AbstractContextManager[None]:
