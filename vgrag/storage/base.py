@@ -85,3 +85,7 @@ class GraphStore(Protocol):
     def forget(self) -> None:
         """The graph was dropped: release what the store keeps beside Milvus."""
         ...
+
+    def close(self) -> None:
+        """Finish what runs in the background (a copy being saved)."""
+        ...

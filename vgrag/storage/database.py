@@ -191,5 +191,7 @@ class Database:
 
     def close(self) -> None:
         with self._graphs_lock:
-            self._graphs.clear()
+            graphs, self._graphs = list(self._graphs.values()), {}
+        for g in graphs:
+            g.store.close()
         self.client.close()

@@ -24,7 +24,7 @@ from .base import CommitEvent, Hit, Listener
 from .meta import MetaStore
 from .schema import ID, KINDS, VEC, Kind, Record, decode_row, encode_row, output_fields
 from .tables import Tables
-from .vectors import VectorCopy
+from .vectors import VectorCopy, write_snapshot
 
 
 SCAN_BATCH = 4096
@@ -44,6 +44,10 @@ class LocalStore:
         self._dirty: set[str] = set()  # kinds written since the last commit
         self._pending = CommitEvent({}, {})
         self._listeners: list[Listener] = []
+        self._save_lock = threading.Lock()  # the saver's view of generations and dirty kinds (see _save_copies)
+        self._saved = threading.Condition(self._save_lock)
+        self._unsaved: set[str] = set()  # kinds committed since their copy was last saved
+        self._saver: threading.Thread | None = None
         self._checked = time.monotonic()  # when the stored generations were last compared with ours (refresh)
         self._checking = threading.Lock()
 
@@ -124,6 +128,7 @@ class LocalStore:
             self._copy(kind)
 
     def forget(self) -> None:
+        self.close()
         with self._load_lock:
             self._copies.clear()
         for kind in KINDS:
@@ -173,8 +178,9 @@ class LocalStore:
                 with self._load_lock:
                     self._copies.pop(kind, None)
             m = self._copy(kind)
-            self._renew(kind)
-            self._dirty.add(kind)
+            with self._save_lock:  # the saver never reads a generation renewed for a batch still being written
+                self._renew(kind)
+                self._dirty.add(kind)
             return m
         return self._copy(kind)
 
@@ -197,13 +203,42 @@ class LocalStore:
     def commit(self) -> None:
         """Flush the Lite file (a short replay log), save the copies written, tell the subscribers."""
         event, self._pending = self._pending, CommitEvent({}, {})
-        dirty, self._dirty = self._dirty, set()
-        if dirty:
-            self.tables.flush(self.tables.coll(k) for k in sorted(dirty))
-            for kind in sorted(dirty):
-                self._save(kind, self._copies[kind], self._generation[kind])
+        if self._dirty:
+            self.tables.flush(self.tables.coll(k) for k in sorted(self._dirty))
+            with self._save_lock:
+                self._unsaved |= self._dirty
+                self._dirty = set()
+                if self._saver is None:
+                    self._saver = threading.Thread(target=self._save_copies, name=f"save-{self.name}", daemon=True)
+                    self._saver.start()
         for listener in self._listeners:
             listener(event)
+
+    def _save_copies(self) -> None:
+        """Save the copies committed since their last save, in the background: a commit (a batch of an ingest, one
+        edit) returns after the Lite flush, not after writing every vector of a large collection again. A copy is
+        snapshot with the generation it was committed under, never while a batch renewed it (a crash then leaves a
+        file that no longer matches, and the copy is rebuilt from Milvus)."""
+        while True:
+            with self._save_lock:
+                todo = sorted(k for k in self._unsaved if k not in self._dirty and k in self._copies)
+                self._unsaved.clear()
+                if not todo:
+                    self._saver = None
+                    self._saved.notify_all()
+                    return
+                snaps = [(k, self._generation[k], self._copies[k].snapshot()) for k in todo]
+            for kind, generation, snap in snaps:
+                try:
+                    write_snapshot(self._path(kind), generation, snap)
+                except OSError:  # a read-only or full disk: the copy in memory still serves this process
+                    pass
+
+    def close(self) -> None:
+        """Wait for the copies being saved (a clean shutdown starts fast next time)."""
+        with self._save_lock:
+            while self._saver is not None:
+                self._saved.wait()
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)

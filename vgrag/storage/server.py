@@ -71,3 +71,6 @@ class MilvusStore:
 
     def forget(self) -> None:
         return None
+
+    def close(self) -> None:
+        return None

@@ -30,6 +30,9 @@ from .projection import MIN_ROWS, Projection, worth_projecting
 FORMAT = 2  # of the saved file: 1 held vectors only; a file of another format is rebuilt, never read
 
 
+Snapshot = tuple[np.ndarray, np.ndarray, list[bytes]]  # ids, unit vectors, encoded rows
+
+
 def _unit(vectors: np.ndarray) -> np.ndarray:
     """Unit rows; a row with a NaN or infinite value (an embedder's fault) becomes the zero vector: similar to
     nothing, and never a NaN that would reorder a search."""
@@ -152,18 +155,15 @@ class VectorCopy:
                 out.append([(self.ids[rows[j]], float(scores[j])) for j in ranked])
             return out
 
-    def save(self, path: Path, token: str) -> None:
-        """Write the copy atomically (a crash leaves the old file or none, never half of one)."""
+    def snapshot(self) -> Snapshot:
+        """The copy's ids, vectors and rows as they are now (written later by `write_snapshot`)."""
         with self._lock:
             n = len(self.ids)
-            ids, mat, rows = np.asarray(self.ids, dtype=str), self._mat[:n].copy(), list(self._rows)
-        ends = np.cumsum([len(r) for r in rows], dtype=np.int64)
-        blob = np.frombuffer(b"".join(rows), dtype=np.uint8)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez(f, ids=ids, vectors=mat, rows=blob, row_ends=ends, token=np.asarray(token), format=FORMAT)
-        os.replace(tmp, path)
+            return np.asarray(self.ids, dtype=str), self._mat[:n].copy(), list(self._rows)
+
+    def save(self, path: Path, token: str) -> None:
+        """Write the copy atomically (a crash leaves the old file or none, never half of one)."""
+        write_snapshot(path, token, self.snapshot())
 
     @classmethod
     def load(cls, path: Path, token: str, dim: int) -> VectorCopy | None:
@@ -184,3 +184,15 @@ class VectorCopy:
                 return m if len(m.pos) == len(ids) == len(m._mat) else None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # cut by a crash or a full disk
             return None
+
+
+def write_snapshot(path: Path, token: str, snap: Snapshot) -> None:
+    """Write a copy's snapshot atomically (a crash leaves the old file or none, never half of one)."""
+    ids, mat, rows = snap
+    ends = np.cumsum([len(r) for r in rows], dtype=np.int64)
+    blob = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, ids=ids, vectors=mat, rows=blob, row_ends=ends, token=np.asarray(token), format=FORMAT)
+    os.replace(tmp, path)
