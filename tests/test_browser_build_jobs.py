@@ -6,18 +6,18 @@ not by a wall-clock threshold."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import threading
 import urllib.request
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from helpers import running_app
+from llm_http import serving
+from llm_server import completion
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
@@ -50,12 +50,9 @@ class GatedLLM:
             def do_POST(self) -> None:  # noqa: N802 - the http.server API
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 llm.asked += 1
-                llm.gate.wait(300)
-                reply = {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-                         "choices": [{"index": 0, "finish_reason": "stop",
-                                      "message": {"role": "assistant", "content": REPLY}}],
-                         "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}}  # fmt: skip
-                data = json.dumps(reply).encode()
+                llm.gate.wait(150)  # a failed test leaves no reply waiting for long
+                assert not body.get("stream")  # extraction asks for one reply
+                data = json.dumps(completion(REPLY)).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
@@ -64,18 +61,6 @@ class GatedLLM:
                 llm.answered += 1
 
         return Handler
-
-
-@contextlib.contextmanager
-def serving(llm: GatedLLM) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), llm.handler())
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        llm.gate.set()
-        server.shutdown()
-        server.server_close()
 
 
 def _healthy(url: str) -> bool:
@@ -87,7 +72,7 @@ def _healthy(url: str) -> bool:
 
 def test_a_running_upload_freezes_neither_the_server_nor_any_session(app_db, tmp_path):
     llm = GatedLLM()
-    with serving(llm) as llm_url:
+    with serving(llm) as llm_url:  # type: ignore[arg-type] - any object with handler()
         env = {**os.environ, "VGRAG_MILVUS_URI": app_db, "VGRAG_GRAPH": "demo", "OPENAI_BASE_URL": llm_url,
                "OPENAI_API_KEY": "x", "VGRAG_LLM_CACHE": "0", "VGRAG_CACHE_DIR": str(tmp_path / "cache"),
                "VGRAG_LLM_TIMEOUT": "300", "VGRAG_LLM_DEADLINE": "300"}  # fmt: skip
