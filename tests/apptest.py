@@ -57,6 +57,16 @@ def app_workspace(at: AppTest):
     return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
 
 
+def finish_job(at: AppTest, key: str = "build_job") -> AppTest:
+    """Wait for the session's Build job (ui/jobs.py: the page returns while it runs), then run the page once more,
+    as its poll does when the job is done: the report is drawn on that run."""
+    from ui.jobs import jobs
+
+    job = jobs().get(at.session_state[key])
+    assert job is not None and job.wait(T), f"the job under {key!r} did not finish in {T} s"
+    return at.run()
+
+
 def _keyed(node, path: tuple[int, ...], found: dict[str, tuple[int, ...]]) -> None:
     if getattr(node, "key", None):
         found[node.key] = path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import ROOT, app_workspace, page, position
+from apptest import ROOT, app_workspace, finish_job, page, position
 
 
 def test_build_from_pasted_text(app_env):
@@ -11,12 +11,12 @@ def test_build_from_pasted_text(app_env):
     at.text_area(key="pasted").input(
         "Ada Lovelace worked with Charles Babbage in London. Charles Babbage designed the Analytical Engine."
     )
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     assert not at.exception
     assert any("Stored 1 chunks" in s.value for s in at.success), [s.value for s in at.success]
     # a second paste is a second document (both were "pasted text.txt": the second replaced the first)
     at.text_area(key="pasted").input("Grace Hopper wrote a compiler for the UNIVAC in Philadelphia.")
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     assert not at.exception and any("Replaced: 0." in s.value for s in at.success), [s.value for s in at.success]
     docs = app_workspace(at).graph(at.session_state["graph"]).documents.all()
     pasted = [d.name for d in docs if d.name.startswith("pasted text")]
@@ -39,7 +39,7 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
     assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
     assert at.session_state["built_triples"]  # the full, filterable table of the build
     at.text_input(key="triple_filter").input("Hopper").run()
@@ -66,7 +66,7 @@ def test_the_tabs_keep_their_place_when_the_graph_gets_its_first_passages(tmp_pa
     assert at.button(key="load_demo_hint")  # empty: the demo is offered above the tabs
     before = {k: position(at, k) for k in ("import", "build", "triple_file")}
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
     at.run()  # the next run (an upload, a tab's widget): the graph has passages now, no hint
     assert not at.exception and "load_demo_hint" not in [b.key for b in at.button]
@@ -82,7 +82,7 @@ def test_the_empty_graph_hint_goes_once_a_build_fills_the_graph(app_env):
     at.button(key="build_create_graph").click().run()
     assert any("is empty" in i.value for i in at.info)  # an empty graph: the hint, with the demo button
     at.text_area(key="pasted").input("Ada Lovelace worked with Charles Babbage in London.")
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
     assert not any("is empty" in i.value for i in at.info), [i.value for i in at.info]
     assert "load_demo_hint" not in [b.key for b in at.button]
@@ -94,7 +94,7 @@ def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
     at.text_input(key="build_new_graph").input("del_notes")
     at.button(key="build_create_graph").click().run()
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
-    at.button(key="build").click().run()
+    finish_job(at.button(key="build").click().run())
     [delete] = [b for b in at.button if (b.key or "").startswith("del_doc-")]
     delete.click().run()  # asks first (one click deleted a whole document)
     assert not at.exception and any("cannot be undone" in w.value for w in at.warning)

@@ -1,22 +1,25 @@
-"""The Build page's three tabs: documents extracted live, pre-extracted triples imported, source documents
-listed and deleted. The page (pages/build.py) picks the graph and lays the tabs out."""
+"""The Build page's three tabs: documents extracted live, pre-extracted triples imported (both as jobs off the
+request path, ui/jobs.py: the page returns at once and follows them), source documents listed and deleted. The page
+(pages/build.py) picks the graph and lays the tabs out."""
 
 import logging
 
 import pandas as pd
 import streamlit as st
 
+from ui import jobs
 from ui.safe import md_escape
 from vgrag.config import Settings
-from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, InputError, clean_text
+from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, clean_text
 from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
-from vgrag.ingest import IngestReport, Progress, plan_chunks
+from vgrag.ingest import IngestReport, Progress, ProgressFn, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.storage.store import Graph
 from vgrag.text import text_name
 from vgrag.workspace import Workspace
 
 log = logging.getLogger(__name__)
+BUILD_JOB, IMPORT_JOB = "build_job", "import_job"  # this session's running build and import (ui/jobs.py)
 
 
 def plural(n: int, word: str) -> str:
@@ -72,13 +75,17 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
                 f"({'2 calls' if glean else '1 call'} per chunk; cached chunks cost nothing)."
             )
     clicked = st.button("Build", type="primary", key="build")
+    where = (ws.settings.milvus_uri, graph.name, "documents")
     with st.container():  # the build's progress and report: a slot on every run, so what follows keeps its place
         inputs = _given(files, pasted) if clicked else []
         if clicked and not inputs:
             st.warning("Upload a file or paste some text first.")
+        elif clicked and jobs.running(BUILD_JOB, where):
+            st.warning("A build into this graph is still running: its report follows here; build again after it.")
         elif clicked:
             kind = "llm" if choice.startswith("LLM") else "offline"
-            build_with_progress(ws, graph, inputs, kind, glean, int(chunk_chars), int(overlap), s)
+            start_build(ws, graph, inputs, kind, glean, int(chunk_chars), int(overlap), s)
+        jobs.follow(BUILD_JOB, where, build_progress, build_report)
 
     built = st.session_state.get("built_triples")
     if built:
@@ -105,7 +112,7 @@ def named_in_report(report: IngestReport) -> list[str]:
     return out
 
 
-def build_with_progress(
+def start_build(
     ws: Workspace,
     graph: Graph,
     inputs: list[tuple[str, bytes]],
@@ -115,33 +122,62 @@ def build_with_progress(
     overlap: int,
     s: Settings,
 ) -> None:
-    """Build with a progress bar and the triples as each chunk arrives, then the report."""
-    bar = st.progress(0.0, text="Starting…")
-    table, errors = st.empty(), st.container()
-    rows: list[dict] = []
+    """Start the build as this session's job (ui/jobs.py): the page returns at once and follows its progress."""
 
-    def on_progress(p: Progress) -> None:
-        bar.progress(p.done / p.total if p.total else 1.0, text=md_escape(p.message or p.stage))
-        if p.chunk is not None:
-            if p.chunk.error:
-                errors.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
-            rows.extend(
-                {
-                    "subject": t.subject,
-                    "predicate": t.predicate,
-                    "object": t.object,
-                    "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
-                }
-                for t in p.chunk.triples
-            )
-            # newest first, every chunk as it arrives (the full, filterable table follows the build)
-            table.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
+    def work(on_progress: ProgressFn) -> IngestReport:  # the session's settings: an LLM endpoint set on Settings
+        return ws.add_documents(
+            inputs, graph.name, kind, glean, chunk_chars, overlap, on_progress=on_progress, settings=s
+        )
 
-    report = ws.add_documents(  # the session's settings: an LLM endpoint set up on the Settings page
-        inputs, graph.name, kind, glean, chunk_chars, overlap, on_progress=on_progress, settings=s
-    )
-    table.empty()
-    st.session_state["built_triples"] = rows
+    jobs.start(BUILD_JOB, (ws.settings.milvus_uri, graph.name, "documents"), tuple(n for n, _ in inputs), work)
+
+
+def _triple_rows(events: tuple[Progress, ...]) -> list[dict]:
+    """The triples of every chunk extracted so far, in the order they came."""
+    return [
+        {
+            "subject": t.subject,
+            "predicate": t.predicate,
+            "object": t.object,
+            "source": f"{p.chunk.doc_name} #{p.chunk.chunk_index + 1}",
+        }
+        for p in events
+        if p.chunk is not None
+        for t in p.chunk.triples
+    ]
+
+
+def _bar_and_warnings(events: tuple[Progress, ...]) -> None:
+    """The progress bar at the last event, and a warning per chunk the extractor could not read."""
+    last = events[-1] if events else None
+    if last is None:
+        st.progress(0.0, text="Starting…")
+    else:
+        st.progress(last.done / last.total if last.total else 1.0, text=md_escape(last.message or last.stage))
+    for p in events:
+        if p.chunk is not None and p.chunk.error:
+            st.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
+
+
+def build_progress(job: jobs.Job) -> None:
+    """A running build: its files, the progress bar, and the triples as each chunk arrives (newest first)."""
+    st.caption(md_escape(f"Building {', '.join(job.names)}: it goes on while you use other pages or tabs."))
+    events = job.events()
+    _bar_and_warnings(events)
+    rows = _triple_rows(events)
+    if rows:  # the full, filterable table follows the build
+        st.dataframe(pd.DataFrame(rows[::-1][:500]), hide_index=True, width="stretch", height=300)
+
+
+def build_report(job: jobs.Job) -> None:
+    """A finished build: the last progress, then the report (or why it stopped, naming the files)."""
+    events = job.events()
+    _bar_and_warnings(events)
+    st.session_state["built_triples"] = _triple_rows(events)
+    report = job.report
+    if report is None:
+        st.error(md_escape(job.error or "The build stopped."))
+        return
     for f in report.failures:
         if f.chunk_index is None:
             st.error(md_escape(f.reason))
@@ -166,26 +202,43 @@ def triples_tab(ws: Workspace, graph: Graph) -> None:
         key="triple_file",
         max_upload_size=MAX_TRIPLES_MB,
     )
+    where = (ws.settings.milvus_uri, graph.name, "triples")
     if st.button("Import", key="import") and tf is not None:
-        bar = st.progress(0.0, text="Importing…")
-        try:
-            r = ws.import_triples(
-                (tf.name, tf.getvalue()),
-                graph.name,
-                on_progress=lambda p: bar.progress(p.done / max(p.total, 1), text=md_escape(p.message)),
-            )
-        except InputError as e:
-            st.error(md_escape(str(e)))
+        if jobs.running(IMPORT_JOB, where):
+            st.warning("An import into this graph is still running: its report follows here; import after it.")
         else:
-            st.success(
-                f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
-                f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
-                f"{r.counts['relations']} relations."
-            )
-            for f in r.failures[:20]:  # skipped triples, passages stored in parts: each named
-                st.warning(md_escape(f.reason))
-            if len(r.failures) > 20:
-                st.warning(f"…and {len(r.failures) - 20} more notes like these.")
+            name, data = tf.name, tf.getvalue()
+
+            def work(on_progress: ProgressFn) -> IngestReport:
+                return ws.import_triples((name, data), graph.name, on_progress=on_progress)
+
+            jobs.start(IMPORT_JOB, where, (name,), work)
+    jobs.follow(IMPORT_JOB, where, import_progress, import_report)
+
+
+def import_progress(job: jobs.Job) -> None:
+    """A running import: its file and the progress bar."""
+    st.caption(md_escape(f"Importing {job.names[0]}: it goes on while you use other pages or tabs."))
+    events = job.events()
+    p = events[-1] if events else None
+    st.progress(p.done / max(p.total, 1) if p else 0.0, text=md_escape(p.message) if p else "Importing…")
+
+
+def import_report(job: jobs.Job) -> None:
+    """A finished import: the counts and every note, or why the file was refused (naming it)."""
+    r = job.report
+    if r is None:
+        st.error(md_escape(job.error or "The import stopped."))
+        return
+    st.success(
+        f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
+        f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
+        f"{r.counts['relations']} relations."
+    )
+    for f in r.failures[:20]:  # skipped triples, passages stored in parts: each named
+        st.warning(md_escape(f.reason))
+    if len(r.failures) > 20:
+        st.warning(f"…and {len(r.failures) - 20} more notes like these.")
 
 
 def sources_tab(ws: Workspace, graph: Graph) -> None:
