@@ -110,15 +110,6 @@ def _embed_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -
     return report
 
 
-def _tag_reporter(on_progress: ProgressFn, name: str, done: int, total: int) -> Callable[[int, int], None]:
-    """A write_chunks callback for the reader's NER at ingest (tags.py): sentences tagged of those new."""
-
-    def report(k: int, n: int) -> None:
-        on_progress(Progress("tag", done, total, f"{name}: finding names in sentences {k:,}/{n:,}"))
-
-    return report
-
-
 def ingest_documents(
     graph: Graph,
     embedder: Embedder,
@@ -256,15 +247,7 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
                                                  results[start : start + batch_size], strict=True))]  # fmt: skip
         tally.triples += sum(len(c.triples) for c in batch)
         on_progress(Progress("store", count.done, count.total, f"storing {len(batch)} chunks of {doc.name}"))
-        tally.add(
-            write_chunks(
-                graph,
-                embedder,
-                batch,
-                _embed_reporter(on_progress, doc.name, count.done, count.total),
-                _tag_reporter(on_progress, doc.name, count.done, count.total),
-            )
-        )
+        tally.add(write_chunks(graph, embedder, batch, _embed_reporter(on_progress, doc.name, count.done, count.total)))
         tally.chunks += len(batch)
     tally.prompt_tokens += sum(ex.prompt_tokens for ex in results)
     tally.completion_tokens += sum(ex.completion_tokens for ex in results)
@@ -342,8 +325,7 @@ def ingest_imported(
         ]
         tally.triples += sum(len(p.triples) for p in part)
         reporter = _embed_reporter(on_progress, source_name, start, len(passages))
-        tagger = _tag_reporter(on_progress, source_name, start, len(passages))
-        tally.add(write_chunks(graph, embedder, chunks, reporter, tagger))
+        tally.add(write_chunks(graph, embedder, chunks, reporter))
         tally.chunks += len(chunks)
         on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
     _finish_document(graph, did, source_name, data_hash, len(passages), key)

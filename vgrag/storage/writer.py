@@ -61,11 +61,10 @@ def write_chunks(
     embedder: Embedder,
     chunks: Sequence[SourceChunk],
     on_embed: Callable[[int, int], None] | None = None,
-    on_tag: Callable[[int, int], None] | None = None,
 ) -> WriteStats:
     """Store chunks, their entities and relations, merging id lists with existing rows, then keep the sentences'
     named entities that extraction's parse gave (`SourceChunk.tags`) beside the graph for the offline reader.
-    `on_embed` hears (done, total) as the embedding goes; `on_tag` (kept for callers) hears the tags kept.
+    `on_embed` hears (done, total) as the embedding goes.
 
     The read–merge–write of one batch runs under the graph's store lock (a short lock per batch: questions never
     take it, an edit waits one batch at most); rows checked absent are inserted, existing ones upserted."""
@@ -75,8 +74,6 @@ def write_chunks(
     if parsed:
         graph.tags.add(parsed)
         stats.sentences_tagged = len(parsed)
-        if on_tag is not None:
-            on_tag(len(parsed), len(parsed))
     return stats
 
 
