@@ -22,7 +22,7 @@ class ChunkResult:
     error: str | None = None
 
 
-Stage = Literal["read", "extract", "store", "embed", "tag", "done"]
+Stage = Literal["read", "extract", "store", "embed", "done"]
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,7 @@ class Tally:
     texts_embedded: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    timings: dict[str, float] = field(
-        default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0, "tag": 0.0}
-    )
+    timings: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0})
     failures: list[Failure] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -101,7 +99,6 @@ class Tally:
         self.texts_embedded += s.texts_embedded
         self.timings["embed"] += s.embed_s
         self.timings["store"] += s.store_s
-        self.timings["tag"] += s.tag_s
 
     def report(self, graph: Graph, t_start: float) -> IngestReport:
         self.timings["total"] = time.perf_counter() - t_start

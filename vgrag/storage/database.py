@@ -165,7 +165,7 @@ class Database:
         """Drop a graph: its collections, their in-process copies and its records; False when there was none. The
         graph's record says "dropping" first, so a drop cut short is finished when the graph is next listed."""
         try:
-            g = self._graph(name, 1)
+            g = self._graphs.get(name) or self._graph(name, 1)  # the open one: its store stops its saver
         except ValueError as e:
             raise StoreError(str(e)) from e
         with g.lock:
@@ -177,7 +177,7 @@ class Database:
             return True
 
     def _finish_drop(self, name: str) -> None:
-        g = self._graph(name, 1)
+        g = self._graphs.get(name) or self._graph(name, 1)  # the open one: its store stops its saver
         self._drop_collections(g)
         self.meta.delete(self.meta.keys_of_graph(name))
 

@@ -49,8 +49,7 @@ class WriteStats:
     texts_embedded: int = 0
     embed_s: float = 0.0
     store_s: float = 0.0
-    sentences_tagged: int = 0  # the reader's NER, run at ingest (tags.py)
-    tag_s: float = 0.0
+    sentences_tagged: int = 0  # sentences whose names extraction's parse gave (kept for the reader; no NER here)
 
 
 EMBED_SLICE = 128  # texts embedded per call, so progress can be reported while a large batch embeds
