@@ -40,6 +40,7 @@ from vgrag.config import QueryParams  # noqa: E402
 from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.query.answer import chain_of, extractive_answer, query_names, reasoning_paths  # noqa: E402
 from vgrag.query.question import read_question  # noqa: E402
+from vgrag.query.sentences import as_passages, listed_sentences  # noqa: E402
 from vgrag.query.reader import SIGNALS, WEIGHTS_FILE, Model, candidates  # noqa: E402
 from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
@@ -94,7 +95,8 @@ def rows(s: Set, model: Model) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per question: the candidates' signals and whether each is right."""
     out = []
     for it in s.items:
-        found = candidates(it.asked, it.passages, it.chain, s.graph.tags, model) if it.asked.english else []  # type: ignore[attr-defined]
+        listed = listed_sentences(as_passages(it.passages), s.graph.tags)  # type: ignore[attr-defined]
+        found = candidates(it.asked, it.passages, it.chain, model, listed) if it.asked.english else []
         x = np.array([c.values for c in found], dtype=float).reshape(-1, len(SIGNALS))
         y = np.array([answer_scores(c.text, it.golds)["contains"] for c in found], dtype=float)
         out.append((x, y))

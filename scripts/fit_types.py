@@ -21,7 +21,10 @@ sys.path.insert(0, str(ROOT))
 
 from vgrag.evaluation.data import load_corpus  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
-from vgrag.query.question import TYPES_FILE, content_lemmas  # noqa: E402
+from vgrag.lemmas import Lemmas  # noqa: E402
+from vgrag.query.question import TYPES_FILE  # noqa: E402
+
+LEX = Lemmas()
 from vgrag.storage.tags import SentenceTags  # noqa: E402
 from vgrag.text import split_sentences  # noqa: E402
 
@@ -45,7 +48,7 @@ def main() -> None:
                 before = [w for w in re.findall(r"[A-Za-z]+", sentence[:at]) if w.lower() not in stop][-WINDOW:]
                 after = [w for w in re.findall(r"[A-Za-z]+", sentence[at + len(text) :]) if w.lower() not in stop]
                 words = " ".join(before + [w for w in text.split() if w[:1].isalpha()] + after[:AFTER])
-                for lemmas in content_lemmas(words):
+                for lemmas in LEX.content(words):
                     for lemma in lemmas:
                         counts[lemma][label] += 1
     table = {}

@@ -28,7 +28,10 @@ sys.path.insert(0, str(ROOT))
 
 from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
-from vgrag.query.question import STOP_WORDS, TYPES_FILE, WH_LABELS, content_lemmas, norm, word_lemmas  # noqa: E402
+from vgrag.lemmas import Lemmas  # noqa: E402
+from vgrag.query.question import STOP_WORDS, TYPES_FILE, WH_LABELS, norm  # noqa: E402
+
+LEX = Lemmas()
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 from vgrag.extraction.tags import tag_sentences  # noqa: E402
 from vgrag.text import split_texts  # noqa: E402
@@ -72,14 +75,14 @@ class Answers:
         doc = self.nlp(sentence[: max(at, 0)], disable=["parser", "ner", "lemmatizer"])  # type: ignore[operator]
         before = [t for t in doc if t.is_alpha and t.lower_ not in STOP_WORDS][-1:]
         if before and before[0].pos_ == "NOUN":
-            noun = next((x for x in sorted(word_lemmas(before[0].lower_)) if x in self.types), "")
+            noun = next((x for x in sorted(LEX.word(before[0].lower_)) if x in self.types), "")
             if noun:
                 return f"Which {noun}"
         return WH.get(label, "What")
 
 
 def _says_something(predicate: str) -> bool:
-    return bool(content_lemmas(predicate))
+    return bool(LEX.content(predicate))
 
 
 class Describer:

@@ -33,8 +33,8 @@ from vgrag.embed import Embedder, embed_queries, make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.answer import query_names  # noqa: E402
 from vgrag.query.evidence import MAX_EVIDENCE, Sentence, _bridged, choose, describe  # noqa: E402
-from vgrag.query.reader import SIGNALS, candidates, fitted, sentences_of  # noqa: E402
-from vgrag.extraction.tags import tag_sentences  # noqa: E402
+from vgrag.query.reader import SIGNALS, candidates, fitted  # noqa: E402
+from vgrag.query.sentences import as_passages, listed_sentences  # noqa: E402
 
 
 sys.modules["__main__"].Item = Item  # fit_reader.py, run as a script, pickled its cache's items as __main__.Item
@@ -73,11 +73,11 @@ def _cover_by(sentences: list[Sentence], sim: dict[str, float]) -> list[Sentence
 
 
 def evidence_variants(s: Set, cos: Cosines) -> dict[str, np.ndarray]:
-    nlp = load_spacy()
+    load_spacy()
     out: dict[str, list[float]] = {"shipped": [], "tie": [], "first": [], "top3": []}
     for it in s.items:
-        split = sentences_of(it.passages)
-        ents = tag_sentences(nlp, [t for _, _, t in split], s.graph.tags) if nlp else [[] for _ in split]
+        listed = listed_sentences(as_passages(it.passages), s.graph.tags)
+        split, ents = listed.split, listed.tags
         said = describe(it.asked.lemmas, query_names(it.trace), split, ents)
         sim = dict(zip([x.text for x in said], cos(it.trace.question, [x.text for x in said]), strict=True))
         top = max(said, key=lambda x: sim[x.text]) if said else None
@@ -102,7 +102,8 @@ def reader_rows(s: Set, cos: Cosines | None) -> list[tuple[np.ndarray, np.ndarra
     """Per question: the candidates' signals (+ cosine, + cosine minus the question's best when `cos`), rightness."""
     model, out = fitted(), []
     for it in s.items:
-        found = candidates(it.asked, it.passages, it.chain, s.graph.tags, model) if it.asked.english else []
+        listed = listed_sentences(as_passages(it.passages), s.graph.tags)
+        found = candidates(it.asked, it.passages, it.chain, model, listed) if it.asked.english else []
         x = np.array([c.values for c in found], dtype=float).reshape(-1, len(SIGNALS))
         if cos is not None:
             c = cos(it.trace.question, [f.sentence for f in found])

@@ -1,15 +1,16 @@
-"""spaCy runs once per text at ingest: the offline extractor's parse also gives the sentence tags the reader uses,
-so the sentence tagger runs no second NER over the same passage."""
+"""spaCy runs once per text at ingest: the segmenter once per section, the parser once per passage, and the
+sentences' named entities come from that parse — no second NER, no second split."""
 
 from __future__ import annotations
 
 import pytest
 
 import vgrag.extraction.extract as extract_mod
+import vgrag.text as text_mod
 from vgrag.extraction.extract import OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.nlp import load_spacy
-from vgrag.text import split_sentences
+from vgrag.storage.tags import decode_sentences
 
 DOC = b"""# Varn lighthouse
 
@@ -47,9 +48,13 @@ def test_each_passage_is_parsed_once_and_its_sentences_are_tagged_from_that_pars
         pytest.skip("spaCy's en_core_web_sm is not installed")
     counting = CountingSpacy(nlp)
     monkeypatch.setattr(extract_mod, "load_spacy", lambda: counting)
+    segmented: list[str] = []
+    real_segment = text_mod._segment
+    monkeypatch.setattr(text_mod, "_segment", lambda ps: (segmented.extend(ps), real_segment(ps))[1])
     report = ingest_documents(graph, embedder, OfflineExtractor(), [("varn.md", DOC)], chunk_chars=120)
     assert report.chunks >= 2 and len(counting.texts) == report.chunks  # one parse per passage, nothing else
-    sentences = [s for t in counting.texts for s in split_sentences(t)]
-    tagged = graph.tags.get(sentences)
-    assert set(tagged) == set(sentences)  # every sentence tagged, from the extraction's parse
-    assert "Ada Quell" in dict(tagged["The Varn lighthouse was restored by Ada Quell in 1990."])
+    assert len(segmented) == 2  # each section's paragraph segmented once (the chunks' sentences are kept)
+    passages = graph.passages_of_doc(graph.documents.all()[0].id)
+    tags = {s: t for p in passages for s, t in zip(*decode_sentences(p.text, p.sentences), strict=True)}
+    assert None not in tags.values()  # every sentence tagged, from the extraction's parse
+    assert "Ada Quell" in dict(tags["The Varn lighthouse was restored by Ada Quell in 1990."])

@@ -1,29 +1,111 @@
-"""Sentence tags (tags.py): the reader's NER runs at ingest, is kept beside a Lite database, survives a restart,
-and is what the answer step reads."""
+"""Sentences once (issue #29): ingest splits a document into sentences once, each passage is stored with its
+sentences and their named entities (from extraction's parse, else the NER at ingest), and the answer step reads
+them from the passage — it splits and tags nothing. Older passages (stored without them) still answer."""
 
 from __future__ import annotations
 
+import pytest
 
+import vgrag.query.sentences as sentences_mod
+from vgrag.extraction.extract import OfflineExtractor
+from vgrag.ingest import ingest_documents, ingest_imported
+from vgrag.documents.triple_files import ImportedPassage
+from vgrag.models import Passage, Triple
+from vgrag.nlp import load_spacy
 from vgrag.query.question import read_question
 from vgrag.query.reader import read
-from vgrag.storage.tags import SentenceTags
+from vgrag.query.sentences import listed_sentences
+from vgrag.storage.tags import SENTENCES_BYTES, SentenceTags, decode_sentences, encode_sentences
 from vgrag.storage.writer import SourceChunk, write_chunks
 
+DOC = b"""# Varn lighthouse
 
-def test_ingest_keeps_the_tags_of_extractions_parse_for_the_reader(graph, embedder):
-    """The offline extractor's parse gives each sentence's names; the writer keeps them with the graph, so the
-    reader runs no NER over what ingest already parsed."""
-    parsed = (("Lucia Paredes studied geology.", (("Lucia Paredes", "PERSON"),)),)
-    write_chunks(graph, embedder, [SourceChunk("d", "t", "Lucia Paredes studied geology.", 0, tags=parsed)])
-    assert graph.tags.get(["Lucia Paredes studied geology."]) == {"Lucia Paredes studied geology.": parsed[0][1]}
+The Varn lighthouse was restored by Ada Quell in 1990. It stands on the coast of Brill.
+
+## Keepers
+
+Tomas Berg kept the light from 1950 to 1972. His daughter Lena Berg wrote a book about Varn.
+"""
 
 
-def test_the_reader_reads_the_stored_tags_instead_of_running_the_ner(tmp_path):
-    """Tags no NER would give (a made-up name as a PERSON) decide the answer: the store is what the reader read."""
-    store = SentenceTags()
+def _spacy():
+    nlp = load_spacy()
+    if nlp is None:
+        pytest.skip("spaCy's en_core_web_sm is not installed")
+    return nlp
+
+
+def _refuse(*_a, **_k):
+    raise AssertionError("the answer step split or tagged a sentence that was stored with its passage")
+
+
+def test_encoded_sentences_round_trip_and_never_describe_another_text():
+    text = "Ada Quell restored it. She was born in Brill."
+    ss = ("Ada Quell restored it.", "She was born in Brill.")
+    enc = encode_sentences(text, ss, ((("Ada Quell", "PERSON"),), None))
+    assert decode_sentences(text, enc) == (ss, ((("Ada Quell", "PERSON"),), None))
+    assert decode_sentences(text + " More.", enc) is None  # lengths that do not cover the text: not used
+    assert decode_sentences(text, "") is None and decode_sentences(text, "{bad") is None
+    raw = "Ada Quell restored it.\n\nShe was born in Brill."  # not the sentences joined by spaces: kept whole
+    assert decode_sentences(raw, encode_sentences(raw, ss)) == (ss, (None, None))
+    many = ["Word."] * 3000
+    huge = encode_sentences(" ".join(many), many, [(("x" * 20, "ORG"),)] * 3000)  # tags over the column: dropped
+    assert len(huge.encode()) <= SENTENCES_BYTES and decode_sentences(" ".join(many), huge)[1] == (None,) * 3000
+
+
+def test_ingest_stores_each_passage_with_its_sentences_and_the_parses_names(graph, embedder):
+    _spacy()
+    report = ingest_documents(graph, embedder, OfflineExtractor(), [("varn.md", DOC)], chunk_chars=120)
+    assert report.chunks >= 2
+    passages = graph.passages_of_doc(graph.documents.all()[0].id)
+    for p in passages:
+        stored = decode_sentences(p.text, p.sentences)
+        assert stored is not None and " ".join(stored[0]) == p.text and None not in stored[1]
+    by_sentence = {s: t for p in passages for s, t in zip(*decode_sentences(p.text, p.sentences), strict=True)}
+    assert "Ada Quell" in dict(by_sentence["The Varn lighthouse was restored by Ada Quell in 1990."])
+
+
+def test_the_answer_step_reads_stored_sentences_and_splits_or_tags_nothing(ws, monkeypatch):
+    _spacy()
+    ws.add_documents([("varn.md", DOC)], graph="stored_sentences", extractor=OfflineExtractor())
+    trace = ws.retrieve("Who restored the Varn lighthouse?", graph="stored_sentences")
+    monkeypatch.setattr(sentences_mod, "split_texts", _refuse)
+    monkeypatch.setattr(sentences_mod, "tag_sentences", _refuse)
+    answered = ws.answer(trace, graph="stored_sentences")
+    assert any("Ada Quell" in e.sentence for e in answered.answer.evidence)
+
+
+def test_imported_passages_are_split_and_tagged_once_at_import(graph, embedder):
+    _spacy()
+    text = "Ada Quell restored the Varn lighthouse.\nShe was born in Brill."
+    fact = Triple("Ada Quell", "restored", "Varn lighthouse")
+    ingest_imported(graph, embedder, "facts.jsonl", "h1", [ImportedPassage("Varn", text, (fact,), ())])
+    (p,) = graph.passages_of_doc(graph.documents.all()[0].id)
+    ss, tags = decode_sentences(p.text, p.sentences)
+    assert ss == ("Ada Quell restored the Varn lighthouse.", "She was born in Brill.")
+    assert "Brill" in dict(tags[1])  # named by the NER at import
+
+
+def test_a_passage_stored_without_sentences_is_split_and_tagged_when_listed(graph, embedder):
+    """A graph stored before sentences were kept: its passages still give sentences, tagged by the NER once and
+    remembered in the graph's memory for the next question."""
+    _spacy()
+    write_chunks(graph, embedder, [SourceChunk("d", "Varn", "Ada Quell restored it. She was born in Brill.", 0)])
+    (p,) = graph.get_passages([SourceChunk("d", "Varn", "Ada Quell restored it. She was born in Brill.", 0).passage_id])
+    assert p.sentences == ""
+    memory = SentenceTags()
+    got = listed_sentences([p], memory)
+    assert [x for _, _, x in got.split] == ["Ada Quell restored it.", "She was born in Brill."]
+    assert "Brill" in dict(got.tags[1]) and len(memory) == 2
+
+
+def test_the_reader_reads_the_stored_tags_instead_of_running_the_ner(monkeypatch):
+    """Tags no NER would give (a made-up name as a PERSON) decide the answer: the passage's stored tags are what
+    the reader read."""
     sentence = "The lighthouse was restored by qwxz in 1990."
-    store.add([(sentence, (("qwxz", "PERSON"), ("1990", "DATE")))])
-    r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)], tags=store)
+    tags = [(("qwxz", "PERSON"), ("1990", "DATE"))]
+    stored = Passage("psg-1", "Lighthouse", sentence, "d", sentences=encode_sentences(sentence, [sentence], tags))
+    monkeypatch.setattr(sentences_mod, "tag_sentences", _refuse)
+    r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)],
+                sentences=listed_sentences([stored]))  # fmt: skip
     assert r.best is not None and r.best.text == "qwxz"
-    r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)])
-    assert r.best is None or r.best.text != "qwxz"

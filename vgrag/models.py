@@ -50,6 +50,7 @@ class Passage:
     chunk_index: int = 0
     entity_ids: tuple[str, ...] = ()
     relation_ids: tuple[str, ...] = ()
+    sentences: str = ""  # its sentences and their named entities, as stored (storage/tags.py decode_sentences)
 
     @property
     def full_text(self) -> str:

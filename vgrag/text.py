@@ -104,9 +104,6 @@ def text_name(stem: str, data: bytes | str) -> str:
 
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
-_SENTENCES: dict[str, tuple[str, ...]] = {}  # text -> its sentences: a pure function of the text, memoised
-_SENTENCES_MAX = 50_000
-_MEMO_CHARS = 20_000  # only passage-sized texts are remembered (a whole document is split once, at ingest)
 _PIECE = 100_000  # characters given to the segmenter at once (a paragraph longer than this is cut at a space)
 
 
@@ -166,29 +163,23 @@ def _cut(text: str, size: int = 4000) -> list[str]:
 
 
 def split_texts(texts: Sequence[str]) -> list[list[str]]:
-    """Each text's sentences (see split_sentences); the texts not seen before are segmented in one batch."""
-    done = {t: known for t in texts if (known := _SENTENCES.get(t)) is not None}
-    todo = [t for t in dict.fromkeys(texts) if t not in done]
-    if todo:
-        pieces = [_pieces(t) for t in todo]
-        found = iter(_segment([p for ps in pieces for p in ps]))
-        fresh = {t: tuple(x for _ in ps for x in next(found)) for t, ps in zip(todo, pieces, strict=True)}
-        done.update(fresh)
-        if len(_SENTENCES) + len(fresh) > _SENTENCES_MAX:
-            _SENTENCES.clear()
-        _SENTENCES.update({t: x for t, x in fresh.items() if len(t) <= _MEMO_CHARS})
+    """Each text's sentences (see split_sentences), the distinct texts segmented in one batch. Nothing is
+    remembered: a document is split once at ingest and its passages keep their sentences (storage/tags.py)."""
+    todo = list(dict.fromkeys(texts))
+    pieces = [_pieces(t) for t in todo]
+    found = iter(_segment([p for ps in pieces for p in ps]))
+    done = {t: [x for _ in ps for x in next(found)] for t, ps in zip(todo, pieces, strict=True)}
     return [list(done[t]) for t in texts]
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split prose into sentences with spaCy's sentence segmenter, paragraph by paragraph, whitespace collapsed
-    (memoised per text). Stored sentence tags are keyed by these sentences (storage/tags.py): a sentence split
-    differently from when it was tagged (an older graph) is tagged again when a question needs it."""
+    """Split prose into sentences with spaCy's sentence segmenter, paragraph by paragraph, whitespace collapsed."""
     return split_texts([text])[0]
 
 
-def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> list[str]:
-    """Sentence-aware chunks of at most max_chars (a longer sentence is cut), overlapping by whole sentences."""
+def chunk_sentences(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> list[tuple[str, ...]]:
+    """Sentence-aware chunks of at most max_chars (a longer sentence is cut), overlapping by whole sentences, each
+    as its sentences: a chunk's text is `" ".join` of them, so its passage keeps them from ingest on."""
     if max_chars < 50:
         raise ValueError("max_chars must be at least 50")
     sentences: list[str] = []
@@ -200,16 +191,21 @@ def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> 
             s = s[cut:].strip()
         if s:
             sentences.append(s)
-    chunks: list[str] = []
+    chunks: list[tuple[str, ...]] = []
     current: list[str] = []
     for s in sentences:
         if current and len(" ".join(current + [s])) > max_chars:
-            chunks.append(" ".join(current))
+            chunks.append(tuple(current))
             keep = current[-overlap_sentences:] if overlap_sentences > 0 else []
             while keep and len(" ".join(keep + [s])) > max_chars:
                 keep = keep[1:]
             current = keep
         current.append(s)
     if current:  # the last sentence is always new here (the overlap kept is only what precedes it)
-        chunks.append(" ".join(current))
+        chunks.append(tuple(current))
     return chunks
+
+
+def chunk_text(text: str, max_chars: int = 1200, overlap_sentences: int = 1) -> list[str]:
+    """The chunks of chunk_sentences as text."""
+    return [" ".join(c) for c in chunk_sentences(text, max_chars, overlap_sentences)]

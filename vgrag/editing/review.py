@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..models import Passage, Relation
 from ..storage.store import Graph
+from ..storage.tags import decode_sentences
 from ..text import split_texts
 
 _WORDS = re.compile(r"[^\W_]{3,}")
@@ -82,7 +83,10 @@ def review_passages(graph: Graph, passages: Sequence[Passage], only: set[str] | 
     rel_ids = [r for p in passages for r in p.relation_ids if only is None or r in only]
     rels = {r.id: r for r in graph.get_relations(list(dict.fromkeys(rel_ids)))}
     out = []
-    for p, sentences in zip(passages, split_texts([p.text for p in passages]), strict=True):
+    stored = [decode_sentences(p.text, p.sentences) for p in passages]  # split at ingest; older passages: now
+    fresh = iter(split_texts([p.text for p, s in zip(passages, stored, strict=True) if s is None]))
+    for p, s in zip(passages, stored, strict=True):
+        sentences = list(s[0]) if s is not None else next(fresh)
         mine = [rels[r] for r in p.relation_ids if r in rels]
         on, apart = place(sentences, mine)
         views = tuple(SentenceView(s, marked(s, rs), tuple(rs)) for s, rs in zip(sentences, on, strict=True))

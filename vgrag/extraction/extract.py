@@ -18,8 +18,7 @@ from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
 from ..models import Triple
 from ..nlp import load_spacy
-from ..storage.tags import Tags
-from .tags import passage_tags
+from .tags import Named
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
@@ -41,7 +40,7 @@ class Extraction:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached: bool = False
-    tags: tuple[tuple[str, Tags], ...] = ()  # offline: each sentence's entities from the same parse (passage_tags)
+    named: Named = Named()  # offline: the named entities its parse found, where (ingest gives them to sentences)
     defined: tuple[tuple[str, str], ...] = ()  # (long form, abbreviation) the text defines: "… leukemia (CLL)"
     people: tuple[str, ...] = ()  # the people the text names in full (a later surname alone is one of them)
     failed: bool = False  # the extractor could not run (endpoint down …): not "no triples", try again later
@@ -75,11 +74,11 @@ class OfflineExtractor:
         clean = [clean_prose(t) for t in texts]
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
-        for doc, title, text in zip(docs, titles, texts, strict=True):
+        for doc, title in zip(docs, titles, strict=True):
             triples = doc_triples(doc, name_of(title) if title else "")
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
-            tags = tuple(passage_tags(doc, text))  # the sentence tagger reuses this parse (storage/tags.py)
-            out.append(Extraction(triples, names, error=None if triples else "no triples found", tags=tags,
+            named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
+            out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
                                   defined=tuple(defined_abbreviations(doc.text)), people=people(doc)))  # fmt: skip
         return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
 

@@ -1,14 +1,13 @@
-"""spaCy's NER over sentences, for the offline reader: each sentence's named entities from extraction's parse at
-ingest (`passage_tags`), or from the NER alone at query time for a sentence nobody tagged yet (`tag_sentences`); the
-graph keeps them (storage/tags.py)."""
+"""spaCy's NER over sentences: each sentence's named entities from extraction's parse at ingest (`sentence_tags`), or
+from the NER alone for a sentence the parse did not cover (`tag_sentences`); passages store them (storage/tags.py)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..storage.tags import SentenceTags, Tags
-from ..text import split_sentences
 
 # sentences come from text.split_sentences; the NER has its own embedding layer, so the shared tok2vec (which
 # only feeds the tagger and parser) is skipped too: the same entities, ~30 % faster (2.9 -> 2.1 ms a sentence)
@@ -40,16 +39,24 @@ def tag_sentences(
     return [list(known[x]) for x in sentences]
 
 
-def passage_tags(doc: object, text: str) -> list[tuple[str, Tags]]:
-    """Each sentence of `text` (as the reader splits it) with the entities that a spaCy Doc of the text found in it:
-    the parse extraction already ran, so ingest runs no second NER over the passage. A sentence the Doc's text does
-    not contain (cleaning changed it) is left out, and tagged alone later."""
-    whole, at, out = doc.text, 0, []  # type: ignore[attr-defined]
-    ents = [(e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents]  # type: ignore[attr-defined]
-    for sentence in split_sentences(text) or [text]:
-        start = whole.find(sentence, at)
+@dataclass(frozen=True)
+class Named:
+    """The named entities a parse of a text found, with their places in the text it parsed (`text`)."""
+
+    text: str = ""
+    spans: tuple[tuple[int, int, str, str], ...] = ()  # (start, end, entity text, spaCy label)
+
+
+def sentence_tags(named: Named, sentences: Sequence[str]) -> list[Tags | None]:
+    """Each of a passage's sentences (as ingest split it) with the entities its extraction's parse found in it, so
+    ingest runs no second NER over the passage. A sentence the parsed text does not contain (cleaning changed it,
+    or nothing was parsed) gets None, and is tagged by the NER alone (ingest.tag_missing)."""
+    at, out = 0, []
+    for sentence in sentences:
+        start = named.text.find(sentence, at) if named.text else -1
         if start < 0:
+            out.append(None)
             continue
         at = start + len(sentence)
-        out.append((sentence, tuple((t, label) for a, b, t, label in ents if start <= a and b <= at and t)))
+        out.append(tuple((t, label) for a, b, t, label in named.spans if start <= a and b <= at and t))
     return out

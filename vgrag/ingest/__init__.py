@@ -12,13 +12,16 @@ from ..documents.triple_files import ImportedPassage
 from ..embed import Embedder
 from ..extraction.entities import Canonicalizer, graph_aliases, graph_lookup
 from ..extraction.extract import Extraction, Extractor
+from ..extraction.tags import sentence_tags, tag_sentences
+from ..nlp import load_spacy
+from ..storage.tags import Tags
 from .identity import base_of, place
 from .report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
 from ..models import Document
 from ..storage.schema import COLUMNS, TEXT
 from ..storage.store import Graph
 from ..storage.writer import SourceChunk, delete_document, write_chunks
-from ..text import chunk_text, content_hash, doc_id, repetitive
+from ..text import chunk_sentences, content_hash, doc_id, repetitive, split_texts
 
 log = logging.getLogger(__name__)
 
@@ -29,20 +32,22 @@ class PlannedChunk:
     topic: str  # what pronouns fall back to in offline extraction: a heading that names something, or ""
     text: str
     headings: tuple[str, ...] = ()  # the section's heading path (names glued to a heading lose it: Canonicalizer)
+    sentences: tuple[str, ...] = ()  # the text's sentences (it is them joined by spaces): split once, kept with it
 
 
 PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
 
 
-def fit_passage(text: str, limit: int = PASSAGE_BYTES) -> list[str]:
-    """`text` as it will be stored: itself when it fits the passage column, else split at sentences (a longer
-    sentence at a space) into parts that do — never cut silently."""
+def fit_passage(sentences: tuple[str, ...], limit: int = PASSAGE_BYTES) -> list[tuple[str, ...]]:
+    """A passage's sentences as it will be stored: one passage when their text fits the passage column, else parts
+    of whole sentences (a longer sentence cut at a space) that do — never cut silently."""
+    text = " ".join(sentences)
     if len(text.encode("utf-8")) <= limit:
-        return [text]
+        return [sentences]
     chars = limit
     while True:
-        parts = chunk_text(text, chars, 0)
-        if all(len(p.encode("utf-8")) <= limit for p in parts):
+        parts = chunk_sentences(text, chars, 0)
+        if all(len(" ".join(p).encode("utf-8")) <= limit for p in parts):
             return parts
         chars //= 2
 
@@ -54,8 +59,8 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     out: list[PlannedChunk] = []
     for sec in document_sections(shown, data):
         title, topic = sec.title(fallback), sec.topic
-        for c in chunk_text(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, part, sec.heading) for part in fit_passage(c))
+        for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
+            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part) for part in fit_passage(c))
     if not out:
         raise InputError(f"{shown}: no text found.")
     return out
@@ -242,9 +247,12 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
     did = _begin_document(graph, doc.key, doc.name, doc.digest, len(doc.chunks), tally, doc.replaces)
     tally.documents.append(doc.name)
     for start in range(0, len(doc.chunks), batch_size):
-        batch = [SourceChunk(did, c.title, c.text, start + i, ex.triples, ex.entities, ex.tags)
-                 for i, (c, ex) in enumerate(zip(doc.chunks[start : start + batch_size],
-                                                 results[start : start + batch_size], strict=True))]  # fmt: skip
+        chunks, found = doc.chunks[start : start + batch_size], results[start : start + batch_size]
+        parsed = [sentence_tags(ex.named, c.sentences) if ex.error != REPETITIVE else [()] * len(c.sentences)
+                  for c, ex in zip(chunks, found, strict=True)]  # fmt: skip
+        tags = tag_missing([c.sentences for c in chunks], parsed)  # what the parse did not name: the NER alone
+        batch = [SourceChunk(did, c.title, c.text, start + i, ex.triples, ex.entities, c.sentences, t)
+                 for i, (c, ex, t) in enumerate(zip(chunks, found, tags, strict=True))]  # fmt: skip
         tally.triples += sum(len(c.triples) for c in batch)
         on_progress(Progress("store", count.done, count.total, f"storing {len(batch)} chunks of {doc.name}"))
         tally.add(write_chunks(graph, embedder, batch, _embed_reporter(on_progress, doc.name, count.done, count.total)))
@@ -269,12 +277,31 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
         )))  # fmt: skip
 
 
-def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally) -> list[ImportedPassage]:
-    """Passages split where they exceed the passage column (each part keeps the passage's triples), each split
-    reported as a Failure naming the file and the passage."""
-    out: list[ImportedPassage] = []
-    for n, p in enumerate(passages):
-        parts = fit_passage(p.text)
+def tag_missing(sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[Tags | None]]
+                ) -> list[tuple[Tags | None, ...]]:  # fmt: skip
+    """Each chunk's sentences' tags, where its extraction's parse named none (an LLM extractor, an import) by
+    spaCy's NER alone, all such sentences of the batch in one call; without spaCy, those stay untagged (None)."""
+    todo = [x for ss, ts in zip(sentences, tags, strict=True) for x, t in zip(ss, ts, strict=True) if t is None]
+    found: dict[str, Tags] = {x: () for x in todo if repetitive(x)}  # text that is not prose names nothing
+    todo = [x for x in todo if x not in found]
+    nlp = load_spacy() if todo else None
+    if nlp is not None:
+        found.update(zip(todo, map(tuple, tag_sentences(nlp, todo)), strict=True))
+    return [tuple(found.get(x) if t is None else t for x, t in zip(ss, ts, strict=True))
+            for ss, ts in zip(sentences, tags, strict=True)]  # fmt: skip
+
+
+def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally
+            ) -> list[tuple[ImportedPassage, tuple[str, ...]]]:  # fmt: skip
+    """Passages with their sentences, split where they exceed the passage column (each part keeps the passage's
+    triples), each split reported as a Failure naming the file and the passage."""
+    out: list[tuple[ImportedPassage, tuple[str, ...]]] = []
+    for n, (p, sentences) in enumerate(zip(passages, split_texts([p.text for p in passages]), strict=True)):
+        sentences = tuple(sentences) or (p.text,)
+        if len(p.text.encode("utf-8")) <= PASSAGE_BYTES:
+            out.append((p, sentences))
+            continue
+        parts = fit_passage(sentences)
         if len(parts) > 1:
             size = len(p.text.encode("utf-8"))
             tally.failures.append(Failure(name, n, (
@@ -282,7 +309,7 @@ def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally) -> lis
                 f" {PASSAGE_BYTES:,}-byte "
                 f"limit of a stored passage; it was stored as {len(parts)} passages, each with its triples."
             )))  # fmt: skip
-        out.extend(replace(p, text=part) for part in parts)
+        out.extend((replace(p, text=" ".join(part)), part) for part in parts)
     return out
 
 
@@ -300,7 +327,6 @@ def ingest_imported(
     t_start = time.perf_counter()
     tally = Tally()
     key, source_name = source_key(source_name), clean_file_name(source_name)
-    passages = _fitted(passages, source_name, tally)
     (where,) = place(graph.documents.all(), key, source_name, [data_hash])  # as for documents (ingest_identity)
     if where is None:
         tally.unchanged.append(source_name)
@@ -309,27 +335,29 @@ def ingest_imported(
     if where.beside:
         tally.beside.append(where.name)
     key, source_name = where.key, where.name
-    did = _begin_document(graph, key, source_name, data_hash, len(passages), tally, where.replaces)
+    fitted = _fitted(passages, source_name, tally)  # with their sentences, split once here
+    did = _begin_document(graph, key, source_name, data_hash, len(fitted), tally, where.replaces)
     tally.documents.append(source_name)
-    for n, p in enumerate(passages):
+    for n, (p, _) in enumerate(fitted):
         if p.skipped:
             tally.failures.append(Failure(source_name, n, (
                 f"{source_name}: passage {n + 1}: {p.skipped} malformed triple(s) skipped; each needs a subject, "
                 "a predicate and an object (check the file)."
             )))  # fmt: skip
     untitled = base_name(source_name)  # a passage without a title is cited by its file, as a document's is
-    for start in range(0, len(passages), batch_size):
-        part = passages[start : start + batch_size]
-        chunks = [
-            SourceChunk(did, p.title or untitled, p.text, start + i, p.triples, p.entities) for i, p in enumerate(part)
-        ]
-        tally.triples += sum(len(p.triples) for p in part)
-        reporter = _embed_reporter(on_progress, source_name, start, len(passages))
+    for start in range(0, len(fitted), batch_size):
+        part = fitted[start : start + batch_size]
+        on_progress(Progress("store", start, len(fitted), f"finding names in {len(part)} passages"))
+        tags = tag_missing([ss for _, ss in part], [[None] * len(ss) for _, ss in part])
+        chunks = [SourceChunk(did, p.title or untitled, p.text, start + i, p.triples, p.entities, ss, t)
+                  for i, ((p, ss), t) in enumerate(zip(part, tags, strict=True))]  # fmt: skip
+        tally.triples += sum(len(p.triples) for p, _ in part)
+        reporter = _embed_reporter(on_progress, source_name, start, len(fitted))
         tally.add(write_chunks(graph, embedder, chunks, reporter))
         tally.chunks += len(chunks)
-        on_progress(Progress("store", start + len(part), len(passages), f"stored {start + len(part)} passages"))
-    _finish_document(graph, did, source_name, data_hash, len(passages), key)
+        on_progress(Progress("store", start + len(part), len(fitted), f"stored {start + len(part)} passages"))
+    _finish_document(graph, did, source_name, data_hash, len(fitted), key)
     _replay_edits(graph, embedder, source_name, {did, where.replaces} if where.replaces else set(), tally)
     report = tally.report(graph, t_start)
-    on_progress(Progress("done", len(passages), len(passages), "done"))
+    on_progress(Progress("done", len(fitted), len(fitted), "done"))
     return report

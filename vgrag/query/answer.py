@@ -14,13 +14,11 @@ import numpy as np
 
 from ..embed import Embedder, embed_queries
 from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
-from ..nlp import load_spacy
 from ..storage.store import Graph
-from ..extraction.tags import tag_sentences
-from ..storage.tags import SentenceTags
 from .evidence import Sentence, choose, describe
-from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
-from .reader import Chain, Reader, Reading, sentences_of
+from .question import STOP_WORDS, Asked, Lemmas, norm, read_question
+from .reader import Chain, Reader, Reading
+from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict
 
@@ -60,7 +58,7 @@ def path_score(
     wanted: tuple[frozenset[str], ...], similarity: float, path: Sequence[RelationView], said: dict[str, frozenset[str]]
 ) -> float:
     """Half similarity, half coverage of the question's content words (lemma sets); a relation adding no covered
-    word costs. `said`: the question's lemmas each relation's text has (see found_lemmas), by relation id."""
+    word costs. `said`: the question's lemmas each relation's text has (see Lemmas.found), by relation id."""
     covered: set[int] = set()
     idle = 0
     for r in path:
@@ -86,9 +84,10 @@ def reasoning_paths(
     paths = _candidate_paths(trace, max_len)
     if not paths:
         return ()
-    q = content_lemmas(trace.question)
+    lex = graph.lemmas if graph is not None else Lemmas()
+    q = lex.content(trace.question)
     every = frozenset().union(*q)
-    said = {r.id: found_lemmas(every, r.text) for p in paths for r in p}
+    said = {r.id: lex.found(every, r.text) for p in paths for r in p}
     scores = [path_score(q, sum(r.similarity for r in p) / len(p), p, said) for p in paths]
     if trace.state is not None or (embedder is not None and graph is not None):
         keep = sorted(range(len(paths)), key=lambda i: -scores[i])[:RESCORE_PATHS]
@@ -168,19 +167,10 @@ def _marks(sentence: str, names: Sequence[str], answer: str) -> tuple[Mark, ...]
     return tuple(sorted(out, key=lambda x: x.start))
 
 
-def _evidence(
-    split: Sequence[tuple[int, str, str]],
-    asked: Asked,
-    names: tuple[str, ...],
-    reading: Reading,
-    tags: SentenceTags | None,
-) -> list[Sentence]:
-    """The evidence sentences (evidence.choose) from every sentence of the retrieved passages (`split`, the one
-    sentence list the reader reads too), the short answer's first when one is shown; the sentences' entities come
-    from the tags stored at ingest (or spaCy's NER now)."""
-    nlp = load_spacy()
-    ents = tag_sentences(nlp, [s for _, _, s in split], tags) if nlp is not None else [[] for _ in split]
-    said = describe(asked.lemmas, names, split, ents)
+def _evidence(sentences: Sentences, asked: Asked, names: tuple[str, ...], reading: Reading) -> list[Sentence]:
+    """The evidence sentences (evidence.choose) from every sentence of the retrieved passages (the one `Sentences`
+    the reader reads too, with the named entities stored at ingest), the short answer's first when one is shown."""
+    said = describe(asked.lemmas, names, sentences.split, sentences.tags, asked.lex)
     best = reading.best if reading.short else None
     first = next((s for s in said if best and s.passage == best.passage_index and s.text == best.sentence), None)
     return choose(said, first)
@@ -203,11 +193,12 @@ def extractive_answer(
         return AnswerStep(verdict.said, (), paths, "extractive", ms_since(t0), abstained=True,
                           verdict=verdict)  # fmt: skip
     names = query_names(trace)
-    asked = read_question(trace.question, names)
-    tags = graph.tags if graph is not None else None  # tagged at ingest: no NER waits for the question
-    split = sentences_of([(p.title, p.text) for p in passages])  # split once: the reader and the evidence share it
-    reading = reader.read(asked, split, chain_of(trace, paths), tags) if reader is not None else NO_READER
-    chosen = _evidence(split, asked, names, reading, tags)
+    asked = read_question(trace.question, names, graph.lemmas if graph is not None else None)
+    # as stored with the passages at ingest (older passages: split and tagged now, kept in the graph's memory);
+    # the reader and the evidence share them
+    sentences = listed_sentences(passages, graph.tags if graph is not None else None)
+    reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
+    chosen = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen)
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,

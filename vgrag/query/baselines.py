@@ -25,7 +25,14 @@ def retrieve_naive(
     t0 = time.perf_counter()
     hits = search(graph, "passages", qvec[None, :], params.passage_top_k, scope)[0]
     ps = tuple(
-        RankedPassage(id=h.record.id, title=h.record.title, text=h.record.text, score=round(h.score, 4), source="dense")  # type: ignore[union-attr]
+        RankedPassage(
+            id=h.record.id,
+            title=h.record.title,
+            text=h.record.text,
+            score=round(h.score, 4),
+            source="dense",
+            sentences=h.record.sentences,
+        )  # type: ignore[union-attr]
         for h in hits
     )
     step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=ms_since(t0))
@@ -61,7 +68,14 @@ def retrieve_hybrid(
     records: dict[str, Passage] = {h.record.id: h.record for h in dense}  # type: ignore[misc]
     records.update((p.id, p) for p in graph.get_passages([pid for pid, _ in fused if pid not in records]))
     ps = tuple(
-        RankedPassage(id=pid, title=records[pid].title, text=records[pid].text, score=round(sc, 5), source="dense")
+        RankedPassage(
+            id=pid,
+            title=records[pid].title,
+            text=records[pid].text,
+            score=round(sc, 5),
+            source="dense",
+            sentences=records[pid].sentences,
+        )
         for pid, sc in fused
         if pid in records
     )

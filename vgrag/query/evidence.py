@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .question import found_lemmas, norm
+from .question import Lemmas, norm
 
 MAX_EVIDENCE = 3  # sentences shown first
 
@@ -44,14 +44,16 @@ def describe(
     names: Sequence[str],
     split: Sequence[tuple[int, str, str]],
     tags: Sequence[Sequence[tuple[str, str]]],
+    lex: Lemmas | None = None,
 ) -> list[Sentence]:
     """The question's content words (lemma sets) and names each (passage index, title, sentence) says, with the
-    sentence's named entities (`tags`, one list per sentence)."""
+    sentence's named entities (`tags`, one list per sentence); `lex` reads the sentences' words (the question's)."""
+    lex = lex if lex is not None else Lemmas()
     every = frozenset().union(*lemmas) if lemmas else frozenset()
     keys = [(n, f" {norm(n)} ") for n in names if norm(n)]
     out = []
     for (i, title, text), ents in zip(split, tags, strict=True):
-        have = found_lemmas(every, text) if every else frozenset()
+        have = lex.found(every, text) if every else frozenset()
         padded = f" {norm(text)} "
         with_title = f" {norm(title)} {padded}"
         out.append(

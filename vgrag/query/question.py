@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ..lemmas import STOP_WORDS, WORD, Lemmas, content_words
 from ..nlp import load_spacy
+
+__all__ = ["STOP_WORDS", "Asked", "Lemmas", "read_question"]  # STOP_WORDS and Lemmas: for the answer step
 
 # the question word alone fixes the answer's spaCy entity labels for these; "which"/"what <noun>" take P(label | noun)
 # as scripts/fit_types.py learned it from the corpora's tagged sentences ("county" -> GPE, "year" -> DATE)
@@ -23,13 +26,6 @@ WH_LABELS = {
     "how": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "DATE"),  # how many / much / long / old
 }
 TYPES_FILE = Path(__file__).with_name("answer_types.json")
-STOP_WORDS: frozenset[str] = frozenset()
-try:
-    from spacy.lang.en.stop_words import STOP_WORDS as _EN_STOP
-
-    STOP_WORDS = frozenset(_EN_STOP)
-except ImportError:  # without spaCy the reader has no candidates anyway
-    pass
 
 
 @dataclass(frozen=True)
@@ -44,6 +40,7 @@ class Asked:
     lemmas: tuple[frozenset[str], ...]  # one lemma set per content word outside the names
     english: bool
     words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
+    lex: Lemmas = field(default_factory=lambda: Lemmas(), repr=False, compare=False)  # how its words were read
 
 
 MAX_QUESTION_CHARS = 2_000  # ~4x what the embedders read of one text (MiniLM: 256 tokens); spaCy parses ~5 KB/s
@@ -69,76 +66,6 @@ def norm(text: str) -> str:
     return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
 
 
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_LEMMAS: dict[str, frozenset[str]] = {}  # word -> lemma set: a pure function of the word, memoised
-_LEMMAS_MAX = 200_000
-
-
-def _lemmatize(words: list[str]) -> list[frozenset[str]]:
-    """The lemmas of these (case-folded) words, memoised: spaCy's rule lemmatizer reads each as a noun and as a verb
-    ("wrote" -> write, "cities" -> city), the new ones in one Doc per part of speech (per word it costs ~4x more).
-    The memo is shared by app sessions (threads): each call returns what it looked up, so a concurrent clear of a
-    full memo loses nothing."""
-    known = {w: x for w in words if (x := _LEMMAS.get(w)) is not None}
-    todo = [w for w in dict.fromkeys(words) if w not in known]
-    nlp = load_spacy() if todo else None
-    if todo and nlp is None:
-        known.update({w: frozenset({w}) for w in todo})
-    elif todo:
-        from spacy.tokens import Doc
-
-        lemmatizer = nlp.get_pipe("lemmatizer")  # type: ignore[union-attr]
-        found: dict[str, set[str]] = {w: {w} for w in todo}
-        for pos in ("NOUN", "VERB"):
-            for token in Doc(nlp.vocab, words=todo, pos=[pos] * len(todo)):  # type: ignore[union-attr]
-                found[token.text].update(lemmatizer.rule_lemmatize(token))
-        fresh = {w: frozenset(x) for w, x in found.items()}
-        if len(_LEMMAS) > _LEMMAS_MAX:
-            _LEMMAS.clear()
-        _LEMMAS.update(fresh)
-        known.update(fresh)
-    return [known[w] for w in words]
-
-
-def word_lemmas(word: str) -> frozenset[str]:
-    """The word's lemmas as spaCy's rule lemmatizer gives them read as a noun and as a verb."""
-    return _lemmatize([word.casefold()])[0]
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in dict.fromkeys(w.casefold() for w in _WORD.findall(text) if len(w) > 1) if w not in STOP_WORDS]
-
-
-def content_lemmas(text: str) -> tuple[frozenset[str], ...]:
-    """One lemma set per content word (not an English stop word) of the text."""
-    return tuple(_lemmatize(_content_words(text)))
-
-
-def has_lemma(wanted: frozenset[str], word: str) -> bool:
-    """Whether the word has one of these lemmas. Only a word sharing a first letter with one of them is lemmatized
-    (an English inflection keeps its lemma's first letter): most words of a passage never reach spaCy."""
-    w = word.casefold()
-    known = _LEMMAS.get(w)
-    if known is not None:
-        return bool(known & wanted)
-    return any(x[:1] == w[:1] for x in wanted) and bool(word_lemmas(w) & wanted)
-
-
-def found_lemmas(wanted: frozenset[str], text: str) -> frozenset[str]:
-    """Which of these lemmas the text's content words have in some form (see has_lemma)."""
-    firsts = {x[:1] for x in wanted}
-    words = [w for w in _content_words(text) if w[:1] in firsts]
-    return frozenset().union(*_lemmatize(words)) & wanted
-
-
-def overlap(wanted: tuple[frozenset[str], ...], text: str) -> float:
-    """The share of the wanted words (lemma sets) that the text has in some form."""
-    if not wanted:
-        return 0.0
-    have = found_lemmas(frozenset().union(*wanted), text)
-    return sum(bool(w & have) for w in wanted) / len(wanted)
-
-
 _MARKUP = re.compile(r"<[^<>]*>|\w+://\S+")
 
 
@@ -151,7 +78,7 @@ def is_english(text: str) -> bool:
         return False
     if not STOP_WORDS:
         return True
-    words = _WORD.findall(text)
+    words = WORD.findall(text)
     lower = [w.lower() for n, w in enumerate(words) if w.islower() or n == 0]  # the first is capitalised anyway
     return bool(lower) and sum(w in STOP_WORDS for w in lower) >= 0.25 * len(lower)
 
@@ -164,16 +91,18 @@ def _noun_types() -> dict[str, dict[str, float]]:
         return {}
 
 
-def read_question(question: str, names: tuple[str, ...] = ()) -> Asked:
-    """Parse the question once (spaCy's tagger and parser, no NER) for its question word and asked noun."""
+def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None = None) -> Asked:
+    """Parse the question once (spaCy's tagger and parser, no NER) for its question word and asked noun; its words
+    and, later, the passages' are lemmatized by `lex` (a graph's, so a word is lemmatized once; default: a new one)."""
     nlp = load_spacy()
+    lex = lex if lex is not None else Lemmas()
     english = is_english(question)
-    name_words = frozenset().union(*content_lemmas(" ".join(names))) if names else frozenset()
-    pairs = [(w, x) for w, x in zip(_content_words(question), content_lemmas(question), strict=True)
+    name_words = frozenset().union(*lex.content(" ".join(names))) if names else frozenset()
+    pairs = [(w, x) for w, x in zip(content_words(question), lex.content(question), strict=True)
              if not x & name_words]  # fmt: skip
     lemmas, words = tuple(x for _, x in pairs), tuple(w for w, _ in pairs)
     if nlp is None:
-        return Asked(question, "", "", (), names, lemmas, english, words)
+        return Asked(question, "", "", (), names, lemmas, english, words, lex)
     doc = nlp(question, disable=["ner"])  # type: ignore[operator]
     wh_tokens = [t for t in doc if t.tag_ in ("WDT", "WP", "WP$", "WRB") and t.lower_ != "that"]
     # the asking word is not inside a relative clause ("the country where X was born"); of those the last ("…, and
@@ -187,6 +116,6 @@ def read_question(question: str, names: tuple[str, ...] = ()) -> Asked:
     types: tuple[tuple[str, float], ...] = tuple((lab, 1.0) for lab in WH_LABELS.get(wh, ()))
     if wh in ("which", "what") and noun:
         table = _noun_types()
-        known = [table[x] for x in sorted(word_lemmas(noun)) if x in table]
+        known = [table[x] for x in sorted(lex.word(noun)) if x in table]
         types = tuple(known[0].items()) if known else ()
-    return Asked(question, wh, noun, types, names, lemmas, english, words)
+    return Asked(question, wh, noun, types, names, lemmas, english, words, lex)

@@ -21,10 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ..nlp import load_spacy
-from ..extraction.tags import tag_sentences
-from ..storage.tags import SentenceTags
-from ..text import split_texts
-from .question import Asked, has_lemma, norm, overlap, word_lemmas
+from .question import Asked, Lemmas, norm
+from .sentences import Sentences, as_passages, listed_sentences
 
 _POSSESSIVE = re.compile(r"\s*['’]s$")
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -83,13 +81,11 @@ class Reading:
     signals: str  # which signals decided the best candidate, in words
 
 
-Split = Sequence[tuple[int, str, str]]  # (passage index, title, sentence) of the listed passages, split once
-
-
 class Reader(Protocol):
-    """What the answer step asks of a reader: a Reading of the listed passages' sentences."""
+    """What the answer step asks of a reader: a Reading of the listed passages' sentences (split and tagged once,
+    shared with the evidence)."""
 
-    def read(self, asked: Asked, split: Split, chain: Chain, tags: SentenceTags | None) -> Reading: ...
+    def read(self, asked: Asked, sentences: Sentences, chain: Chain) -> Reading: ...
 
 
 @dataclass(frozen=True)
@@ -111,13 +107,13 @@ class Model:
         total = math.exp(-top) + sum(e)
         return [x / total for x in e]
 
-    def read(self, asked: Asked, split: Split, chain: Chain = Chain(), tags: SentenceTags | None = None) -> Reading:
+    def read(self, asked: Asked, sentences: Sentences, chain: Chain = Chain()) -> Reading:
         """The Reader interface: the fitted scorer over the sentences the answer step split."""
         texts: dict[int, tuple[str, list[str]]] = {}
-        for i, title, sentence in split:
+        for i, title, sentence in sentences.split:
             texts.setdefault(i, (title, []))[1].append(sentence)
         passages = [(t, " ".join(ss)) for _, (t, ss) in sorted(texts.items())]
-        return read(asked, passages, chain, tags, self, split)[0]
+        return read(asked, passages, chain, self, sentences)[0]
 
     def explain(self, c: Candidate) -> str:
         """The signals that pushed this candidate's confidence up most, in words."""
@@ -141,30 +137,22 @@ def _mentioned(key: str, names: dict[str, int] | frozenset[str]) -> str | None:
     return next((n for n in names if f" {n} " in padded or padded in f" {n} "), None)
 
 
-def _closeness(wanted: frozenset[str], sentence: str, at: int, length: int) -> float:
+def _closeness(lex: Lemmas, wanted: frozenset[str], sentence: str, at: int, length: int) -> float:
     """1 / (1 + words between the candidate and the nearest of the question's content words in its sentence)."""
     if at < 0 or not wanted:
         return 0.0
     before = _WORDS.findall(sentence[:at])[::-1]
     after = _WORDS.findall(sentence[at + length :])
-    gaps = [i for side in (before, after) for i, w in enumerate(side) if has_lemma(wanted, w)]
+    gaps = [i for side in (before, after) for i, w in enumerate(side) if lex.has(wanted, w)]
     return 1 / (1 + min(gaps)) if gaps else 0.0
-
-
-def sentences_of(passages: Sequence[tuple[str, str]]) -> list[tuple[int, str, str]]:
-    """(passage index, title, sentence) for every sentence of these (title, text) passages, split in one batch."""
-    split = split_texts([text for _, text in passages])
-    return [(i, title, s) for i, ((title, text), ss) in enumerate(zip(passages, split, strict=True))
-            for s in (ss or [text])]  # fmt: skip
 
 
 def candidates(
     asked: Asked,
     passages: Sequence[tuple[str, str]],
     chain: Chain = Chain(),
-    tags: SentenceTags | None = None,
     model: Model | None = None,
-    split: Split | None = None,
+    sentences: Sentences | None = None,
 ) -> list[Candidate]:
     """Every entity spaCy tags in the (title, text) passages that the question does not state itself, with its
     signals (from its best sentence) and confidence, best first."""
@@ -174,17 +162,18 @@ def candidates(
     model = model or fitted()
     question = f" {norm(asked.text)} "
     names = [norm(n) for n in asked.names if norm(n)]
-    split = split if split is not None else sentences_of(passages)
+    sentences = sentences if sentences is not None else listed_sentences(as_passages(passages))
     found: dict[str, Candidate] = {}
     where: dict[str, set[int]] = {}
-    noun = word_lemmas(asked.noun) if asked.noun else frozenset()
+    lex = asked.lex
+    noun = lex.word(asked.noun) if asked.noun else frozenset()
     wanted = frozenset().union(*asked.lemmas)
     whole = [f" {norm(title)} {norm(text)} " for title, text in passages]
     in_passage = [sum(f" {n} " in w for n in names) / len(names) if names else 0.0 for w in whole]
     keys = [norm(title) for title, _ in passages]  # a passage named by one that names the question's subject
     bridged = [float(bool(k) and any(j != i and in_passage[j] and f" {k} " in w for j, w in enumerate(whole)))
                for i, k in enumerate(keys)]  # fmt: skip
-    for (i, title, sentence), ents in zip(split, tag_sentences(nlp, [s for _, _, s in split], tags), strict=True):
+    for (i, title, sentence), ents in zip(sentences.split, sentences.tags, strict=True):
         low = f" {norm(title)} {norm(sentence)} "
         said_names = sum(f" {n} " in low for n in names) / len(names) if names else 0.0
         for text, label in ents:
@@ -200,8 +189,8 @@ def candidates(
                 float(asked.wh not in ("which", "what") and label in dict(asked.types)),
                 dict(asked.types).get(label, 0.0) if asked.wh in ("which", "what") else 0.0,
                 float(not asked.types),
-                overlap(asked.lemmas, sentence.replace(text, " ")),
-                _closeness(wanted, sentence, at, len(text)),
+                lex.overlap(asked.lemmas, sentence.replace(text, " ")),
+                _closeness(lex, wanted, sentence, at, len(text)),
                 said_names,
                 in_passage[i],
                 bridged[i],
@@ -210,7 +199,7 @@ def candidates(
                 float(_mentioned(key, chain.ends) is not None),
                 float(reach == 1),
                 float(reach == 2),
-                float(bool(noun) and any(has_lemma(noun, w) for w in near.split())),
+                float(bool(noun) and any(lex.has(noun, w) for w in near.split())),
                 float(key == norm(title)),
             ]
             c = Candidate(text, label, sentence, i, tuple(values), 0.0)
@@ -230,9 +219,8 @@ def read(
     asked: Asked,
     passages: Sequence[tuple[str, str]],
     chain: Chain = Chain(),
-    tags: SentenceTags | None = None,
     model: Model | None = None,
-    split: Split | None = None,
+    sentences: Sentences | None = None,
 ) -> tuple[Reading, list[Candidate]]:
     """The short answer when the best candidate's confidence reaches the threshold, else none and why; with the
     ranked candidates (the evidence is chosen from their sentences)."""
@@ -240,7 +228,7 @@ def read(
         return Reading("", 0.0, None, "the question is not in English, the only language the offline reader reads",
                        ""), []  # fmt: skip
     model = model or fitted()
-    found = candidates(asked, passages, chain, tags, model, split)
+    found = candidates(asked, passages, chain, model, sentences)
     if not found:
         return Reading("", 0.0, None, "no candidate answer was found in the retrieved passages", ""), []
     best = found[0]

@@ -242,7 +242,14 @@ def rank_passages(
         scored.sort(key=lambda x: (-x[0], x[1].id))
     out = tuple(
         RankedPassage(
-            id=p.id, title=p.title, text=p.text, score=round(sc, 4), source=src, relation_ids=via, named_by=by
+            id=p.id,
+            title=p.title,
+            text=p.text,
+            score=round(sc, 4),
+            source=src,
+            relation_ids=via,
+            named_by=by,
+            sentences=p.sentences,
         )
         for sc, p, via, src, by in scored[:k]
     )

@@ -162,6 +162,7 @@ class RankedPassage:
     # by the question's dense search, or the evidence search
     relation_ids: tuple[str, ...] = ()
     named_by: str = ""  # the evidence passage that mentions this passage's title
+    sentences: str = ""  # its sentences and their named entities as stored at ingest (storage/tags.py)
 
 
 @dataclass(frozen=True)

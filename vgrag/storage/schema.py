@@ -16,6 +16,7 @@ from typing import Literal
 from pymilvus import DataType
 
 from ..models import Entity, Passage, Relation
+from .tags import SENTENCES_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ NAME, REL_IDS, PSG_IDS, ENT_IDS = "name", "relation_ids", "passage_ids", "entity
 SUBJ, PRED, OBJ, SUBJ_ID, OBJ_ID, TEXT = "subject", "predicate", "object", "subject_id", "object_id", "text"
 TITLE, DOC_ID, CHUNK = "title", "doc_id", "chunk_index"
 WHEN = "when"  # a relation's date; added after graphs were first stored: optional (see Column.optional)
+SENTENCES = "sentences"  # a passage's sentences and their tags (storage/tags.py); optional like WHEN
 KIND, GRAPH, PAYLOAD = "kind", "graph", "payload"  # the meta collection
 
 META = "vgrag_meta"
@@ -74,6 +76,7 @@ COLUMNS: dict[Kind, tuple[Column, ...]] = {
         Column(CHUNK, "int"),
         Column(ENT_IDS, "ids"),
         Column(REL_IDS, "ids"),
+        Column(SENTENCES, "text", SENTENCES_BYTES, optional=True),
     ),
 }
 RECORD: dict[Kind, type] = {"entities": Entity, "relations": Relation, "passages": Passage}

@@ -1,13 +1,16 @@
-"""The named entities of sentences for the offline reader, kept in the graph's memory: storage keeps what
-extraction's parse found at ingest and what the reader's NER found at query time (extraction/tags.py runs the NER).
+"""A passage's sentences and their named entities, stored with the passage (its `sentences` column): ingest splits
+a document into sentences once, chunks are made of whole sentences, and extraction's parse names each sentence's
+entities, so the answer step reads both from the passage and splits or tags nothing.
 
-Keyed by the sentence itself (a hash of its text), so an entry never goes stale: a changed or re-chunked passage
-has new sentences and new keys, and a deleted one leaves entries nobody asks for.
+Passages stored before that column (or imported without a parse) have none: their sentences are split when a
+question lists them and tagged by spaCy's NER (extraction/tags.py), remembered in the graph's memory
+(`SentenceTags`), keyed by the sentence itself (a hash of its text), so an entry never goes stale.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Iterable, Sequence
 
@@ -41,3 +44,47 @@ class SentenceTags:
         with self._lock:
             for sentence, ents in tagged:
                 self._tags.setdefault(sentence_key(sentence), tuple(ents))
+
+
+SENTENCES_BYTES = 32_000  # the most a passage's encoded sentences take (the column's clip; tags go first past it)
+
+
+def encode_sentences(text: str, sentences: Sequence[str], tags: Sequence[Tags | None] | None = None) -> str:
+    """A passage's sentences (and each one's tags, when known) as its `sentences` column: their lengths when the
+    text is them joined by single spaces (a chunk always is), else the sentences themselves; "" when it would not
+    fit the column even without tags, or when there are none."""
+    if not sentences:
+        return ""
+    out: dict = {"n": [len(x) for x in sentences]} if " ".join(sentences) == text else {"s": list(sentences)}
+    if tags is not None and len(tags) == len(sentences):
+        out["t"] = [None if ents is None else [list(e) for e in ents] for ents in tags]
+    for attempt in (out, {k: v for k, v in out.items() if k != "t"}):
+        data = json.dumps(attempt, ensure_ascii=False, separators=(",", ":"))
+        if len(data.encode("utf-8")) <= SENTENCES_BYTES:
+            return data
+    return ""
+
+
+def decode_sentences(text: str, encoded: str) -> tuple[tuple[str, ...], tuple[Tags | None, ...]] | None:
+    """The passage's stored sentences and each one's tags (None where it was not tagged), or None when nothing
+    usable is stored (an older passage, or a value that does not describe this text)."""
+    if not encoded:
+        return None
+    try:
+        data = json.loads(encoded)
+        if "n" in data:
+            sentences, at = [], 0
+            for n in data["n"]:
+                sentences.append(text[at : at + n])
+                at += n + 1
+            if at - 1 != len(text):
+                return None
+        else:
+            sentences = [str(x) for x in data["s"]]
+        tags = data.get("t") or [None] * len(sentences)
+        tagged = tuple(None if ents is None else tuple((str(t), str(label)) for t, label in ents) for ents in tags)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if len(tagged) != len(sentences):
+        tagged = (None,) * len(sentences)
+    return tuple(sentences), tagged

@@ -17,9 +17,9 @@ import numpy as np
 from ..embed import Embedder
 from ..models import Entity, Passage, Relation, Triple
 from ..text import display_name, entity_id, passage_id, relation_id
-from .schema import MAX_LIST, WHEN, has_column
+from .schema import MAX_LIST, SENTENCES, WHEN, has_column
 from .store import Graph
-from .tags import Tags
+from .tags import Tags, encode_sentences
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,8 @@ class SourceChunk:
     chunk_index: int
     triples: tuple[Triple, ...] = ()
     entities: tuple[str, ...] = ()
-    tags: tuple[tuple[str, Tags], ...] = ()  # its sentences' entities from extraction's parse (tags.passage_tags)
+    sentences: tuple[str, ...] = ()  # its sentences, as ingest split them (stored with the passage)
+    tags: tuple[Tags | None, ...] = ()  # each sentence's named entities (None: not tagged), stored likewise
 
     @property
     def passage_id(self) -> str:
@@ -49,7 +50,7 @@ class WriteStats:
     texts_embedded: int = 0
     embed_s: float = 0.0
     store_s: float = 0.0
-    sentences_tagged: int = 0  # sentences whose names extraction's parse gave (kept for the reader; no NER here)
+    sentences_tagged: int = 0  # sentences stored with their named entities (the answer step tags none of them)
 
 
 EMBED_SLICE = 128  # texts embedded per call, so progress can be reported while a large batch embeds
@@ -61,19 +62,13 @@ def write_chunks(
     chunks: Sequence[SourceChunk],
     on_embed: Callable[[int, int], None] | None = None,
 ) -> WriteStats:
-    """Store chunks, their entities and relations, merging id lists with existing rows, then keep the sentences'
-    named entities that extraction's parse gave (`SourceChunk.tags`) beside the graph for the offline reader.
-    `on_embed` hears (done, total) as the embedding goes.
+    """Store chunks (with their sentences and the sentences' named entities), their entities and relations,
+    merging id lists with existing rows. `on_embed` hears (done, total) as the embedding goes.
 
     The read–merge–write of one batch runs under the graph's store lock (a short lock per batch: questions never
     take it, an edit waits one batch at most); rows checked absent are inserted, existing ones upserted."""
     with graph.lock:
-        stats = _write_chunks(graph, embedder, chunks, on_embed)
-    parsed = [x for c in chunks for x in c.tags]  # spaCy ran once per text at extraction: no NER here
-    if parsed:
-        graph.tags.add(parsed)
-        stats.sentences_tagged = len(parsed)
-    return stats
+        return _write_chunks(graph, embedder, chunks, on_embed)
 
 
 def _embed(embedder: Embedder, texts: list[str], on_embed: Callable[[int, int], None] | None) -> np.ndarray | None:
@@ -102,9 +97,12 @@ def _write_chunks(
     psg_ents: dict[str, set[str]] = defaultdict(set)
     psg_rels: dict[str, set[str]] = defaultdict(set)
 
+    keep = any(ch.sentences for ch in chunks) and has_column(graph.client, graph.coll("passages"), SENTENCES)
     for ch in chunks:
         pid = ch.passage_id
-        psgs[pid] = Passage(pid, ch.title, ch.text, ch.doc_id, ch.chunk_index)
+        layout = encode_sentences(ch.text, ch.sentences, ch.tags or None) if keep else ""  # older graphs: none
+        psgs[pid] = Passage(pid, ch.title, ch.text, ch.doc_id, ch.chunk_index, sentences=layout)
+        stats.sentences_tagged += sum(t is not None for t in ch.tags) if layout else 0
         for name in ch.entities:
             name = display_name(name)
             if name:
@@ -153,6 +151,7 @@ def _write_chunks(
             p,
             entity_ids=merged(old_rec.entity_ids if old_rec else (), psg_ents[pid]),
             relation_ids=merged(old_rec.relation_ids if old_rec else (), psg_rels[pid]),
+            sentences=p.sentences or (old_rec.sentences if old_rec else ""),
         )
         p_items.append((rec, old_vec if old_rec else vec_of[pid]))
     dated = any(r.when for r in rels.values()) and has_column(graph.client, graph.coll("relations"), WHEN)
