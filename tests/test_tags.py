@@ -15,6 +15,7 @@ from vgrag.nlp import load_spacy
 from vgrag.query.question import read_question
 from vgrag.query.reader import read
 from vgrag.query.sentences import listed_sentences
+from vgrag.storage import schema
 from vgrag.storage.tags import SENTENCES_BYTES, SentenceTags, decode_sentences, encode_sentences
 from vgrag.storage.writer import SourceChunk, write_chunks
 
@@ -109,3 +110,25 @@ def test_the_reader_reads_the_stored_tags_instead_of_running_the_ner(monkeypatch
     r, _ = read(read_question("Who restored the lighthouse?"), [("Lighthouse", sentence)],
                 sentences=listed_sentences([stored]))  # fmt: skip
     assert r.best is not None and r.best.text == "qwxz"
+
+
+def test_a_graph_from_before_the_sentences_column_takes_new_passages_and_lists_their_sentences(db, embedder,
+                                                                                              monkeypatch):  # fmt: skip
+    _spacy()
+    old_columns = tuple(c for c in schema.COLUMNS["passages"] if c.name != schema.SENTENCES)
+    monkeypatch.setitem(schema.COLUMNS, "passages", old_columns)
+    g = db.open_graph("before_sentences", embedder.model_id, embedder.dim)  # created without the column
+    try:
+        write_chunks(g, embedder, [SourceChunk("d1", "Varn", "Ada Quell restored it.", 0)])
+        monkeypatch.undo()  # today's code opens the old graph
+        g = db.open_graph("before_sentences", embedder.model_id, embedder.dim)
+        assert not schema.has_column(g.client, g.coll("passages"), schema.SENTENCES)
+        text = "Tomas Berg kept the light. He lived in Brill."
+        sentences = ("Tomas Berg kept the light.", "He lived in Brill.")
+        write_chunks(g, embedder, [SourceChunk("d2", "Keepers", text, 0, sentences=sentences, tags=((), ()))])
+        passages = sorted(g.iter_passages(), key=lambda p: p.doc_id)
+        assert [p.sentences for p in passages] == ["", ""]  # nothing written to a column the graph lacks
+        listed = listed_sentences(passages, SentenceTags())
+        assert [x for _, _, x in listed.split] == ["Ada Quell restored it.", *sentences]
+    finally:
+        db.drop_graph("before_sentences")
