@@ -1,10 +1,9 @@
-"""The offline reader: what a question asks, candidates with fitted confidence, evidence first, no short answer
-when unsure or not English — and the answer metrics and citation numbers."""
+"""The offline answer step: what a question asks, evidence first, a short answer only from a confident reader (none
+ships; a scripted one implements the interface here) — and the answer metrics and citation numbers."""
 
 from __future__ import annotations
 
 import html
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,12 @@ from vgrag.nlp import load_spacy
 from vgrag.query.answer import cited_answer, extractive_answer
 from vgrag.lemmas import Lemmas
 from vgrag.query.question import is_english, read_question
-from vgrag.query.reader import SIGNALS, Model, fitted, read
+from vgrag.query.reader import Candidate, Chain, Reading
+from vgrag.query.sentences import Sentences
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
-from vgrag.models import Triple
 from vgrag.extraction.tags import tag_sentences
 from vgrag.query.sentences import as_passages, listed_sentences
 from vgrag.storage.tags import SentenceTags
-from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import split_sentences
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,10 +40,27 @@ def tags(graph, tmp_path, monkeypatch):
     yield listed_sentences(as_passages(PASSAGES), store)  # the sentences as the answer step gives them
 
 
-def _model(threshold: float) -> Model:
-    """A model that likes a typed candidate in a sentence saying the question's words."""
-    w = {"asked_label": 3.0, "overlap": 2.0, "rank": 1.0}
-    return Model(tuple(w.get(s, 0.0) for s in SIGNALS), -4.0, threshold)
+class ScriptedReader:
+    """A Reader (vgrag.query.reader) that reads "Ada Quell" in the first listed sentence tagging her as a PERSON, with
+    confidence 0.9, and answers only at or above `threshold`; records the sentences it was given."""
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+        self.given: list[Sentences] = []
+
+    def read(self, asked, sentences: Sentences, chain: Chain = Chain()) -> Reading:
+        self.given.append(sentences)
+        for (i, _, sentence), ents in zip(sentences.split, sentences.tags, strict=True):
+            if ("Ada Quell", "PERSON") in ents:
+                best = Candidate("Ada Quell", "PERSON", sentence, i, 0.9)
+                shown = 0.9 >= self.threshold
+                return Reading("Ada Quell" if shown else "", 0.9, best, "" if shown else "not confident enough",
+                               "its sentence says the question's words")  # fmt: skip
+        return Reading("", 0.0, None, "no candidate answer was found in the retrieved passages", "")
+
+
+def _model(threshold: float) -> ScriptedReader:
+    return ScriptedReader(threshold)
 
 
 @pytest.mark.parametrize(
@@ -86,40 +101,6 @@ def test_lemmas_meet_across_inflections_through_spacys_lemmatizer():
 )
 def test_a_question_the_offline_models_cannot_read_is_detected(question, english):
     assert is_english(question) is english
-
-
-def test_a_foreign_language_question_gets_no_short_answer(tags):
-    model = _model(0.0)  # would show any candidate at all
-    english, _ = read(read_question("Who restored the lighthouse?"), PASSAGES, sentences=tags, model=model)
-    assert english.short == "Ada Quell"
-    spanish, found = read(read_question("¿Quién restauró el faro?"), PASSAGES, sentences=tags, model=model)
-    assert spanish.short == "" and "not in English" in spanish.why and not found
-
-
-def test_a_wrong_low_confidence_candidate_is_not_shown_as_the_answer(tags):
-    asked = read_question("Who painted the lighthouse?")  # the passages do not say: only a weak, wrong candidate
-    shown, _ = read(asked, PASSAGES, sentences=tags, model=_model(0.0))
-    assert shown.short == "Ada Quell"  # the same candidate, shown when no confidence is asked for
-    r, found = read(asked, PASSAGES, sentences=tags, model=_model(0.9))
-    assert r.short == "" and r.best is not None and r.best.text == "Ada Quell"
-    assert r.confidence == found[0].confidence < 0.9 and "not read confidently enough" in r.why
-
-
-def test_the_answer_records_the_signals_that_decided_it(tags):
-    r, _ = read(read_question("Who restored the lighthouse?"), PASSAGES, sentences=tags, model=_model(0.5))
-    assert r.short == "Ada Quell" and r.confidence > 0.5
-    assert "entity label is what" in r.signals and "question's words" in r.signals
-
-
-def test_the_shipped_model_is_the_fitted_file():
-    m = fitted()
-    assert len(m.weights) == len(SIGNALS) and 0.0 < m.threshold <= 1.0  # 1.0: no confidence was precise enough
-
-
-def test_a_reader_whose_fit_reached_no_precision_says_it_gives_no_short_answers(tags):
-    r, _ = read(read_question("Who restored the lighthouse?"), PASSAGES, sentences=tags, model=_model(1.0))
-    assert r.short == "" and r.best is not None and "gives no short answers" in r.why
-    assert "%" not in r.why  # a "best confidence 95 %" beside no answer read as a confident answer withheld
 
 
 def _trace(question: str, passages: list[tuple[str, str]], names: tuple[str, ...]) -> QueryTrace:
@@ -237,27 +218,6 @@ def test_passages_segmented_in_one_batch_keep_their_own_sentences():
         ["Ilse Vorn is a pilot.", "She was born in Brill.", "She lives in Varn."],
     ]
     assert split_texts(texts[2:]) == [["The Kesh light.", "It shines."]]
-
-
-def _script(name: str):
-    """A module of scripts/ (not a package), loaded from its file."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-def test_training_questions_come_from_stored_triples_and_hide_their_answer_and_bridge(graph, embedder, tags):
-    triples = [Triple("Varn lighthouse", "restored by", "Ada Quell"), Triple("Ada Quell", "born in", "Brill")]
-    chunks = [SourceChunk("doc", title, text, i, (triples[i],)) for i, (title, text) in enumerate(PASSAGES)]
-    write_chunks(graph, embedder, chunks)
-    generated = _script("generate_questions").generate(graph, {1: 5, 2: 5})
-    made = {q["question"]: (q["answers"], q["hops"]) for q in generated}
-    assert made == {
-        "Who restored by Varn lighthouse?": (["Ada Quell"], 1),  # the tagged object's label asks for it
-        "Where born in Ada Quell?": (["Brill"], 1),
-        "Where born in the one Varn lighthouse restored by?": (["Brill"], 2),  # Ada Quell, the bridge, is not said
-    }
 
 
 def test_markup_in_an_english_question_does_not_make_it_foreign():
