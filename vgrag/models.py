@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .text import display_name, normalize_name
+
+MAX_NAME_CHARS = 300  # longer "names" (a subject, predicate or object) are sentences or junk, not a name
 
 
 @dataclass(frozen=True)
@@ -68,3 +73,18 @@ class Document:
     added_at: float
     key: str = ""  # its identity as given (vgrag/ingest/identity.py); "" for a document stored before keys were kept
     deleting: bool = False  # a delete was started and not finished (finished on the next open)
+
+
+def clean_triple(t: Sequence[object]) -> Triple | None:
+    """A usable triple or None: three non-empty string parts of at most MAX_NAME_CHARS characters (control
+    characters removed, see display_name), subject different from object."""
+    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
+        return None
+    if any(len(str(x)) > 4 * MAX_NAME_CHARS for x in t):
+        return None  # not even normalised: a 1 MB "name" costs time before it is refused
+    s, p, o = (display_name(str(x)) for x in t)
+    if not s or not p or not o or normalize_name(s) == normalize_name(o):
+        return None
+    if max(len(s), len(p), len(o)) > MAX_NAME_CHARS:
+        return None
+    return Triple(s, p, o)

@@ -8,8 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..extraction.parse import clean_triple
-from ..models import Triple
+from ..models import Triple, clean_triple
 from ..text import display_name
 from .sources import MAX_FILE_MB, InputError, clean_file_name, clean_text, decode_text
 

@@ -5,29 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 
-from ..models import Triple
-from ..text import display_name, normalize_name
+from ..models import MAX_NAME_CHARS, Triple, clean_triple
+from ..text import display_name
 
 
 MAX_TRIPLES_PER_CHUNK = 200  # a 1,200-character chunk states a few dozen facts; one reply listed 20,004
-MAX_NAME_CHARS = 300  # longer "names" (a subject, predicate or object) are sentences or junk, not a name
-
-
-def clean_triple(t: Sequence[object]) -> Triple | None:
-    """A usable triple or None: three non-empty string parts of at most MAX_NAME_CHARS characters (control
-    characters removed, see display_name), subject different from object."""
-    if len(t) != 3 or not all(isinstance(x, (str, int, float)) for x in t):
-        return None
-    if any(len(str(x)) > 4 * MAX_NAME_CHARS for x in t):
-        return None  # not even normalised: a 1 MB "name" costs time before it is refused
-    s, p, o = (display_name(str(x)) for x in t)
-    if not s or not p or not o or normalize_name(s) == normalize_name(o):
-        return None
-    if max(len(s), len(p), len(o)) > MAX_NAME_CHARS:
-        return None
-    return Triple(s, p, o)
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)

@@ -35,7 +35,7 @@ from .wire import (
     message_of,
     sse_events,
 )
-from ..query.trace import LLMCall
+from .record import LLMCall
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..config import QueryParams
+from ..llm.record import LLMCall
 from .state import QueryState
 from .verdict import Verdict
 
@@ -53,24 +54,6 @@ class Step(enum.Enum):
     def reached(self, other: Step) -> bool:
         """True once this step is at or past `other` (the drawing shows everything up to the current step)."""
         return self.index >= other.index
-
-
-@dataclass(frozen=True)
-class LLMCall:
-    """One model call as the trace keeps it: what was sent, what came back (raw), its bounds and any error."""
-
-    role: str  # "rerank" or "answer" (or "extract")
-    model: str
-    prompt: str
-    raw_response: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    latency_ms: float = 0.0
-    error: str | None = None
-    cached: bool = False
-    max_tokens: int = 0  # the cap the call was sent with
-    attempts: tuple[str, ...] = ()  # failed attempts before the result (or the error): what, and how long
-    unreachable: bool = False  # the endpoint could not be reached: the query's next call is skipped
 
 
 @dataclass(frozen=True)
