@@ -223,3 +223,33 @@ def test_a_question_is_answered_while_another_graph_is_built_on_a_real_server(se
         assert statistics.median(during) < (window[1] - window[0]) / 5, (idle, during)
     finally:
         ws.close()
+
+
+def test_a_graph_stored_before_the_optional_columns_opens_answers_and_grows_on_a_real_server(server, monkeypatch):
+    """A graph made by an older version (no relation dates, no stored sentences) on a server: a server refuses a read
+    naming a field the collection lacks ("field when not exist"), so every read asks only for the columns it has."""
+    sys.path.insert(0, str(ROOT))
+    from vgrag import Settings, Workspace
+    from vgrag.storage import schema
+
+    for kind, col in (("relations", schema.WHEN), ("passages", schema.SENTENCES)):
+        monkeypatch.setitem(schema.COLUMNS, kind, tuple(c for c in schema.COLUMNS[kind] if c.name != col))
+    old = Workspace.open(Settings(milvus_uri=server))
+    try:
+        old.import_triples(DEMO / "northwind.jsonl", graph="older")  # collections made without the two columns
+    finally:
+        old.close()
+    monkeypatch.undo()
+    ws = Workspace.open(Settings(milvus_uri=server))
+    try:
+        g = ws.graph("older")
+        assert not schema.has_column(g.client, g.coll("passages"), schema.SENTENCES)
+        trace = ws.query("Who founded Northwind Cloud?", graph="older", use_llm=False)
+        assert trace.passages.passages and trace.answer.evidence  # read, searched and answered
+        assert all(p.sentences == "" for p in g.iter_passages())
+        report = ws.add_documents([("more.md", b"# Keystone\n\nKeystone was founded by Ada Quell in 2011.")],
+                                  graph="older")  # fmt: skip
+        assert report.chunks == 1 and not report.failures
+        assert any(r.subject == "Keystone" or r.object == "Keystone" for r in g.iter_relations())
+    finally:
+        ws.close()

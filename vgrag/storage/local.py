@@ -22,7 +22,7 @@ import numpy as np
 
 from .base import CommitEvent, Hit, Listener
 from .meta import MetaStore
-from .schema import ID, KINDS, VEC, Kind, Record, decode_row, encode_row, output_fields
+from .schema import ID, KINDS, VEC, Kind, Record, decode_row, encode_row
 from .tables import Tables
 from .vectors import VectorCopy, write_snapshot
 
@@ -105,7 +105,7 @@ class LocalStore:
                     m = VectorCopy.load(self._path(kind), generation, self.tables.dim) if generation else None
                     if m is None:
                         m = VectorCopy(self.tables.dim)
-                        for rows in self.tables.scan(kind, [ID, *output_fields(kind, True)]):
+                        for rows in self.tables.scan(kind, self.tables.fields(kind, True)):
                             _add_rows(kind, m, rows)
                         if generation:
                             self._save(kind, m, generation)

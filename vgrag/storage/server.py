@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .base import CommitEvent, Hit, Listener
-from .schema import ID, VEC, Kind, Record, from_row, output_fields
+from .schema import ID, VEC, Kind, Record, from_row
 from .tables import Tables
 
 
@@ -23,15 +23,15 @@ class MilvusStore:
         self._listeners: list[Listener] = []
 
     def get(self, kind: Kind, ids: Sequence[str]) -> list[Record]:
-        return [from_row(kind, r) for r in self.tables.get(kind, ids, [ID, *output_fields(kind)])]
+        return [from_row(kind, r) for r in self.tables.get(kind, ids, self.tables.fields(kind))]
 
     def get_with_vectors(self, kind: Kind, ids: Sequence[str]) -> list[tuple[Record, np.ndarray]]:
-        rows = self.tables.get(kind, ids, [ID, *output_fields(kind, True)])
+        rows = self.tables.get(kind, ids, self.tables.fields(kind, True))
         return [(from_row(kind, r), np.asarray(r[VEC], dtype=np.float32)) for r in rows]
 
     def search(self, kind: Kind, vectors: np.ndarray, k: int, with_vectors: bool = False) -> list[list[Hit]]:
         out = []
-        for hits in self.tables.search(kind, vectors, k, output_fields(kind, with_vectors)):
+        for hits in self.tables.search(kind, vectors, k, self.tables.fields(kind, with_vectors)[1:]):
             row_hits = []
             for h in hits:
                 fields = {ID: h["id"], **h["entity"]}

@@ -34,7 +34,6 @@ from .schema import (
     Record,
     check_graph_name,
     from_row,
-    output_fields,
     to_row,
 )
 from .tables import Index, Tables, id_filter, load_collections
@@ -209,7 +208,7 @@ class Graph:
     # ---------- whole-graph scans (export, health, check; never on the query path)
     def scan(self, kind: Kind) -> Iterable[Record]:
         """Every record."""
-        for rows in self.store.scan(kind, [ID, *output_fields(kind)]):
+        for rows in self.store.scan(kind, self.tables.fields(kind)):
             yield from (from_row(kind, r) for r in rows)
 
     def iter_entities(self) -> Iterable[Entity]:
@@ -223,20 +222,20 @@ class Graph:
 
     def passages_of_doc(self, doc_id: str) -> list[Passage]:
         """Every passage of a document, however many (paged past Milvus's 16,384-row query limit)."""
-        rows = self.tables.scan("passages", [ID, *output_fields("passages")], id_filter(DOC_ID, doc_id))
+        rows = self.tables.scan("passages", self.tables.fields("passages"), id_filter(DOC_ID, doc_id))
         found = (from_row("passages", r) for batch in rows for r in batch)
         return sorted(found, key=lambda p: p.chunk_index)  # type: ignore[union-attr]
 
     def relations_naming(self, entity_id: str) -> list[Relation]:
         """Every relation whose subject or object is this entity (a scalar query: maintenance only)."""
         where = f"{id_filter(SUBJ_ID, entity_id)} or {id_filter(OBJ_ID, entity_id)}"
-        rows = self.tables.scan("relations", [ID, *output_fields("relations")], where)
+        rows = self.tables.scan("relations", self.tables.fields("relations"), where)
         return [from_row("relations", r) for batch in rows for r in batch]  # type: ignore[misc]
 
     def passages_naming(self, entity_id: str) -> list[Passage]:
         """Every passage whose entity list holds this entity (scans in Milvus Lite: maintenance only)."""
         where = f"array_contains({ENT_IDS}, {json.dumps(entity_id)})"
-        rows = self.tables.scan("passages", [ID, *output_fields("passages")], where)
+        rows = self.tables.scan("passages", self.tables.fields("passages"), where)
         return [from_row("passages", r) for batch in rows for r in batch]  # type: ignore[misc]
 
     def counts(self) -> dict[str, int]:

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .connection import Connection
-from .schema import ID, ID_PREFIX, KINDS, VEC, Kind, add_fields
+from .schema import ID, ID_PREFIX, KINDS, VEC, Kind, add_fields, output_fields
 
 BATCH = 2000  # rows per insert/upsert/delete/get call: well under the 256 MB message limit
 QUERY_LIMIT = 16384  # Milvus's largest `limit` for one query
@@ -52,11 +52,24 @@ class Tables:
 
     def __init__(self, client: Connection, name: str, dim: int, index: Index) -> None:
         self.client, self.name, self.dim, self.index = client, name, dim, index
+        self._columns: dict[str, list[str]] = {}  # per collection: the schema's columns it has
+
+    def fields(self, kind: Kind, with_vector: bool = False) -> list[str]:
+        """What a read asks for: the id, the schema's columns this collection has, and the vector when asked. A
+        collection created before an optional column (`Column.optional`) lacks it, and a Milvus server refuses a read
+        naming a field a collection lacks ("field when not exist"; Lite ignores it): its records read the default."""
+        have = self._columns.get(kind)
+        if have is None:
+            info = self.client.describe_collection(self.coll(kind))
+            names = {f.get("name") for f in info.get("fields", ())}
+            have = self._columns[kind] = [c for c in output_fields(kind) if c in names]
+        return [ID, *have, *([VEC] if with_vector else [])]
 
     def coll(self, kind: str) -> str:
         return f"{self.name}_{kind}"
 
     def create(self, create: Callable[[str, object, object], None]) -> None:
+        self._columns.clear()
         for kind in KINDS:
             if self.client.has_collection(self.coll(kind)):
                 continue
