@@ -11,15 +11,14 @@ import pytest
 from tests.fakes import HashEmbedder
 from vgrag.evaluation.bench import answer_metrics, answer_scores
 from vgrag.config import QueryParams
-from vgrag.nlp import load_spacy
+from vgrag.nlp import Lemmas, load_spacy
 from vgrag.query.answer import cited_answer, extractive_answer
-from vgrag.lemmas import Lemmas
 from vgrag.query.question import is_english, read_question
 from vgrag.query.reader import Candidate, Chain, Reading
 from vgrag.query.sentences import Sentences
 from vgrag.query.trace import Evidence, Mark, PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
 from vgrag.extraction.tags import tag_sentences
-from vgrag.query.sentences import as_passages, listed_sentences
+from vgrag.query.sentences import listed_sentences
 from vgrag.storage.tags import SentenceTags
 from vgrag.text import split_sentences
 
@@ -37,7 +36,7 @@ def tags(graph, tmp_path, monkeypatch):
     store.add([(LIGHTHOUSE, (("Varn", "GPE"), ("Ada Quell", "PERSON"), ("1990", "DATE"))),
                ("Ada Quell is an engineer.", (("Ada Quell", "PERSON"),)),
                ("She was born in Brill.", (("Brill", "GPE"),))])  # fmt: skip
-    yield listed_sentences(as_passages(PASSAGES), store)  # the sentences as the answer step gives them
+    yield store
 
 
 class ScriptedReader:
@@ -64,27 +63,28 @@ def _model(threshold: float) -> ScriptedReader:
 
 
 @pytest.mark.parametrize(
-    "question,wh,label",
+    "question,wh,noun",
     [
-        ("Who restored the lighthouse?", "who", "PERSON"),
-        ("When was the lighthouse restored?", "when", "DATE"),
-        ("Where was Ada Quell born?", "where", "GPE"),
-        ("In which city was Ada Quell born?", "which", "GPE"),  # learned from the corpora (answer_types.json)
-        ("Which company makes the disks?", "which", "ORG"),
-        ("In what year was the bridge opened?", "what", "DATE"),
-        ("How many passengers does the funicular carry?", "how", "CARDINAL"),
+        ("Who restored the lighthouse?", "who", ""),
+        ("When was the lighthouse restored?", "when", ""),
+        ("In which city was Ada Quell born?", "which", "city"),
+        ("Which company makes the disks?", "which", "company"),
+        ("In what year was the bridge opened?", "what", "year"),
+        ("How many passengers does the funicular carry?", "how", "passenger"),
+        ("Who is the director of the film that the city where X was born made?", "who", ""),  # not a relative "where"
     ],
 )
-def test_the_question_word_and_the_asked_noun_give_the_labels(question, wh, label):
+def test_the_question_word_and_the_asked_noun(question, wh, noun):
     asked = read_question(question)
-    assert asked.wh == wh and label in dict(asked.types) and asked.english
+    assert asked.wh == wh and asked.noun == noun and asked.english
 
 
 def test_lemmas_meet_across_inflections_through_spacys_lemmatizer():
     wanted = read_question("Who wrote the cities' histories?").lemmas
-    lex = Lemmas()
-    assert lex.overlap(wanted, "The history of the city was written by Ada.") == 1.0
-    assert lex.overlap(wanted, "Ada painted a river.") == 0.0
+    every, lex = frozenset().union(*wanted), Lemmas()
+    have = lex.found(every, "The history of the city was written by Ada.")
+    assert all(w & have for w in wanted)  # each question word, in some form
+    assert lex.found(every, "Ada painted a river.") == frozenset()
 
 
 @pytest.mark.parametrize(
@@ -115,8 +115,12 @@ def _trace(question: str, passages: list[tuple[str, str]], names: tuple[str, ...
 def test_evidence_comes_first_cited_to_listed_passages_with_names_and_answer_marked(tags, graph):
     hostile = ("<script>x</script>", "**Loud** [link](http://x) <b>bold</b>. The Varn lighthouse is tall.")
     trace = _trace("Who restored the Varn lighthouse?", [hostile, *PASSAGES], ("Varn",))
-    step = extractive_answer(trace, HashEmbedder(), graph, _model(0.5))
+    reader = _model(0.5)
+    step = extractive_answer(trace, HashEmbedder(), graph, reader)
     assert step.short == "Ada Quell" and step.evidence and len(step.evidence) <= 3
+    (given,) = reader.given  # the reader read the sentences the evidence was chosen from: split and tagged once
+    assert {e.sentence for e in step.evidence} <= {x for _, _, x in given.split}
+    assert given == listed_sentences(trace.passages.passages, graph.tags)
     first = step.evidence[0]
     assert first.sentence == LIGHTHOUSE and first.n == 2 and first.passage_id == "psg-1"
     kinds = {text: kind for text, kind in first.parts() if kind}

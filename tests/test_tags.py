@@ -107,6 +107,7 @@ def test_the_listed_sentences_carry_the_stored_tags_instead_of_running_the_ner(m
     listed = listed_sentences([stored])
     assert listed.split == ((0, "Lighthouse", sentence),) and listed.tags == tuple(tags)
 
+
 def test_a_graph_from_before_the_sentences_column_takes_new_passages_and_lists_their_sentences(db, embedder,
                                                                                               monkeypatch):  # fmt: skip
     _spacy()
@@ -127,3 +128,46 @@ def test_a_graph_from_before_the_sentences_column_takes_new_passages_and_lists_t
         assert [x for _, _, x in listed.split] == ["Ada Quell restored it.", *sentences]
     finally:
         db.drop_graph("before_sentences")
+
+
+def test_an_oversize_passage_is_packed_from_its_own_sentences_never_split_again(monkeypatch):
+    from vgrag.ingest import passages as passages_mod
+
+    monkeypatch.setattr(passages_mod, "chunk_sentences", _refuse)
+    sentences = tuple(f"Sentence number {i} says something about Varn." for i in range(40))
+    parts = passages_mod.fit_passage(sentences, limit=300)
+    assert [s for p in parts for s in p] == list(sentences)  # the same sentences, in order, none re-segmented
+    assert all(len(" ".join(p).encode()) <= 300 for p in parts) and len(parts) > 1
+    long = ("word " * 200).strip()
+    assert all(len(" ".join(p).encode()) <= 300 for p in passages_mod.fit_passage((long, "Short one."), limit=300))
+
+
+def test_not_prose_is_never_given_to_the_ner_and_a_graph_without_the_column_tags_nothing(graph, embedder, monkeypatch):
+    from vgrag.ingest import passages as passages_mod
+    from vgrag.ingest.report import Tally
+
+    seen: list[str] = []
+    monkeypatch.setattr(passages_mod, "tag_sentences", lambda nlp, xs: [seen.extend(xs) or [] for _ in xs])
+    junk, run_on = "_a " * 200, "x" * (passages_mod.TAG_CHARS + 1)
+    tags = passages_mod.tag_missing([("Ada Quell restored it.", junk, run_on)], [[None, None, None]], Tally())
+    assert seen == ["Ada Quell restored it."] and tags[0][1:] == ((), ())
+    import vgrag.ingest as ingest_mod
+
+    monkeypatch.setattr(ingest_mod, "keeps_sentences", lambda g: False)  # a graph made before the column
+    monkeypatch.setattr(passages_mod, "tag_sentences", _refuse)
+    ingest_imported(graph, embedder, "old.jsonl", "h2", [ImportedPassage("Varn", "Ada Quell restored it.", (), ())])
+
+
+def test_an_offline_bench_graph_takes_its_names_from_the_extractions_parse(graph, embedder, monkeypatch):
+    """bench's offline graphs are imported with each passage's parse: its names are used, no second NER."""
+    from vgrag.ingest import passages as passages_mod
+
+    _spacy()
+    text = "Ada Quell restored the Varn lighthouse. She was born in Brill."
+    (ex,) = OfflineExtractor().extract_many([text], ["Varn"])
+    monkeypatch.setattr(passages_mod, "tag_sentences", _refuse)
+    ingest_imported(graph, embedder, "bench.jsonl", "h3",
+                    [ImportedPassage("Varn", text, ex.triples, ex.entities, named=ex.named)])  # fmt: skip
+    (p,) = graph.passages_of_doc(graph.documents.all()[0].id)
+    ss, tags = decode_sentences(p.text, p.sentences)
+    assert len(ss) == 2 and None not in tags and "Ada Quell" in dict(tags[0])

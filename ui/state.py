@@ -63,7 +63,7 @@ def _workspace(
 
 def _warm_up() -> None:
     """Load now what the first Ask of a session would otherwise load (measured: first Ask 1.44 s, the next ones
-    ~0.35 s): spaCy, the offline reader's parser (~0.5 s); pandas, behind Streamlit's tables (~0.26 s); pyvis and
+    ~0.35 s): spaCy, the question's parser (~0.5 s); pandas, behind Streamlit's tables (~0.26 s); pyvis and
     its page template, behind the graph (~0.25 s)."""
     load_spacy()
     import pandas  # noqa: F401

@@ -75,6 +75,14 @@ class Document:
     deleting: bool = False  # a delete was started and not finished (finished on the next open)
 
 
+@dataclass(frozen=True)
+class Named:
+    """The named entities a parse of a text found, with their places in the text it parsed (`text`)."""
+
+    text: str = ""
+    spans: tuple[tuple[int, int, str, str], ...] = ()  # (start, end, entity text, spaCy label)
+
+
 def clean_triple(t: Sequence[object]) -> Triple | None:
     """A usable triple or None: three non-empty string parts of at most MAX_NAME_CHARS characters (control
     characters removed, see display_name), subject different from object."""

@@ -37,6 +37,7 @@ from .editing.review import PassageView, passages_to_review, review_passages
 from .editing.run import Replay
 from .editing.suggest import Suggestion, suggest_fixes
 from .editing.transfer import read_edit_records
+from .nlp import Lemmas
 from .text import content_hash, entity_id, text_name
 
 
@@ -50,6 +51,7 @@ class Workspace:
     db: Database
     embedder: Embedder
     _graphs: dict[str, Graph] = field(default_factory=dict)
+    lemmas: Lemmas = field(default_factory=Lemmas)  # the words' lemmas the answer step matched, for the next question
 
     @classmethod
     def open(cls, settings: Settings | None = None, embedder: Embedder | None = None) -> Workspace:
@@ -216,11 +218,11 @@ class Workspace:
 
     def answer(self, trace: QueryTrace, graph: str | None = None, llm: QueryLLM | None = None) -> QueryTrace:
         """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason."""
-        return answer_trace(trace, self.graph(graph, create=False), self.embedder, llm)
+        return answer_trace(trace, self.graph(graph, create=False), self.embedder, llm, self.lemmas)
 
     def stopped_answer(self, trace: QueryTrace, partial: str, graph: str | None = None) -> QueryTrace:
         """The trace of a query whose streamed answer was stopped: the text so far, cited."""
-        return stopped_answer(trace, partial, self.graph(graph, create=False), self.embedder)
+        return stopped_answer(trace, partial, self.graph(graph, create=False), self.embedder, self.lemmas)
 
     def find_entities(self, text: str, graph: str | None = None, k: int = 15) -> list[tuple[Entity, float]]:
         """The k entities closest to a name or phrase, embedded as retrieval embeds a question's spans."""

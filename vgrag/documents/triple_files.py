@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..models import Triple, clean_triple
+from ..models import Named, Triple, clean_triple
 from ..text import display_name
 from .sources import MAX_FILE_MB, InputError, clean_file_name, clean_text, decode_text
 
@@ -24,6 +24,7 @@ class ImportedPassage:
     triples: tuple[Triple, ...]
     entities: tuple[str, ...]
     skipped: int = 0  # malformed triples dropped
+    named: Named | None = None  # the named entities an extraction's parse of the text found (bench's offline graphs)
 
 
 SPREADSHEET_FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run: export.py quotes it with '

@@ -16,6 +16,7 @@ from .graph import build_graph, graph_name, open_bench_graph, plan
 from .verdict import format_rates, gold_scope, rates, verdict_row
 from ..config import QueryParams
 from ..embed import Embedder
+from ..nlp import Lemmas
 from ..query.answer import extractive_answer
 from ..query.baselines import retrieve_hybrid, retrieve_naive
 from ..query.question import norm
@@ -144,6 +145,7 @@ def run_bench(
     halves: dict[str, list[dict]] = {m: [] for m in methods}
     lat: dict[str, list[float]] = {m: [] for m in methods}
     rec: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in methods}
+    lex = Lemmas()  # the words' lemmas, remembered across the run's questions as the app's Workspace does
     for n, q in enumerate(data.questions):
         row = {"id": q.id, "question": q.question, "n_gold": len(q.gold)}
         for m in methods:
@@ -158,7 +160,7 @@ def run_bench(
                 if answer_k != params.passage_top_k:  # hybrid's fused top 5 is not its top 10's first 5
                     trace = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k))
                 t1 = time.perf_counter()
-                step = extractive_answer(trace, embedder, graph)
+                step = extractive_answer(trace, embedder, graph, lex=lex)
                 answer_ms[m].append((time.perf_counter() - t1) * 1000)
                 scores = answer_metrics(step, q.answers)
                 ans[m].append(scores)
@@ -168,7 +170,7 @@ def run_bench(
                 if scope_of is not None:
                     hidden = runners[m](q.question, graph, embedder, replace(params, passage_top_k=answer_k),
                                         scope_of(q.gold))  # fmt: skip
-                    out = extractive_answer(hidden, embedder, graph)
+                    out = extractive_answer(hidden, embedder, graph, lex=lex)
                     row[m]["excluded"] = {"evidence": [e.sentence for e in out.evidence], **verdict_row(out, hidden)}
                     halves[m].append({"asked": row[m]["answer"], "excluded": row[m]["excluded"]})
         per_q.append(row)

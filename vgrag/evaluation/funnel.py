@@ -15,6 +15,7 @@ from ..config import QueryParams
 from ..embed import Embedder
 from ..models import Document
 from ..present.funnel import Funnel, FunnelTotals, Gold, evicted_relation_passages, funnel, totals
+from ..nlp import Lemmas
 from ..query.answer import extractive_answer
 from ..query.baselines import retrieve_hybrid, retrieve_naive
 from ..query.retrieve import retrieve
@@ -113,7 +114,7 @@ def run_funnels(
     protocol: 10 retrieved, Recall@k over their first k), its funnel at k, and with `answers` the offline answer
     (over the run's own passage_top_k) scored against the expected one."""
     run_params = replace(params, passage_top_k=max(k, retrieve_k))
-    out = []
+    out, lex = [], Lemmas()
     for n, q in enumerate(questions):
         trace = RUNNERS[method](q.question, graph, embedder, run_params)
         f = funnel(trace, q.gold, k, evicted_relation_passages(trace, graph))
@@ -121,7 +122,7 @@ def run_funnels(
         if answers and q.answers:
             short = trace if run_params.passage_top_k == params.passage_top_k else RUNNERS[method](
                 q.question, graph, embedder, params)  # fmt: skip
-            scored = answer_metrics(extractive_answer(short, embedder, graph), q.answers)
+            scored = answer_metrics(extractive_answer(short, embedder, graph, lex=lex), q.answers)
         out.append(QuestionResult(q, f, scored))
         if on_progress:
             on_progress(n + 1, len(questions))

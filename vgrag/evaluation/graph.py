@@ -104,7 +104,8 @@ def _passages(
     if stored is not None and stored.complete and stored.content_hash == digest:
         return name, digest, [ImportedPassage(t, x, (), ()) for t, x in corpus]
     results = OfflineExtractor().extract_many([x for _, x in corpus], [t for t, _ in corpus])
-    passages = [ImportedPassage(t, x, r.triples, r.entities) for (t, x), r in zip(corpus, results, strict=True)]
+    passages = [ImportedPassage(t, x, r.triples, r.entities, named=r.named)  # its names: no second NER at import
+                for (t, x), r in zip(corpus, results, strict=True)]  # fmt: skip
     return name, digest, passages
 
 

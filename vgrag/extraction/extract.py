@@ -16,9 +16,8 @@ from typing import Any, Literal, Protocol
 from ..config import LLMSettings
 from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
-from ..models import Triple
+from ..models import Named, Triple
 from ..nlp import load_spacy
-from .tags import Named
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from ..models import Named
 from ..storage.tags import SentenceTags, Tags
 
 # sentences come from text.split_sentences; the NER has its own embedding layer, so the shared tok2vec (which
@@ -27,7 +27,7 @@ def _ner(nlp: object, sentences: Sequence[str]) -> list[Tags]:
 def tag_sentences(
     nlp: object, sentences: Sequence[str], store: SentenceTags | None = None
 ) -> list[list[tuple[str, str]]]:
-    """Each sentence's named entities (text, label): from the store (tagged at ingest, or by an earlier question),
+    """Each sentence's named entities (text, label): from the store (tagged by an earlier question),
     else spaCy's NER alone (the parser is the costly part) on the new sentences in one batch, added to the store.
     Without a store, every sentence is tagged afresh."""
     known = store.get(sentences) if store is not None else {}
@@ -37,14 +37,6 @@ def tag_sentences(
         store.add(fresh)
     known |= dict(fresh)
     return [list(known[x]) for x in sentences]
-
-
-@dataclass(frozen=True)
-class Named:
-    """The named entities a parse of a text found, with their places in the text it parsed (`text`)."""
-
-    text: str = ""
-    spans: tuple[tuple[int, int, str, str], ...] = ()  # (start, end, entity text, spaCy label)
 
 
 def sentence_tags(named: Named, sentences: Sequence[str]) -> list[Tags | None]:

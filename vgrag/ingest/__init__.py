@@ -5,65 +5,25 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from ..documents.sources import InputError, base_name, clean_file_name, document_sections, source_key
+from ..documents.sources import InputError, base_name, clean_file_name, source_key
 from ..documents.triple_files import ImportedPassage
 from ..embed import Embedder
 from ..extraction.entities import Canonicalizer, graph_aliases, graph_lookup
 from ..extraction.extract import Extraction, Extractor
-from ..extraction.tags import sentence_tags, tag_sentences
-from ..nlp import load_spacy
-from ..storage.tags import Tags
+from ..extraction.tags import sentence_tags
 from .identity import base_of, place
 from .report import ChunkResult, Failure, IngestReport, Progress, ProgressFn, Tally, noop
 from ..models import Document
-from ..storage.schema import COLUMNS, TEXT
 from ..storage.store import Graph
 from ..storage.writer import SourceChunk, delete_document, write_chunks
-from ..text import chunk_sentences, content_hash, doc_id, repetitive, split_texts
+from ..text import content_hash, doc_id, repetitive
+from .passages import PlannedChunk, fitted_imports, keeps_sentences, plan_chunks, tag_missing
+
+__all__ = ["IngestReport", "Progress", "ProgressFn", "ingest_documents", "ingest_imported", "plan_chunks"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class PlannedChunk:
-    title: str  # the passage title: heading path (and PDF page), the file name only without headings
-    topic: str  # what pronouns fall back to in offline extraction: a heading that names something, or ""
-    text: str
-    headings: tuple[str, ...] = ()  # the section's heading path (names glued to a heading lose it: Canonicalizer)
-    sentences: tuple[str, ...] = ()  # the text's sentences (it is them joined by spaces): split once, kept with it
-
-
-PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
-
-
-def fit_passage(sentences: tuple[str, ...], limit: int = PASSAGE_BYTES) -> list[tuple[str, ...]]:
-    """A passage's sentences as it will be stored: one passage when their text fits the passage column, else parts
-    of whole sentences (a longer sentence cut at a space) that do — never cut silently."""
-    text = " ".join(sentences)
-    if len(text.encode("utf-8")) <= limit:
-        return [sentences]
-    chars = limit
-    while True:
-        parts = chunk_sentences(text, chars, 0)
-        if all(len(" ".join(p).encode("utf-8")) <= limit for p in parts):
-            return parts
-        chars //= 2
-
-
-def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentences: int = 1) -> list[PlannedChunk]:
-    """A document's chunks: sentence-aware, overlapping within a section, never across sections or pages."""
-    shown = clean_file_name(name)
-    fallback = base_name(shown)
-    out: list[PlannedChunk] = []
-    for sec in document_sections(shown, data):
-        title, topic = sec.title(fallback), sec.topic
-        for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part) for part in fit_passage(c))
-    if not out:
-        raise InputError(f"{shown}: no text found.")
-    return out
 
 
 def _begin_document(graph: Graph, key: str, name: str, digest: str, n: int, tally: Tally, replaces: str | None = None,
@@ -246,11 +206,14 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
         return
     did = _begin_document(graph, doc.key, doc.name, doc.digest, len(doc.chunks), tally, doc.replaces)
     tally.documents.append(doc.name)
+    keep = keeps_sentences(graph)
     for start in range(0, len(doc.chunks), batch_size):
         chunks, found = doc.chunks[start : start + batch_size], results[start : start + batch_size]
-        parsed = [sentence_tags(ex.named, c.sentences) if ex.error != REPETITIVE else [()] * len(c.sentences)
-                  for c, ex in zip(chunks, found, strict=True)]  # fmt: skip
-        tags = tag_missing([c.sentences for c in chunks], parsed)  # what the parse did not name: the NER alone
+        tags = [()] * len(chunks)  # a graph made before passages kept sentences: nothing to tag
+        if keep:
+            parsed = [sentence_tags(ex.named, c.sentences) if ex.error != REPETITIVE else [()] * len(c.sentences)
+                      for c, ex in zip(chunks, found, strict=True)]  # fmt: skip
+            tags = tag_missing([c.sentences for c in chunks], parsed, tally)  # what no parse named: the NER alone
         batch = [SourceChunk(did, c.title, c.text, start + i, ex.triples, ex.entities, c.sentences, t)
                  for i, (c, ex, t) in enumerate(zip(chunks, found, tags, strict=True))]  # fmt: skip
         tally.triples += sum(len(c.triples) for c in batch)
@@ -277,42 +240,6 @@ def _store_document(graph: Graph, embedder: Embedder, extractor: Extractor, cano
         )))  # fmt: skip
 
 
-def tag_missing(sentences: Sequence[Sequence[str]], tags: Sequence[Sequence[Tags | None]]
-                ) -> list[tuple[Tags | None, ...]]:  # fmt: skip
-    """Each chunk's sentences' tags, where its extraction's parse named none (an LLM extractor, an import) by
-    spaCy's NER alone, all such sentences of the batch in one call; without spaCy, those stay untagged (None)."""
-    todo = [x for ss, ts in zip(sentences, tags, strict=True) for x, t in zip(ss, ts, strict=True) if t is None]
-    found: dict[str, Tags] = {x: () for x in todo if repetitive(x)}  # text that is not prose names nothing
-    todo = [x for x in todo if x not in found]
-    nlp = load_spacy() if todo else None
-    if nlp is not None:
-        found.update(zip(todo, map(tuple, tag_sentences(nlp, todo)), strict=True))
-    return [tuple(found.get(x) if t is None else t for x, t in zip(ss, ts, strict=True))
-            for ss, ts in zip(sentences, tags, strict=True)]  # fmt: skip
-
-
-def _fitted(passages: Sequence[ImportedPassage], name: str, tally: Tally
-            ) -> list[tuple[ImportedPassage, tuple[str, ...]]]:  # fmt: skip
-    """Passages with their sentences, split where they exceed the passage column (each part keeps the passage's
-    triples), each split reported as a Failure naming the file and the passage."""
-    out: list[tuple[ImportedPassage, tuple[str, ...]]] = []
-    for n, (p, sentences) in enumerate(zip(passages, split_texts([p.text for p in passages]), strict=True)):
-        sentences = tuple(sentences) or (p.text,)
-        if len(p.text.encode("utf-8")) <= PASSAGE_BYTES:
-            out.append((p, sentences))
-            continue
-        parts = fit_passage(sentences)
-        if len(parts) > 1:
-            size = len(p.text.encode("utf-8"))
-            tally.failures.append(Failure(name, n, (
-                f"{name}: passage {n + 1} ({p.title or 'untitled'}) has {size:,} bytes, over the"
-                f" {PASSAGE_BYTES:,}-byte "
-                f"limit of a stored passage; it was stored as {len(parts)} passages, each with its triples."
-            )))  # fmt: skip
-        out.extend((replace(p, text=" ".join(part)), part) for part in parts)
-    return out
-
-
 def ingest_imported(
     graph: Graph,
     embedder: Embedder,
@@ -335,7 +262,8 @@ def ingest_imported(
     if where.beside:
         tally.beside.append(where.name)
     key, source_name = where.key, where.name
-    fitted = _fitted(passages, source_name, tally)  # with their sentences, split once here
+    fitted = fitted_imports(passages, source_name, tally)  # with their sentences, split once here
+    keep = keeps_sentences(graph)
     did = _begin_document(graph, key, source_name, data_hash, len(fitted), tally, where.replaces)
     tally.documents.append(source_name)
     for n, (p, _) in enumerate(fitted):
@@ -347,8 +275,14 @@ def ingest_imported(
     untitled = base_name(source_name)  # a passage without a title is cited by its file, as a document's is
     for start in range(0, len(fitted), batch_size):
         part = fitted[start : start + batch_size]
-        on_progress(Progress("store", start, len(fitted), f"finding names in {len(part)} passages"))
-        tags = tag_missing([ss for _, ss in part], [[None] * len(ss) for _, ss in part])
+        tags = [()] * len(part)
+        if keep:  # the names an extraction's parse found (bench's offline graphs), else the NER alone
+
+            def heard(k: int, n: int, start: int = start) -> None:
+                on_progress(Progress("store", start, len(fitted), f"finding names: {k:,} of {n:,} sentences"))
+
+            parsed = [sentence_tags(p.named, ss) if p.named else [None] * len(ss) for p, ss in part]
+            tags = tag_missing([ss for _, ss in part], parsed, tally, heard)
         chunks = [SourceChunk(did, p.title or untitled, p.text, start + i, p.triples, p.entities, ss, t)
                   for i, ((p, ss), t) in enumerate(zip(part, tags, strict=True))]  # fmt: skip
         tally.triples += sum(len(p.triples) for p, _ in part)

@@ -83,7 +83,9 @@ class Tally:
     texts_embedded: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    timings: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "extract": 0.0, "embed": 0.0, "store": 0.0})
+    timings: dict[str, float] = field(
+        default_factory=lambda: {"read": 0.0, "extract": 0.0, "tag": 0.0, "embed": 0.0, "store": 0.0}
+    )
     failures: list[Failure] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)

@@ -31,8 +31,8 @@ def how_it_works(p: QueryParams = QueryParams(), method: str = "graph") -> str:
     or before a run the knobs as they stand)."""
     if method in _BASELINES:
         return _BASELINES[method].format(k=p.passage_top_k, d=2 * p.passage_top_k) + (
-            "Offline, the answer is the evidence sentences from those passages, cited, and a short answer only when "
-            "the reader is confident; with a model, one LLM call answers from the passages, citing them."
+            "Offline, the answer is the evidence sentences from those passages, cited, with a verdict (found, partly "
+            "found, not in these documents); with a model, one LLM call answers from the passages, citing them."
         )
     hops = f"{p.hops} hop{'s' if p.hops != 1 else ''} (Hops = {p.hops})" if p.hops else "no hop (Hops = 0)"
     rerank = {

@@ -16,7 +16,8 @@ from ..embed import Embedder, embed_queries
 from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from ..storage.store import Graph
 from .evidence import Sentence, choose, describe
-from .question import STOP_WORDS, Asked, Lemmas, norm, read_question
+from ..nlp import STOP_WORDS, Lemmas
+from .question import Asked, norm, read_question
 from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
@@ -71,7 +72,12 @@ def path_score(
 
 
 def reasoning_paths(
-    trace: QueryTrace, embedder: Embedder | None = None, graph: Graph | None = None, max_len: int = 3, limit: int = 5
+    trace: QueryTrace,
+    embedder: Embedder | None = None,
+    graph: Graph | None = None,
+    max_len: int = 3,
+    limit: int = 5,
+    lex: Lemmas | None = None,
 ) -> tuple[tuple[str, ...], ...]:
     """The chains that best explain the question (see path_score): their similarity to the question and how many of
     the question's content words they account for. All chains are first scored with the mean of their relations'
@@ -84,7 +90,7 @@ def reasoning_paths(
     paths = _candidate_paths(trace, max_len)
     if not paths:
         return ()
-    lex = graph.lemmas if graph is not None else Lemmas()
+    lex = lex if lex is not None else Lemmas()
     q = lex.content(trace.question)
     every = frozenset().union(*q)
     said = {r.id: lex.found(every, r.text) for p in paths for r in p}
@@ -180,20 +186,25 @@ NO_READER = Reading("", 0.0, None, "offline answers are the cited evidence and i
 
 
 def extractive_answer(
-    trace: QueryTrace, embedder: Embedder, graph: Graph | None = None, reader: Reader | None = None
+    trace: QueryTrace,
+    embedder: Embedder,
+    graph: Graph | None = None,
+    reader: Reader | None = None,
+    lex: Lemmas | None = None,
 ) -> AnswerStep:
     """Offline answer: the evidence sentences first (from the retrieved passages only, so every [n] is a passage
     of the list shown) and the verdict on them; a short answer only from `reader` (none by default) when its
-    confidence reaches its threshold."""
+    confidence reaches its threshold. `lex`: the words' lemmas remembered across questions (default: a new one)."""
     t0 = time.perf_counter()
+    lex = lex if lex is not None else Lemmas()
     passages = list(trace.passages.passages) if trace.passages else []
-    paths = reasoning_paths(trace, embedder, graph)
+    paths = reasoning_paths(trace, embedder, graph, lex=lex)
     if not passages:
         verdict = judge((), (), ())
         return AnswerStep(verdict.said, (), paths, "extractive", ms_since(t0), abstained=True,
                           verdict=verdict)  # fmt: skip
     names = query_names(trace)
-    asked = read_question(trace.question, names, graph.lemmas if graph is not None else None)
+    asked = read_question(trace.question, names, lex)
     # as stored with the passages at ingest (older passages: split and tagged now, kept in the graph's memory);
     # the reader and the evidence share them
     sentences = listed_sentences(passages, graph.tags if graph is not None else None)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .question import Lemmas, norm
+from ..nlp import Lemmas
+from .question import norm
 
 MAX_EVIDENCE = 3  # sentences shown first
 

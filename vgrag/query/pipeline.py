@@ -16,6 +16,7 @@ from ..config import QueryParams
 from ..embed import Embedder
 from ..llm import Deadline, OpenAILLM
 from ..storage.store import Graph
+from ..nlp import Lemmas
 from .answer import answer_llm, cited_answer, extractive_answer, reasoning_paths
 from .baselines import retrieve_hybrid, retrieve_naive
 from .rerank import RerankInput, rerank_graph, rerank_llm
@@ -79,18 +80,20 @@ def retrieve_trace(
     return retrieve(question, graph, embedder, params, llm_rerank=llm.rerank if llm else None, scope=scope)
 
 
-def answer_trace(trace: QueryTrace, graph: Graph, embedder: Embedder, llm: QueryLLM | None = None) -> QueryTrace:
-    """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason."""
+def answer_trace(trace: QueryTrace, graph: Graph, embedder: Embedder, llm: QueryLLM | None = None,
+                 lex: Lemmas | None = None) -> QueryTrace:  # fmt: skip
+    """The trace with its answer: the LLM's when it gave one, else the extractive answer with the reason; `lex`: the
+    words' lemmas remembered across questions (the Workspace's; default: a new memory)."""
     t0 = time.perf_counter()
     if llm is not None:
         step = llm.answer(trace)
         if step.error and not step.text:
-            fallback = extractive_answer(trace, embedder, graph)
+            fallback = extractive_answer(trace, embedder, graph, lex=lex)
             step = replace(fallback, error=f"LLM answer failed ({step.error}); extractive answer shown", llm=step.llm)
         elif not step.paths:
-            step = replace(step, paths=reasoning_paths(trace, embedder, graph))
+            step = replace(step, paths=reasoning_paths(trace, embedder, graph, lex=lex))
     else:
-        step = extractive_answer(trace, embedder, graph)
+        step = extractive_answer(trace, embedder, graph, lex=lex)
     total = round(trace.retrieval_ms + (time.perf_counter() - t0) * 1000, 2)
     return replace(trace, answer=step, total_ms=total)
 
@@ -111,13 +114,14 @@ def run_query(
     return answer_trace(trace, graph, embedder, session)
 
 
-def stopped_answer(trace: QueryTrace, partial: str, graph: Graph, embedder: Embedder) -> QueryTrace:
+def stopped_answer(trace: QueryTrace, partial: str, graph: Graph, embedder: Embedder, lex: Lemmas | None = None
+                   ) -> QueryTrace:  # fmt: skip
     """The trace of a query whose streamed answer the user stopped: the text so far, cited, and why it ends;
     the extractive answer when nothing had arrived."""
     if not partial.strip():
-        step = extractive_answer(trace, embedder, graph)
+        step = extractive_answer(trace, embedder, graph, lex=lex)
         step = replace(step, error="the LLM answer was stopped before any text arrived; extractive answer shown")
     else:
         step = cited_answer(trace, partial, None, 0.0, f"stopped by the user after {len(partial)} characters")
-        step = replace(step, paths=reasoning_paths(trace, embedder, graph))
+        step = replace(step, paths=reasoning_paths(trace, embedder, graph, lex=lex))
     return replace(trace, answer=step)

@@ -1,46 +1,27 @@
-"""What a question asks, read with spaCy: its question word, the noun it asks about, the entity labels an answer
-may carry, its content words as lemma sets — and whether it is English at all (the offline models read only English).
+"""What a question asks, read with spaCy: its question word, the noun it asks about, its content words as lemma
+sets — and whether it is English at all (the offline models read only English).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
-from ..lemmas import STOP_WORDS, WORD, Lemmas, content_words
-from ..nlp import load_spacy
-
-__all__ = ["STOP_WORDS", "Asked", "Lemmas", "read_question"]  # STOP_WORDS and Lemmas: for the answer step
-
-# the question word alone fixes the answer's spaCy entity labels for these; "which"/"what <noun>" take P(label | noun)
-# as scripts/fit_types.py learned it from the corpora's tagged sentences ("county" -> GPE, "year" -> DATE)
-WH_LABELS = {
-    "who": ("PERSON",),
-    "whom": ("PERSON",),
-    "whose": ("PERSON",),
-    "when": ("DATE", "TIME"),
-    "where": ("GPE", "LOC", "FAC"),
-    "how": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "DATE"),  # how many / much / long / old
-}
-TYPES_FILE = Path(__file__).with_name("answer_types.json")
+from ..nlp import STOP_WORDS, WORD, Lemmas, content_words, load_spacy
 
 
 @dataclass(frozen=True)
 class Asked:
-    """A question as the reader uses it."""
+    """A question as the answer step (its evidence, its verdict, a reader) uses it."""
 
     text: str
     wh: str  # the question word ("" when there is none, e.g. a yes/no question)
     noun: str  # the asked noun's lemma after which/what ("which city" -> "city"), else ""
-    types: tuple[tuple[str, float], ...]  # (spaCy entity label, P(answer has it)); () when the question does not say
     names: tuple[str, ...]  # the question's names (the query entities retrieval found)
     lemmas: tuple[frozenset[str], ...]  # one lemma set per content word outside the names
     english: bool
     words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
-    lex: Lemmas = field(default_factory=lambda: Lemmas(), repr=False, compare=False)  # how its words were read
+    lex: Lemmas = field(default_factory=Lemmas, repr=False, compare=False)  # reads the passages' words the same way
 
 
 MAX_QUESTION_CHARS = 2_000  # ~4x what the embedders read of one text (MiniLM: 256 tokens); spaCy parses ~5 KB/s
@@ -83,17 +64,9 @@ def is_english(text: str) -> bool:
     return bool(lower) and sum(w in STOP_WORDS for w in lower) >= 0.25 * len(lower)
 
 
-@lru_cache(maxsize=1)
-def _noun_types() -> dict[str, dict[str, float]]:
-    try:
-        return json.loads(TYPES_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
 def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None = None) -> Asked:
     """Parse the question once (spaCy's tagger and parser, no NER) for its question word and asked noun; its words
-    and, later, the passages' are lemmatized by `lex` (a graph's, so a word is lemmatized once; default: a new one)."""
+    and, later, the passages' are lemmatized by `lex` (the Workspace's, so a word is lemmatized once; default: new)."""
     nlp = load_spacy()
     lex = lex if lex is not None else Lemmas()
     english = is_english(question)
@@ -102,7 +75,7 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
              if not x & name_words]  # fmt: skip
     lemmas, words = tuple(x for _, x in pairs), tuple(w for w, _ in pairs)
     if nlp is None:
-        return Asked(question, "", "", (), names, lemmas, english, words, lex)
+        return Asked(question, "", "", names, lemmas, english, words, lex)
     doc = nlp(question, disable=["ner"])  # type: ignore[operator]
     wh_tokens = [t for t in doc if t.tag_ in ("WDT", "WP", "WP$", "WRB") and t.lower_ != "that"]
     # the asking word is not inside a relative clause ("the country where X was born"); of those the last ("…, and
@@ -113,9 +86,4 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
     if wh in ("which", "what", "how"):
         after = doc[asking[-1].i + 1 :]
         noun = next((t.lemma_.lower() for t in after if t.pos_ in ("NOUN", "PROPN")), "")
-    types: tuple[tuple[str, float], ...] = tuple((lab, 1.0) for lab in WH_LABELS.get(wh, ()))
-    if wh in ("which", "what") and noun:
-        table = _noun_types()
-        known = [table[x] for x in sorted(lex.word(noun)) if x in table]
-        types = tuple(known[0].items()) if known else ()
-    return Asked(question, wh, noun, types, names, lemmas, english, words, lex)
+    return Asked(question, wh, noun, names, lemmas, english, words, lex)

@@ -246,6 +246,8 @@ class QueryTrace:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(dataclasses.replace(self, state=None))
         del d["state"]
+        for p in d["passages"]["passages"] if d["passages"] else ():
+            del p["sentences"]  # the store's encoding, not the run's (a rebuilt trace splits its passages again)
         if d["answer"] is not None:  # the answer's evidence leads, as on the page
             a = d["answer"]
             d["answer"] = {"verdict": a.pop("verdict"), "evidence": a.pop("evidence"), **a}

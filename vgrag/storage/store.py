@@ -37,7 +37,6 @@ from .schema import (
     to_row,
 )
 from .tables import Index, Tables, id_filter, load_collections
-from ..lemmas import Lemmas
 from .tags import SentenceTags
 from .titles import TitleIndex
 
@@ -85,10 +84,9 @@ class Graph:
         self.lexical = LexicalIndex(client, self.coll(LEXICAL), self._create)  # type: ignore[arg-type]
         store.subscribe(self._words)
         self._titles = Titles(store)
-        # the graph's memory for questions: words' lemmas, and the named entities of sentences of passages stored
-        # without them (older graphs); passages stored since keep their sentences and tags (storage/tags.py)
+        # the named entities of sentences of passages stored without them (older graphs), tagged when a question
+        # lists them; passages stored since keep their sentences and tags (storage/tags.py)
         self.tags = SentenceTags()
-        self.lemmas = Lemmas()
 
     @property
     def index(self) -> Index:

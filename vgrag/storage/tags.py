@@ -1,9 +1,9 @@
 """A passage's sentences and their named entities, stored with the passage (its `sentences` column): ingest splits
-a document into sentences once, chunks are made of whole sentences, and extraction's parse names each sentence's
-entities, so the answer step reads both from the passage and splits or tags nothing.
+a document into sentences once, chunks are made of whole sentences, and extraction's parse (else spaCy's NER at
+ingest or import) names each sentence's entities, so the answer step reads both from the passage and splits or tags
+nothing.
 
-Passages stored before that column (or imported without a parse) have none: their sentences are split when a
-question lists them and tagged by spaCy's NER (extraction/tags.py), remembered in the graph's memory
+Passages stored before that column have none: their sentences are split when a question lists them and tagged by spaCy's NER (extraction/tags.py), remembered in the graph's memory
 (`SentenceTags`), keyed by the sentence itself (a hash of its text), so an entry never goes stale.
 """
 
@@ -23,8 +23,8 @@ def sentence_key(sentence: str) -> str:
 
 
 class SentenceTags:
-    """Sentences' tags by sentence, in this process's memory (the graph's: tagged at ingest by extraction's parse,
-    or by the reader when a question lists a sentence first)."""
+    """Sentences' tags by sentence, in this process's memory (the graph's): the sentences of passages stored without
+    theirs, tagged by the NER when a question first lists them."""
 
     def __init__(self) -> None:
         self._tags: dict[str, Tags] = {}
@@ -75,6 +75,8 @@ def decode_sentences(text: str, encoded: str) -> tuple[tuple[str, ...], tuple[Ta
         if "n" in data:
             sentences, at = [], 0
             for n in data["n"]:
+                if at and text[at - 1 : at] != " ":  # sentences joined by single spaces, nothing else
+                    return None
                 sentences.append(text[at : at + n])
                 at += n + 1
             if at - 1 != len(text):

@@ -102,7 +102,7 @@ def _write_chunks(
         pid = ch.passage_id
         layout = encode_sentences(ch.text, ch.sentences, ch.tags or None) if keep else ""  # older graphs: none
         psgs[pid] = Passage(pid, ch.title, ch.text, ch.doc_id, ch.chunk_index, sentences=layout)
-        stats.sentences_tagged += sum(t is not None for t in ch.tags) if layout else 0
+        stats.sentences_tagged += sum(t is not None for t in ch.tags) if '"t":' in layout else 0
         for name in ch.entities:
             name = display_name(name)
             if name:
