@@ -3,8 +3,9 @@ a document into sentences once, chunks are made of whole sentences, and extracti
 ingest or import) names each sentence's entities, so the answer step reads both from the passage and splits or tags
 nothing.
 
-Passages stored before that column have none: their sentences are split when a question lists them and tagged by spaCy's NER (extraction/tags.py), remembered in the graph's memory
-(`SentenceTags`), keyed by the sentence itself (a hash of its text), so an entry never goes stale.
+Passages stored before that column have none: their sentences are split when a question lists them and tagged by
+spaCy's NER (extraction/tags.py), remembered in the graph's memory (`SentenceTags`), keyed by the sentence itself (a
+hash of its text), so an entry never goes stale. Ingesting such a document again stores its sentences.
 """
 
 from __future__ import annotations
