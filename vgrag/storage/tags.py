@@ -5,7 +5,7 @@ nothing.
 
 Passages stored before that column have none: their sentences are split when a question lists them and tagged by
 spaCy's NER (extraction/tags.py), remembered in the graph's memory (`SentenceTags`), keyed by the sentence itself (a
-hash of its text), so an entry never goes stale. Ingesting such a document again stores its sentences.
+hash of its text), so an entry never goes stale. Only a graph created since stores them.
 """
 
 from __future__ import annotations
