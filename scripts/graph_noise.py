@@ -7,6 +7,7 @@ Usage:
                  section per passage
   --code DIR     import vgrag from DIR instead (another checkout, for before/after figures on the same files)
   --minilm       embed with the real MiniLM model (default: the tests' hashing embedder; names do not depend on it)
+  --list         list every 6+-word name and quantity phrase (not only the first few), to sort real from noise
 
 Counted over the graph's entities / distinct predicates (the detectors are this script's own, so a before/after
 comparison measures both checkouts with the same ruler):
@@ -80,7 +81,7 @@ def bench_file(spec: str) -> tuple[str, bytes]:
     return f"{folder.name}_{n}.md", md.encode()
 
 
-def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
+def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False) -> dict:
     nlp = load_spacy()
     headings: set[str] = set()
     texts = []
@@ -141,9 +142,9 @@ def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
         "ingest_s": round(secs, 1),
         "extract_s": round(report.timings.get("extract", 0.0), 1),
         "examples": {
-            "six_plus": six[:5],
+            "six_plus": six if every else six[:5],
             "heading_glued": sorted(set(glued))[:5],
-            "quantity": quantity[:8],
+            "quantity": quantity if every else quantity[:8],
             "fold_dupes": dupes[:5],
             "abbr_split": split[:5],
             "year_preds": year_preds[:6],
@@ -163,7 +164,7 @@ def main() -> None:
             skip = True
             if a == "--bench":
                 files.append(bench_file(argv[i + 1]))
-        elif a != "--minilm":
+        elif a not in ("--minilm", "--list"):
             files.append((Path(a).name, Path(a).read_bytes()))
     if "--minilm" in argv:
         from vgrag.embed import make_embedder
@@ -171,7 +172,7 @@ def main() -> None:
         embedder: object = make_embedder("minilm")
     else:
         embedder = HashEmbedder()
-    sys.stdout.write(json.dumps(noise(files, embedder), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(noise(files, embedder, "--list" in argv), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

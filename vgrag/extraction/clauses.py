@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import is_title, item_span, quantified
+from .mentions import MONTH, is_title, item_span, joined_names, point_date, quantified
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -35,9 +35,6 @@ RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
 DATE_LABELS = {"DATE", "TIME"}
 MODIFIERS = {"compound", "amod", "nummod", "nmod", "poss", "flat", "npadvmod"}
-_MONTH = re.compile(  # a month or a day ("decades" is neither)
-    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
-    r"dec(ember)?)\b\.?|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I)  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MAX_PREDICATE_WORDS = 8
 QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
@@ -119,9 +116,9 @@ class ClauseReader:
             text = self.doc[start:end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
-                if before is not None and re.fullmatch(r"\d{1,2}", before.text) and _MONTH.match(ent[0].text):
-                    text = f"{before.text} {text}"  # "9 August 1938" that NER read as "August 1938"
-                return Arg(text, "date" if _MONTH.search(text) else "year")
+                if before is not None and re.fullmatch(r"\d{1,2}", before.text) and MONTH.match(ent[0].text):
+                    start, text = start - 1, f"{before.text} {text}"  # "9 August 1938" NER read as "August 1938"
+                return Arg(text, "date" if point_date(self.doc[start:end]) else "year")
             return self.named(text, tok)
         if tok.pos_ == "NUM":
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
@@ -135,6 +132,8 @@ class ClauseReader:
         words = list(self.doc[start:end])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
+        if tok.pos_ == "NOUN" and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
+            return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         year = ""
         if tok.pos_ == "NOUN" and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
             year, words = words[0].text, words[1:]
@@ -238,7 +237,10 @@ class ClauseReader:
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
-                    years.append(f"{p[len(verb_base) :].strip() if p.startswith(verb_base) else ''} {a.text}".strip())
+                    prep = p[len(verb_base) :].strip() if p.startswith(verb_base) else ""
+                    if prep.split()[-1:] == a.text.lower().split()[:1]:  # "held between" + "between 9 and 25 May"
+                        prep = " ".join(prep.split()[:-1])
+                    years.append(f"{prep} {a.text}".strip())
                 elif a.node:
                     pairs.append((p, a))
         out = []
@@ -319,6 +321,7 @@ def coordinated(tok: Tok) -> list[Tok]:
     out = []
     for t in [tok, *tok.conjuncts]:
         out.append(t)
+        out += joined_names(t) if t.pos_ == "PROPN" else []
         out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
     return out
 

@@ -15,6 +15,7 @@ a title rather than part of the name.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 Tok = Any
@@ -22,6 +23,19 @@ _ARTICLES = {"the", "a", "an"}
 _QUANTIFIER_DEPS = {"det", "predet", "amod", "nummod", "quantmod", "advmod"}
 _CELL = {";", "|", ":", "•", "·", "(", ")", "[", "]"}  # table cells, list bullets, a parenthesis
 _QUANTIFIER_POS = {"DET", "ADJ", "NUM", "PRON", "ADV"}
+MONTH = re.compile(  # a month name ("decades" is not one)
+    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
+    r"dec(ember)?)\b\.?", re.I)  # fmt: skip
+_MEASURE = {"DATE", "TIME", "CARDINAL", "QUANTITY", "PERCENT", "MONEY"}
+_RANGE = {"to", "between", "from", "until", "till", "through", "and", "or", "-", "–", "—"}
+
+
+def point_date(span: Any) -> bool:
+    """Whether a DATE span names one calendar day or month ("30 November 1937", "August 1938"): a month name and
+    no range. A range ("July 1 to November 23, 1904", "between 9 and 25 February 2018"), a century or period
+    ("the first half of the 20th century") or a frequency ("every 18 months") says when, like a bare year: it is
+    kept on the relation, not made an entity."""
+    return any(MONTH.fullmatch(t.text) for t in span) and not any(t.lower_ in _RANGE for t in span)
 
 
 def is_title(tok: Tok) -> bool:
@@ -34,8 +48,12 @@ def quantified(tok: Tok) -> bool:
     """Whether a common noun is quantified or picked out by number ("many genres", "several other proteins",
     "other writers", "the first time", "two parties"): its own modifiers before it say how many or which."""
     for c in tok.children:
-        if c.i < tok.i and c.dep_ == "poss" and (c.tag_ in ("PRP$", "WP$") or c.pos_ == "PRON"):
+        if c.i < tok.i and c.dep_ == "poss" and (c.tag_ in ("PRP$", "WP$") or c.pos_ == "PRON" or c.like_num):
             return True  # "whose recent clients", "its style guide", "one's life": refers back, names nothing
+        if c.i < tok.i and c.dep_ == "poss" and c.ent_type_ in _MEASURE:
+            return True  # "one year's service", "a decade's work": a measure, not an owner
+        if c.i < tok.i and c.dep_ == "amod" and c.like_num and c.pos_ == "ADJ":
+            return True  # an ordinal word the tagger calls a date ("the fifteenth album")
         if c.i > tok.i or c.dep_ not in _QUANTIFIER_DEPS:
             continue
         if c.lower_ in _ARTICLES:
@@ -56,6 +74,8 @@ def _breaks(prev: Tok, tok: Tok) -> bool:
         return True
     if "\n" in prev.whitespace_:
         return True
+    if _inner_year(tok) or _inner_year(prev):  # a table row run together: "Maryland Jousting 1962 State Sport"
+        return True
     word = tok.text[:1]
     return (
         word.isupper()
@@ -67,19 +87,58 @@ def _breaks(prev: Tok, tok: Tok) -> bool:
     )
 
 
+def _inner_year(tok: Tok) -> bool:
+    """A year between two capitalised words of one name ("… Jousting 1962 State Sport …"): names put a year first
+    ("2018 FIFA World Cup") or last ("Euro 2016"); a year inside a run of capitalised words is a table row's or a
+    list's cell, and ends one item."""
+    doc = tok.doc
+    if not (tok.like_num and len(tok.text) == 4 and tok.text.isdigit() and 0 < tok.i < len(doc) - 1):
+        return False
+    before, after = doc[tok.i - 1], doc[tok.i + 1]
+    return before.is_alpha and before.text[:1].isupper() and after.is_alpha and after.text[:1].isupper()
+
+
+def _joins_names(cc: Tok, start: int) -> bool:
+    """Whether a coordinating "and"/"or" inside one name span joins two whole names ("the Naismith Memorial
+    Basketball Hall of Fame and Women's Basketball Hall of Fame"), not two words of one name ("Food and Drug
+    Administration", "Ministry of Environment, Forest and Climate Change"): the conjunct after it is a proper
+    noun with modifiers of its own, at least three words long, and at least two words come before it."""
+    if cc.dep_ != "cc" or cc.lower_ not in ("and", "or") or cc.i - start < 2:
+        return False
+    conj = next((c for c in cc.head.children if c.dep_ == "conj" and c.i > cc.i), None)
+    if conj is None or conj.pos_ != "PROPN" or not cc.doc[cc.i + 1].text[:1].isupper():
+        return False
+    own = [c for c in conj.children if c.i < conj.i and c.dep_ in ("compound", "poss", "amod", "nmod")]
+    return bool(own) and conj.right_edge.i - cc.i >= 3
+
+
+def joined_names(tok: Tok) -> list[Tok]:
+    """The heads of the further names "and" joins inside the name `tok` heads ("… Hall of Fame and Women's
+    Basketball Hall of Fame" → the second "Hall"), each read as a name of its own."""
+    return [d for d in tok.subtree if d.dep_ == "conj" and d.i > tok.i and d.head.i != tok.i and any(
+            _joins_names(c, tok.left_edge.i) for c in d.head.children if c.dep_ == "cc" and c.i < d.i)]  # fmt: skip
+
+
 def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
-    """The part of doc[start:end] that holds token `head`, cut where a run-on list starts a new item."""
+    """The part of doc[start:end] that holds token `head`, cut where a run-on list starts a new item, where a
+    capitalised word comes back after other capitalised words (a flattened table: "State Sport Lacrosse State
+    Team Sport"), and where "and" joins two whole names."""
     if end - start < 2 or not start <= head < end:
         return start, end
     s, e = start, end
+    seen: set[str] = set()
     for i in range(start + 1, end):
-        if _breaks(doc[i - 1], doc[i]):
+        prev, tok = doc[i - 1], doc[i]
+        seen = seen | {prev.text} if prev.pos_ == "PROPN" and prev.text[:1].isupper() else set()
+        repeated = tok.pos_ == "PROPN" and tok.text in seen and tok.text != prev.text
+        if _breaks(prev, tok) or repeated or _joins_names(tok, s) or _joins_names(prev, s):
+            seen = set()
             if i <= head:
                 s = i
             else:
                 e = i
                 break
-    while s < e and (doc[s].is_punct or doc[s].is_space):
+    while s < e and (doc[s].is_punct or doc[s].is_space or doc[s].dep_ == "cc"):
         s += 1
     while e > s and (doc[e - 1].is_punct and doc[e - 1].text != "." or doc[e - 1].is_space):
         e -= 1
