@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import MONTH, is_title, item_span, joined_names, point_date, quantified
+from .mentions import MONTH, is_title, item_span, joined_names, modifiers, point_date, quantified
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -113,6 +113,8 @@ class ClauseReader:
             end = span.end
             if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
                 start, end = item_span(self.doc, start, end, tok.i if start <= tok.i < end else ent.root.i)
+                if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
+                    return self.named(title, tok)  # a quoted title inside a name is the name
             text = self.doc[start:end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
@@ -124,11 +126,12 @@ class ClauseReader:
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
-        if tok.pos_ == "NOUN" and quantified(tok):  # "many genres", "several other proteins", "the first time"
+        if quantified(tok):  # "many genres", "several other proteins", "the first time", "the former Mayor"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
-        keep = [c for c in tok.children if c.dep_ in MODIFIERS and c.i < tok.i and c.lower_ not in PERSONAL | {"his",
-                "its", "their", "her"}]  # fmt: skip
+        keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})
         start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
+        if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
+            return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
@@ -286,7 +289,7 @@ class ClauseReader:
         if a is None:
             return []
         out = [(pred, a)] if a.kind != "generic" or depth else []
-        common = (tok.pos_ == "NOUN" or tok.lower_ in QUANTIFIERS) and tok.i not in self.ent_of
+        common = (tok.pos_ == "NOUN" or tok.lower_ in QUANTIFIERS or a.kind == "generic") and tok.i not in self.ent_of
         if depth >= 2 or (not common and not verb_base):
             return out
         head = tok.lemma_ if tok.tag_ == "NNS" else tok.text

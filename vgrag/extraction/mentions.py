@@ -58,14 +58,23 @@ def quantified(tok: Tok) -> bool:
             continue
         if c.lower_ in _ARTICLES:
             continue
-        if c.is_stop and c.pos_ in _QUANTIFIER_POS and c.dep_ != "advmod":
-            return True
+        if c.is_stop and c.pos_ in _QUANTIFIER_POS and c.dep_ != "advmod" or c.tag_ == "RBS":
+            return True  # "many", "several other"; a superlative ranks ("the most influential directors")
         if c.ent_type_ == "ORDINAL" or c.like_num and any(q.dep_ in ("quantmod", "advmod") for q in c.children):
             return True  # "the first time", "over 400,000 copies"; an exact count ("two sons") stays: GPT-3.5's
             # triples name such objects (MuSiQue 0-400: pair recall 0.268 with counts, 0.271 without)
         if c.dep_ in ("amod", "advmod") and quantified(c):  # "very many"
             return True
     return False
+
+
+def modifiers(tok: Tok, deps: set[str], skip: set[str]) -> list[Tok]:
+    """The modifiers before a noun that belong to its name or phrase: children with a dependency in `deps`, not
+    a word in `skip`, and not a verb with its own auxiliary or subject ("Dell Magazines had also early published
+    puzzle magazines": the parser hangs "had … published" on "magazines" as an adjective; it is a clause)."""
+    return [c for c in tok.children if c.dep_ in deps and c.i < tok.i and c.lower_ not in skip and not (
+            c.pos_ in ("VERB", "AUX") and any(g.dep_ in ("aux", "auxpass", "nsubj", "nsubjpass") for g in
+                                              c.children))]  # fmt: skip
 
 
 def _breaks(prev: Tok, tok: Tok) -> bool:
