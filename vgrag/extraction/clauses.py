@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import MONTH, is_title, item_span, joined_names, modifiers, point_date, quantified
+from .mentions import (MONTH, honorific, is_title, item_span, joined_names, modifiers, point_date, post_nominal,
+                       quantified)  # fmt: skip
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -104,13 +105,14 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            span = ent[1:] if (ent[0].lower_ == "the" or is_title(ent[0])) and len(ent) > 1 else ent
+            title = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
+            span = ent[1:] if (ent[0].lower_ == "the" or title(ent[0])) and len(ent) > 1 else ent
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
-                    not is_title(w):  # fmt: skip
+                    not title(w):  # fmt: skip
                 start -= 1
-            end = span.end
+            end = span.end - post_nominal(ent)  # "Ms Zoë Lefèvre KC" is Zoë Lefèvre
             if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
                 start, end = item_span(self.doc, start, end, tok.i if start <= tok.i < end else ent.root.i)
                 if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):

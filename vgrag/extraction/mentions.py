@@ -44,6 +44,30 @@ def is_title(tok: Tok) -> bool:
     return t.endswith(".") and 2 <= len(t) <= 5 and t[0].isupper() and t[:-1].isalpha() and t[1:-1].islower()
 
 
+def honorific(tok: Tok) -> bool:
+    """A title before a person's name: a dotted abbreviation ("Dr.", "Prof.") or, as British usage writes them, a
+    two- or three-letter capitalised abbreviation with no vowel, which no English word is ("Mr", "Mrs", "Ms",
+    "Dr"), before a given name and a surname ("Mr Daniel Osei"; "Mr Collins" and "St Giles-in-the-Fields" keep
+    theirs). Only used next to a PERSON span ("St" before a place is part of its name)."""
+    t, doc = tok.text, tok.doc
+    if is_title(tok):
+        return True
+    if not (2 <= len(t) <= 3 and t[0].isupper() and t[1:].islower() and t.isalpha()) or set("aeiouy") & set(t.lower()):
+        return False
+    after = doc[tok.i + 1 : tok.i + 3]
+    return len(after) == 2 and all(w.is_alpha and w.text[:1].isupper() and w.pos_ == "PROPN" for w in after)
+
+
+def post_nominal(span: Any) -> int:
+    """How many tokens at the end of a PERSON span are post-nominal letters ("Zoë Lefèvre KC", "Alex Hunt MW"):
+    a last all-capital word of 2-4 letters, not a Roman numeral ("Henry VIII", "John D. Rockefeller III"), after
+    at least two words of the name."""
+    if len(span) < 3 or span.label_ != "PERSON":
+        return 0
+    t = span[-1].text
+    return int(t.isalpha() and t.isupper() and 2 <= len(t) <= 4 and not set(t) <= set("IVXLCDM"))
+
+
 def quantified(tok: Tok) -> bool:
     """Whether a common noun is quantified or picked out by number ("many genres", "several other proteins",
     "other writers", "the first time", "two parties"): its own modifiers before it say how many or which."""
