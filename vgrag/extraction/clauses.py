@@ -242,9 +242,8 @@ class ClauseReader:
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
-                    prep = p[len(verb_base) :].strip() if p.startswith(verb_base) else ""
-                    if prep.split()[-1:] == a.text.lower().split()[:1]:  # "held between" + "between 9 and 25 May"
-                        prep = " ".join(prep.split()[:-1])
+                    prep = p.split()[-1] if len(p.split()) > len(verb_base.split()) else ""  # "born in", "ran from"
+                    prep = "" if [prep] == a.text.lower().split()[:1] else prep  # "held between" + "between 9 and …"
                     years.append(f"{prep} {a.text}".strip())
                 elif a.node:
                     pairs.append((p, a))
