@@ -69,6 +69,7 @@ def test_a_table_row_run_together_is_cut_at_its_cells():
     names = _names(ex) - {"List of U.S. state sports"}
     assert "New Hampshire Skiing" in names, names
     assert not [n for n in names if any(c.isdigit() for c in n) or len(n.split()) > 7], names
+    assert not [n for n in names if len(set(n.split())) < len(n.split())], names  # "Texas Rodeo Wyoming Rodeo"
 
 
 def test_and_between_two_whole_names_gives_two_names():
