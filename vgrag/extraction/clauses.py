@@ -24,7 +24,7 @@ from typing import Any
 
 from ..models import Triple
 from .mentions import (MONTH, honorific, is_title, item_span, joined_names, modifiers, point_date, post_nominal,
-                       quantified)  # fmt: skip
+                       quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -63,7 +63,7 @@ class ClauseReader:
             if ent.label_ not in SKIP_LABELS:
                 for tok in ent:
                     self.ent_of[tok.i] = ent
-        self.quoted = _quoted_spans(doc)
+        self.quoted = quoted_spans(doc)
         full: dict[str, set[str]] = {}  # "Hall" → {"G. Stanley Hall"}: a person named in full, later by surname
         for ent in doc.ents:
             if ent.label_ == "PERSON" and len(ent) > 1:
@@ -335,21 +335,3 @@ def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
         return None
     t = clean_triple((s, p, o))
     return replace(t, when=when[:1].lower() + when[1:]) if t is not None and when else t
-
-
-def _quoted_spans(doc: Any) -> dict[int, str]:
-    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital."""
-    out: dict[int, str] = {}
-    opened: int | None = None
-    for tok in doc:
-        if tok.text in ('"', "“", "”", "``", "''"):
-            if opened is None:
-                opened = tok.i
-                continue
-            inner = doc[opened + 1 : tok.i]
-            if 0 < len(inner) <= 8 and inner[0].text[:1].isupper():
-                text = inner.text.strip(" ,.")
-                for t in inner:
-                    out[t.i] = text
-            opened = None
-    return out

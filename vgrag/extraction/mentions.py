@@ -1,16 +1,24 @@
 """What makes a mention a name, read from spaCy's parse (no word lists): where a run-on list glued into one noun
-phrase breaks, whether a noun phrase is a quantity or determiner phrase, and which token before a person's name is
-a title rather than part of the name.
+phrase breaks, whether a noun phrase is a quantity or determiner phrase, which tokens around a person's name are a
+title rather than part of it, and whether a date names a day or says when.
 
 - Run-on lists: a document's list items, table cells and undetected heading lines reach the parser as one
   stretch of words ("Skin reactions Hepatotoxicity Infertility Hair loss Chlorambucil also binds …"). Inside one
-  name, a capitalised word right after a lower-case content word, or a punctuation mark, starts a new item; the
-  mention keeps the item that holds its head word.
+  name, a capitalised word right after a lower-case content word, a punctuation mark, a year between capitalised
+  words or a capitalised word seen earlier in the same run (a flattened table row) starts a new item; "and"
+  between two whole names ("… Hall of Fame and Women's Basketball Hall of Fame") too. The mention keeps the item
+  that holds its head word.
 - Quantity phrases: a noun phrase whose own determiner or modifier is a quantifier — a spaCy stop word tagged as
-  a determiner/adjective/number other than an article ("many", "several other", "each"), a number or an ordinal
-  ("two companies", "the first time") — says how many or which, not what: it is not an entity.
-- Titles: a capitalised abbreviation ending in a full stop ("Dr.", "Prof.", "Ms.") directly before a PERSON span
-  is the person's title, not part of the name.
+  a determiner/adjective/number other than an article ("many", "several other", "each", "former"), an ordinal
+  ("the first time", "the fifteenth album"), a superlative adverb ("the most influential directors"), a measure or
+  pronoun as possessor ("one year's service", "its style guide") — says how many or which, not what.
+- Titles: a dotted abbreviation ("Dr.", "Prof.") or an undotted vowel-less one before a given name and surname
+  ("Mr Daniel Osei") before a PERSON span, and post-nominal letters after it ("Zoë Lefèvre KC"), are not part of
+  the name.
+- Dates: a DATE span is an entity only when it names a calendar day or month and is not a range; ranges, periods
+  and frequencies ("between 14 and 16 November 2022", "the second half of the 19th century", "every 18 months")
+  are the relation's date, like a bare year.
+- Quoted titles: short quoted spans that start with a capital; a quoted title inside a longer name is the name.
 """
 
 from __future__ import annotations
@@ -176,3 +184,21 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
     while e > s and (doc[e - 1].is_punct and doc[e - 1].text != "." or doc[e - 1].is_space):
         e -= 1
     return (s, e) if s < e else (start, end)
+
+
+def quoted_spans(doc: Any) -> dict[int, str]:
+    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital."""
+    out: dict[int, str] = {}
+    opened: int | None = None
+    for tok in doc:
+        if tok.text in ('"', "“", "”", "``", "''"):
+            if opened is None:
+                opened = tok.i
+                continue
+            inner = doc[opened + 1 : tok.i]
+            if 0 < len(inner) <= 8 and inner[0].text[:1].isupper():
+                text = inner.text.strip(" ,.")
+                for t in inner:
+                    out[t.i] = text
+            opened = None
+    return out
