@@ -129,3 +129,25 @@ def test_the_court_judgment_pdf_has_no_range_title_or_run_on_names(graph, embedd
     assert not [n for n in names if n.startswith(("between ", "Mr ", "Ms ")) or n.endswith(" KC")], names
     dated = {r.when for r in graph.iter_relations()}
     assert "between 14 and 16 November 2022" in dated, dated
+
+
+def test_a_comma_ends_what_came_before_a_description():
+    ex = _extract("Between 09:14 and 11:52 UTC, card payments in the European region failed with HTTP 503 errors.",
+                  "Checkout outage")  # fmt: skip
+    names = _names(ex)
+    assert "card payments" in names and not [n for n in names if "," in n], names
+
+
+def test_a_name_never_ends_with_a_dangling_preposition():
+    ex = _extract("On 7 February 2024 the Checkout Service of Larkspur Payments returned errors to customers.",
+                  "Incident review")  # fmt: skip
+    names = _names(ex)
+    assert "Checkout Service" in names and not [n for n in names if n.endswith((" of", " and"))], names
+
+
+def test_the_postmortem_docx_keeps_dates_on_relations_and_people_without_titles(graph, embedder):
+    ingest_documents(graph, embedder, OfflineExtractor(), [("postmortem.docx", (FIX / "postmortem.docx").read_bytes())])
+    names = {e.name for e in graph.iter_entities()}
+    assert "Oleksandr Kovalenko" in names and not [n for n in names if n.startswith("Mr ") or "," in n or
+                                                    n.startswith("Between")], names  # fmt: skip
+    assert {"between 09:14 and 11:52", "at 09:21 UTC"} <= {r.when for r in graph.iter_relations()}

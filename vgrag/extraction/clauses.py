@@ -132,6 +132,8 @@ class ClauseReader:
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})
         start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
+        if tok.pos_ == "NOUN":  # a comma ends what came before a description ("11:52 UTC, card payments failed")
+            start = max([start] + [i + 1 for i in range(start, end) if self.doc[i].text == ","])
         if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
             return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
@@ -243,7 +245,7 @@ class ClauseReader:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
                     prep = p.split()[-1] if len(p.split()) > len(verb_base.split()) else ""  # "born in", "ran from"
-                    prep = "" if [prep] == a.text.lower().split()[:1] else prep  # "held between" + "between 9 and …"
+                    prep = "" if [prep.lower()] == a.text.lower().split()[:1] else prep  # "held between 9 …"
                     years.append(f"{prep} {a.text}".strip())
                 elif a.node:
                     pairs.append((p, a))

@@ -181,8 +181,9 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
                 break
     while s < e and (doc[s].is_punct or doc[s].is_space or doc[s].dep_ == "cc"):
         s += 1
-    while e > s and (doc[e - 1].is_punct and doc[e - 1].text != "." or doc[e - 1].is_space):
-        e -= 1
+    while e > s and (doc[e - 1].is_punct and doc[e - 1].text != "." or doc[e - 1].is_space or doc[e - 1].dep_ in
+                     ("prep", "cc", "det") and doc[e - 1].pos_ in ("ADP", "CCONJ", "DET")):  # fmt: skip
+        e -= 1  # a name never ends with a dangling "of", "and" or "the" ("the Checkout Service of Larkspur …")
     return (s, e) if s < e else (start, end)
 
 
