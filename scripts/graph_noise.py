@@ -22,6 +22,12 @@ comparison measures both checkouts with the same ruler):
   abbr_split    abbreviations the text defines ("Long form (LF)") stored as two entities
   year_preds    distinct predicates that carry a year
   one_relation  entities with exactly one relation
+  range_dates   names that are a date range, period or frequency ("between 14 and 16 November 2022", "second half
+                of the 19th century", "every 18 months"): when a fact happened, not a thing
+  titled        person names carrying an honorific ("Mr Daniel Osei", "Dr. Mignot") or post-nominal letters ("Zoë
+                Lefèvre KC")
+  dangling      names ending in a function word or starting after a comma's glue ("Checkout Service of", "UTC,
+                card payments")
 """
 
 from __future__ import annotations
@@ -49,6 +55,11 @@ from vgrag.storage.database import Database  # noqa: E402
 
 _TITLE = re.compile(r"^(?:[A-Z][a-z]{0,3}\.\s+|(?:Sir|Dame|Lord|Lady)\s+)")
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})s?\b")
+_RANGE_DATE = re.compile(r"\d.*\b(?:to|and|until|through)\b.*\d|\b(?:between|from|every)\b.*\d|\b(?:century|"
+                         r"centuries|decades?)\b|\d\s*[–-]\s*\d", re.I)  # fmt: skip
+_DATE_START = re.compile(r"(?:Between|From|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", re.I)
+_TITLED = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.?\s+\S+\s+\S+|\s(?:KC|QC|MW|DBE|OBE|MBE|CBE|PhD|FRS)$")
+_DANGLING = re.compile(r"\s(?:of|and|or|the|for|to|in|at|by)$|^[A-Z]\w*,\s+[a-z]")
 _DEFINED = re.compile(r"([A-Za-z][\w\-]*(?:\s+[\w\-]+){1,7})\s+\(([A-Z][A-Za-z]*[A-Z]s?)\)")
 
 
@@ -125,6 +136,9 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
     year_preds = sorted(p for p in preds if _YEAR.search(p))
     dated = sum(1 for r in rels if getattr(r, "when", ""))
     one = sum(1 for e in ents if len(e.relation_ids) == 1)
+    ranges = [x for x in names if _RANGE_DATE.search(x) and (not x[:1].isupper() or _DATE_START.match(x))]
+    titled = [x for x in names if _TITLED.search(x)]
+    dangling = [x for x in names if _DANGLING.search(x)]
     pct = lambda k, d=n: round(100 * k / max(d, 1), 1)  # noqa: E731
     return {
         "files": [f for f, _ in files],
@@ -139,6 +153,9 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
         "year_preds": [len(year_preds), len(preds), pct(len(year_preds), len(preds))],
         "dated_relations": dated,
         "one_relation": [one, pct(one)],
+        "range_dates": len(ranges),
+        "titled": len(titled),
+        "dangling": len(dangling),
         "ingest_s": round(secs, 1),
         "extract_s": round(report.timings.get("extract", 0.0), 1),
         "examples": {
@@ -148,6 +165,9 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
             "fold_dupes": dupes[:5],
             "abbr_split": split[:5],
             "year_preds": year_preds[:6],
+            "range_dates": ranges[:6],
+            "titled": titled[:6],
+            "dangling": dangling[:6],
         },
     }
 

@@ -31,7 +31,8 @@ def test_a_date_range_or_a_period_is_the_fact_s_date_not_an_entity():
     ex = _extract(
         "The outage affected the payment gateway between 14 and 16 November 2022. The trial ran from July 1 to "
         "November 23, 1904 at Harbor Medical. Karel Purkyne was a leading painter in the second half of the 19th "
-        "century. The firmware is updated every 18 months by Northwind Components.",
+        "century. The firmware is updated every 18 months by Northwind Components. A second outage struck on May "
+        "29–30 in Rotterdam.",
         "Payment outage",
     )
     names = _names(ex)

@@ -35,6 +35,7 @@ MONTH = re.compile(  # a month name ("decades" is not one)
     r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
     r"dec(ember)?)\b\.?", re.I)  # fmt: skip
 _MEASURE = {"DATE", "TIME", "CARDINAL", "QUANTITY", "PERCENT", "MONEY"}
+_DAYS = re.compile(r"\d[–—-]\d")  # "29–30" in "May 29–30" is one token
 _RANGE = {"to", "between", "from", "until", "till", "through", "and", "or", "-", "–", "—"}
 
 
@@ -43,7 +44,8 @@ def point_date(span: Any) -> bool:
     no range. A range ("July 1 to November 23, 1904", "between 9 and 25 February 2018"), a century or period
     ("the first half of the 20th century") or a frequency ("every 18 months") says when, like a bare year: it is
     kept on the relation, not made an entity."""
-    return any(MONTH.fullmatch(t.text) for t in span) and not any(t.lower_ in _RANGE for t in span)
+    return any(MONTH.fullmatch(t.text) for t in span) and not any(t.lower_ in _RANGE or _DAYS.search(t.text) for t
+                                                                  in span)  # fmt: skip
 
 
 def is_title(tok: Tok) -> bool:
