@@ -105,12 +105,12 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            title = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
-            span = ent[1:] if (ent[0].lower_ == "the" or title(ent[0])) and len(ent) > 1 else ent
+            titled = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
+            span = ent[1:] if (ent[0].lower_ == "the" or titled(ent[0])) and len(ent) > 1 else ent
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
-                    not title(w):  # fmt: skip
+                    not titled(w):  # fmt: skip
                 start -= 1
             end = span.end - post_nominal(ent)  # "Ms Zoë Lefèvre KC" is Zoë Lefèvre
             if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
