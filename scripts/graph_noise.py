@@ -7,6 +7,7 @@ Usage:
                  section per passage
   --code DIR     import vgrag from DIR instead (another checkout, for before/after figures on the same files)
   --minilm       embed with the real MiniLM model (default: the tests' hashing embedder; names do not depend on it)
+  --list         list every 6+-word name and quantity phrase (not only the first few), to sort real from noise
 
 Counted over the graph's entities / distinct predicates (the detectors are this script's own, so a before/after
 comparison measures both checkouts with the same ruler):
@@ -21,6 +22,12 @@ comparison measures both checkouts with the same ruler):
   abbr_split    abbreviations the text defines ("Long form (LF)") stored as two entities
   year_preds    distinct predicates that carry a year
   one_relation  entities with exactly one relation
+  range_dates   names that are a date range, period or frequency ("between 14 and 16 November 2022", "second half
+                of the 19th century", "every 18 months"): when a fact happened, not a thing
+  titled        person names carrying an honorific ("Mr Daniel Osei", "Dr. Mignot") or post-nominal letters ("Zoë
+                Lefèvre KC")
+  dangling      names ending in a function word or starting after a comma's glue ("Checkout Service of", "UTC,
+                card payments")
 """
 
 from __future__ import annotations
@@ -48,6 +55,11 @@ from vgrag.storage.database import Database  # noqa: E402
 
 _TITLE = re.compile(r"^(?:[A-Z][a-z]{0,3}\.\s+|(?:Sir|Dame|Lord|Lady)\s+)")
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})s?\b")
+_RANGE_DATE = re.compile(r"\d.*\b(?:to|and|until|through)\b.*\d|\b(?:between|from|every)\b.*\d|\b(?:century|"
+                         r"centuries|decades?)\b|\d\s*[–-]\s*\d", re.I)  # fmt: skip
+_DATE_START = re.compile(r"(?:Between|From|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", re.I)
+_TITLED = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.?\s+\S+\s+\S+|\s(?:KC|QC|MW|DBE|OBE|MBE|CBE|PhD|FRS)$")
+_DANGLING = re.compile(r"\s(?:of|and|or|the|for|to|in|at|by)$|^[A-Z]\w*,\s+[a-z]")
 _DEFINED = re.compile(r"([A-Za-z][\w\-]*(?:\s+[\w\-]+){1,7})\s+\(([A-Z][A-Za-z]*[A-Z]s?)\)")
 
 
@@ -80,7 +92,7 @@ def bench_file(spec: str) -> tuple[str, bytes]:
     return f"{folder.name}_{n}.md", md.encode()
 
 
-def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
+def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False) -> dict:
     nlp = load_spacy()
     headings: set[str] = set()
     texts = []
@@ -124,6 +136,9 @@ def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
     year_preds = sorted(p for p in preds if _YEAR.search(p))
     dated = sum(1 for r in rels if getattr(r, "when", ""))
     one = sum(1 for e in ents if len(e.relation_ids) == 1)
+    ranges = [x for x in names if _RANGE_DATE.search(x) and (not x[:1].isupper() or _DATE_START.match(x))]
+    titled = [x for x in names if _TITLED.search(x)]
+    dangling = [x for x in names if _DANGLING.search(x)]
     pct = lambda k, d=n: round(100 * k / max(d, 1), 1)  # noqa: E731
     return {
         "files": [f for f, _ in files],
@@ -138,15 +153,21 @@ def noise(files: list[tuple[str, bytes]], embedder: object) -> dict:
         "year_preds": [len(year_preds), len(preds), pct(len(year_preds), len(preds))],
         "dated_relations": dated,
         "one_relation": [one, pct(one)],
+        "range_dates": len(ranges),
+        "titled": len(titled),
+        "dangling": len(dangling),
         "ingest_s": round(secs, 1),
         "extract_s": round(report.timings.get("extract", 0.0), 1),
         "examples": {
-            "six_plus": six[:5],
+            "six_plus": six if every else six[:5],
             "heading_glued": sorted(set(glued))[:5],
-            "quantity": quantity[:8],
+            "quantity": quantity if every else quantity[:8],
             "fold_dupes": dupes[:5],
             "abbr_split": split[:5],
             "year_preds": year_preds[:6],
+            "range_dates": ranges[:6],
+            "titled": titled[:6],
+            "dangling": dangling[:6],
         },
     }
 
@@ -163,7 +184,7 @@ def main() -> None:
             skip = True
             if a == "--bench":
                 files.append(bench_file(argv[i + 1]))
-        elif a != "--minilm":
+        elif a not in ("--minilm", "--list"):
             files.append((Path(a).name, Path(a).read_bytes()))
     if "--minilm" in argv:
         from vgrag.embed import make_embedder
@@ -171,7 +192,7 @@ def main() -> None:
         embedder: object = make_embedder("minilm")
     else:
         embedder = HashEmbedder()
-    sys.stdout.write(json.dumps(noise(files, embedder), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(noise(files, embedder, "--list" in argv), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

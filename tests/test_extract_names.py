@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vgrag.documents.structure import entity_like
 from vgrag.extraction.entities import Canonicalizer, graph_aliases
 from vgrag.extraction.extract import Extraction, OfflineExtractor
 from vgrag.ingest import ingest_documents
@@ -127,13 +128,17 @@ def test_the_canonicalizer_keeps_one_document_s_evidence_to_that_document():
 
 
 def test_the_new_domain_fixtures_meet_the_noise_targets(graph, embedder):
-    files = [(n, (FIX / n).read_bytes()) for n in ("clinical_notes.md", "supply_agreement.html")]
+    files = [(n, (FIX / n).read_bytes()) for n in ("clinical_notes.md", "supply_agreement.html", "court_judgment.pdf",
+                                                    "postmortem.docx")]  # fmt: skip
     ingest_documents(graph, embedder, OfflineExtractor(), files)
     names = [e.name for e in graph.iter_entities()]
     preds = {r.predicate for r in graph.iter_relations()}
     from vgrag.extraction.identity import fold
 
-    assert len([n for n in names if len(n.split()) >= 6]) <= max(1, len(names) // 100)
+    # 6+-word names are real long names here ("Late Payment of Commercial Debts Act", "United Kingdom Warehousing
+    # Association Conditions of Contract"): each written as a name, none a run-on list or a description
+    assert len([n for n in names if len(n.split()) >= 6]) <= 2
+    assert not [n for n in names if len(n.split()) >= 6 and not entity_like(n)], names
     assert len({fold(n) for n in names}) == len(names), sorted(names)
     assert not [p for p in preds if any(c.isdigit() for c in p)], preds
-    assert not {"CLL", "OSA", "MSLT", "GDPR", "MDR"} & set(names), names
+    assert not {"CLL", "OSA", "MSLT", "GDPR", "MDR", "SRE", "MTTR"} & set(names), names

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import is_title, item_span, quantified
+from .mentions import (MONTH, honorific, is_title, item_span, joined_names, modifiers, point_date, post_nominal,
+                       quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -35,9 +36,6 @@ RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
 DATE_LABELS = {"DATE", "TIME"}
 MODIFIERS = {"compound", "amod", "nummod", "nmod", "poss", "flat", "npadvmod"}
-_MONTH = re.compile(  # a month or a day ("decades" is neither)
-    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|"
-    r"dec(ember)?)\b\.?|\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.I)  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MAX_PREDICATE_WORDS = 8
 QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
@@ -65,7 +63,7 @@ class ClauseReader:
             if ent.label_ not in SKIP_LABELS:
                 for tok in ent:
                     self.ent_of[tok.i] = ent
-        self.quoted = _quoted_spans(doc)
+        self.quoted = quoted_spans(doc)
         full: dict[str, set[str]] = {}  # "Hall" → {"G. Stanley Hall"}: a person named in full, later by surname
         for ent in doc.ents:
             if ent.label_ == "PERSON" and len(ent) > 1:
@@ -107,34 +105,42 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            span = ent[1:] if (ent[0].lower_ == "the" or is_title(ent[0])) and len(ent) > 1 else ent
+            titled = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
+            span = ent[1:] if (ent[0].lower_ == "the" or titled(ent[0])) and len(ent) > 1 else ent
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
-                    not is_title(w):  # fmt: skip
+                    not titled(w):  # fmt: skip
                 start -= 1
-            end = span.end
+            end = span.end - post_nominal(ent)  # "Ms Zoë Lefèvre KC" is Zoë Lefèvre
             if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
                 start, end = item_span(self.doc, start, end, tok.i if start <= tok.i < end else ent.root.i)
+                if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
+                    return self.named(title, tok)  # a quoted title inside a name is the name
             text = self.doc[start:end].text
             if ent.label_ in DATE_LABELS:
                 before = self.doc[ent.start - 1] if ent.start > 0 else None
-                if before is not None and re.fullmatch(r"\d{1,2}", before.text) and _MONTH.match(ent[0].text):
-                    text = f"{before.text} {text}"  # "9 August 1938" that NER read as "August 1938"
-                return Arg(text, "date" if _MONTH.search(text) else "year")
+                if before is not None and re.fullmatch(r"\d{1,2}", before.text) and MONTH.match(ent[0].text):
+                    start, text = start - 1, f"{before.text} {text}"  # "9 August 1938" NER read as "August 1938"
+                return Arg(text, "date" if point_date(self.doc[start:end]) else "year")
             return self.named(text, tok)
         if tok.pos_ == "NUM":
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
-        if tok.pos_ == "NOUN" and quantified(tok):  # "many genres", "several other proteins", "the first time"
+        if quantified(tok):  # "many genres", "several other proteins", "the first time", "the former Mayor"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
-        keep = [c for c in tok.children if c.dep_ in MODIFIERS and c.i < tok.i and c.lower_ not in PERSONAL | {"his",
-                "its", "their", "her"}]  # fmt: skip
+        keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})
         start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
+        if tok.pos_ == "NOUN":  # a comma ends what came before a description ("11:52 UTC, card payments failed")
+            start = max([start] + [i + 1 for i in range(start, end) if self.doc[i].text == ","])
+        if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
+            return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
+        if tok.pos_ == "NOUN" and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
+            return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         year = ""
         if tok.pos_ == "NOUN" and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
             year, words = words[0].text, words[1:]
@@ -238,7 +244,9 @@ class ClauseReader:
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
-                    years.append(f"{p[len(verb_base) :].strip() if p.startswith(verb_base) else ''} {a.text}".strip())
+                    prep = p.split()[-1] if len(p.split()) > len(verb_base.split()) else ""  # "born in", "ran from"
+                    prep = "" if [prep.lower()] == a.text.lower().split()[:1] else prep  # "held between 9 …"
+                    years.append(f"{prep} {a.text}".strip())
                 elif a.node:
                     pairs.append((p, a))
         out = []
@@ -284,7 +292,7 @@ class ClauseReader:
         if a is None:
             return []
         out = [(pred, a)] if a.kind != "generic" or depth else []
-        common = (tok.pos_ == "NOUN" or tok.lower_ in QUANTIFIERS) and tok.i not in self.ent_of
+        common = (tok.pos_ == "NOUN" or tok.lower_ in QUANTIFIERS or a.kind == "generic") and tok.i not in self.ent_of
         if depth >= 2 or (not common and not verb_base):
             return out
         head = tok.lemma_ if tok.tag_ == "NNS" else tok.text
@@ -319,6 +327,7 @@ def coordinated(tok: Tok) -> list[Tok]:
     out = []
     for t in [tok, *tok.conjuncts]:
         out.append(t)
+        out += joined_names(t) if t.pos_ == "PROPN" else []
         out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
     return out
 
@@ -328,21 +337,3 @@ def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
         return None
     t = clean_triple((s, p, o))
     return replace(t, when=when[:1].lower() + when[1:]) if t is not None and when else t
-
-
-def _quoted_spans(doc: Any) -> dict[int, str]:
-    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital."""
-    out: dict[int, str] = {}
-    opened: int | None = None
-    for tok in doc:
-        if tok.text in ('"', "“", "”", "``", "''"):
-            if opened is None:
-                opened = tok.i
-                continue
-            inner = doc[opened + 1 : tok.i]
-            if 0 < len(inner) <= 8 and inner[0].text[:1].isupper():
-                text = inner.text.strip(" ,.")
-                for t in inner:
-                    out[t.i] = text
-            opened = None
-    return out

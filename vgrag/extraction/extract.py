@@ -21,7 +21,7 @@ from ..nlp import load_spacy
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
-from .mentions import is_title
+from .mentions import honorific, post_nominal
 from .nominal import nominal_triples
 from .parse import parse_triples_output
 
@@ -86,7 +86,8 @@ def people(doc: Any) -> tuple[str, ...]:
     """The full names (two words or more, without a title such as "Dr.") of the PERSON entities of a parse."""
     out = []
     for ent in doc.ents:
-        span = ent[1:] if ent.label_ == "PERSON" and len(ent) > 1 and is_title(ent[0]) else ent
+        span = ent[1:] if ent.label_ == "PERSON" and len(ent) > 1 and honorific(ent[0]) else ent
+        span = span[: len(span) - post_nominal(ent)] if len(span) > 1 else span
         if ent.label_ == "PERSON" and len(span) > 1 and all(t.text[:1].isupper() for t in span if t.is_alpha):
             out.append(span.text)
     return tuple(dict.fromkeys(out))
