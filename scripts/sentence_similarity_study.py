@@ -32,7 +32,7 @@ from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.embed import Embedder, embed_queries, make_embedder  # noqa: E402
 from vgrag.nlp import load_spacy  # noqa: E402
 from vgrag.query.answer import query_names  # noqa: E402
-from vgrag.query.evidence import MAX_EVIDENCE, Sentence, _bridged, choose, describe  # noqa: E402
+from vgrag.query.evidence import MAX_EVIDENCE, Sentence, bridged, choose, describe  # noqa: E402
 from vgrag.query.reader import SIGNALS, candidates, fitted, sentences_of  # noqa: E402
 from vgrag.extraction.tags import tag_sentences  # noqa: E402
 
@@ -65,7 +65,7 @@ def _cover_by(sentences: list[Sentence], sim: dict[str, float]) -> list[Sentence
         left = [s for s in sentences if all(s.text != c.text for c in chosen)]
         if not left:
             break
-        best = max(left, key=lambda s: (len(s.words - words) + len(s.names - names) + _bridged(s, chosen), sim[s.text]))
+        best = max(left, key=lambda s: (len(s.words - words) + len(s.names - names) + bridged(s, chosen), sim[s.text]))
         chosen.append(best)
         words |= best.words
         names |= best.names

@@ -77,3 +77,33 @@ def test_the_models_not_in_the_documents_is_the_same_verdict(small):  # noqa: F8
     srv = ScriptedServer(['{"selected": [1]}', "Acme Corp is headquartered in Springfield [1]."])
     answered = run_query(Q, small, HashEmbedder(), QueryParams(hops=2), llm=srv.llm()).answer.verdict
     assert answered.kind == "found" and answered.by == "model"
+
+
+PEOPLE = (
+    "People of the society",
+    "Rahul Desai has been the director of the observatory since 2015. He was born in 1971 in Leicester and studied "
+    "physics at the University of Manchester. Tomasz Nowak is the society's outreach officer. He organises the school "
+    "visits and edits the society's newsletter.",
+)
+
+
+def test_a_word_said_only_of_someone_else_is_not_found():
+    """The issue's distractor: a person the documents never date, and another person's "He was born in 1971" —
+    every word is said, but not of the name asked about, so it is not "found" and the verdict says what is missing."""
+    step = _answer("When was Tomasz Nowak born?", [PEOPLE, OTHER], ("Tomasz Nowak",))
+    v = step.verdict
+    assert v.kind == "partly", v
+    assert v.missing_words == ("born",) and v.said == "Partly found: nothing links “Tomasz Nowak” to “born”."
+
+
+def test_the_sentence_after_a_name_continues_it():
+    """"Rahul Desai is the director … He was born in 1971": the sentence right after a name speaks of it."""
+    assert _answer("When was Rahul Desai born?", [PEOPLE, OTHER], ("Rahul Desai",)).verdict.kind == "found"
+
+
+def test_a_word_said_in_the_passage_a_name_sentence_names_is_linked():
+    """The chain's next hop: the evidence names a passage (by its title) that says the rest of the question."""
+    film = ("Black Hawk Down (film)", "Black Hawk Down is a 2001 war film. Its director is Ridley Scott.")
+    scott = ("Ridley Scott", "Scott was born in South Shields in 1937. He studied at the Royal College of Art.")
+    step = _answer("Where was the director of Black Hawk Down born?", [film, scott, OTHER], ("Black Hawk Down",))
+    assert step.verdict.kind == "found", step.verdict

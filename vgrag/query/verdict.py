@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .evidence import Sentence
+from .evidence import Sentence, bridged
+from .question import norm
 
 VerdictKind = Literal["found", "partly", "missing"]
 # "not in these documents" when the evidence states less than NAME_MIN of the question's names or says less than
@@ -41,7 +42,7 @@ class Verdict:
     kind: VerdictKind
     said: str  # one sentence: what was found, or which part nothing supports
     missing_names: tuple[str, ...] = ()  # question names no evidence sentence states
-    missing_words: tuple[str, ...] = ()  # question content words no evidence sentence says
+    missing_words: tuple[str, ...] = ()  # content words no evidence sentence says (of the names: see `linked`)
     name_share: float = 1.0  # share of the question's names stated (1 when it has none)
     word_share: float = 1.0  # share of its content words said (1 when it has none)
     by: Literal["evidence", "model"] = "evidence"
@@ -56,15 +57,37 @@ def _quote(words: Sequence[str], conj: str = "or") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
+def linked(names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]]) -> list[Sentence]:
+    """The chosen sentences that speak of the question's names: one that states a name (or whose passage's title
+    does), the sentence right after such a sentence in its passage (it continues it: "Rahul Desai is the director.
+    He was born in 1971."), and one of a passage that a linked sentence names (the chain's next hop). A sentence
+    between other people's sentences says nothing of the question's names, whatever words it shares with the
+    question. `split`: every (passage index, title, sentence) of the retrieved passages in order (reader.sentences_of);
+    without it, or when the question has no names, every chosen sentence counts."""
+    if not names or not split:
+        return list(chosen)
+    keys = [f" {k} " for n in names if (k := norm(n))]
+    after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
+    for (i, title, text), nxt in zip(split, split[1:], strict=False):
+        if nxt[0] == i and any(k in f" {norm(title)} {norm(text)} " for k in keys):
+            after.add((nxt[0], nxt[2]))
+    out = [s for s in chosen if s.names or (s.passage, s.text) in after]
+    out += [s for s in chosen if s not in out and bridged(s, out)]
+    return [s for s in chosen if s in out]
+
+
 def judge(
     names: Sequence[str],
     words: Sequence[str],
     chosen: Sequence[Sentence],
     name_min: float = NAME_MIN,
     word_min: float = WORD_MIN,
+    split: Sequence[tuple[int, str, str]] = (),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
-    whose lemmas a Sentence's `words` index i refers to)."""
+    whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
+    see `linked`), "found" also needs every content word said by a sentence that speaks of the question's names;
+    a word said only elsewhere is the part nothing links them to."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -82,12 +105,14 @@ def judge(
             text = f"Not in these documents: nothing here says {_quote(miss_w)}"
         text += f" (found only {_quote(found_n, 'and')})." if found_n else "."
         return Verdict("missing", text, miss_n, miss_w, n_share, w_share)
-    if miss_n or miss_w:
+    near = set().union(*(s.words for s in linked(names, chosen, split)))
+    gaps = miss_w if miss_n else tuple(w for i, w in enumerate(words) if i not in said or i not in near)
+    if miss_n or gaps:
         found_w = [w for i, w in enumerate(words) if i in said]
         subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
-        text = (f"Partly found: nothing links {subject} to {_quote(miss_w)}" if miss_w and not miss_n
+        text = (f"Partly found: nothing links {subject} to {_quote(gaps)}" if not miss_n
                 else f"Partly found: nothing here names {_quote(miss_n)}")  # fmt: skip
-        return Verdict("partly", text + ".", miss_n, miss_w, n_share, w_share)
+        return Verdict("partly", text + ".", miss_n, gaps, n_share, w_share)
     what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
 
