@@ -208,7 +208,7 @@ def extractive_answer(
     split = sentences_of([(p.title, p.text) for p in passages])  # split once: the reader and the evidence share it
     reading = reader.read(asked, split, chain_of(trace, paths), tags) if reader is not None else NO_READER
     chosen = _evidence(split, asked, names, reading, tags)
-    verdict = judge(names, asked.words, chosen)
+    verdict = judge(names, asked.words, chosen, split=split)
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))
