@@ -8,6 +8,11 @@ gold answer is in the evidence (ties: the lower answerable rate, then the smalle
 percentile bootstrap over the questions (10,000 resamples, seed 0), both halves of a question resampled together.
 
     python scripts/fit_verdict.py --set musique /tmp/hv/mus1.json --set hotpotqa /tmp/hv/hot1.json [--method graph]
+
+With `--signals`, the sets are scripts/verdict_signals.py dumps instead, and every rule "not in these documents when
+any of these signals is below its threshold" over one or two of the dumped signals is chosen the same way (thresholds
+from the choosing set's own values), then reported on the other set and on any `--upload` dump (its unanswerable
+questions said "not in", its answerable ones said "not in", and how many unanswerable ones would be "found").
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ def halves(result: dict, method: str) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return asked, hidden, inside
 
 
-def missing(shares: np.ndarray, name_min: float, word_min: float) -> np.ndarray:
-    return (shares[:, 0] < name_min) | (shares[:, 1] < word_min)
+def missing(shares: np.ndarray, *mins: float) -> np.ndarray:
+    """"Not in these documents" when any signal column is below its threshold."""
+    return np.any(shares < np.array(mins)[None, :], axis=1)
 
 
 def rates(data: tuple, t: tuple[float, float]) -> tuple[float, float, float]:
@@ -61,11 +67,62 @@ def intervals(data: tuple, t: tuple[float, float], n: int = 10_000, seed: int = 
     return [[round(float(x), 1) for x in np.percentile(v, [2.5, 97.5])] for v in (u, a)]
 
 
+SIGNALS = ("ev_names", "ev_words", "ev_linked", "exact", "name_sim", "psg_names", "psg_words", "titled",
+           "top_passage", "top_relation", "psg_gap", "rel_z")  # fmt: skip
+
+
+def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """halves() for a verdict_signals.py dump, over the signals `keys`."""
+    rows = dump["questions"]
+    asked = np.array([[r["asked"][k] for k in keys] for r in rows], dtype=float)
+    hidden = np.array([[r["hidden"][k] for k in keys] for r in rows], dtype=float)
+    inside = np.array([bool(r["asked"]["evidence_contains"]) for r in rows])
+    return asked, hidden, inside
+
+
+def choose_rule(data: tuple) -> tuple[tuple[float, ...], tuple]:
+    """The thresholds (one per signal column) saying "not in" for the most made-unanswerable questions with at most
+    LIMIT % of answerable-in-evidence ones; candidates: just above each value the set's answerable questions take."""
+    asked, hidden, inside = data
+    grids = [sorted({-np.inf, *np.nextafter(asked[inside, j], np.inf)}) for j in range(asked.shape[1])]
+    best, key = tuple(-np.inf for _ in grids), None
+    for t in itertools.product(*grids):
+        u, a, _ = rates(data, t)
+        if a <= LIMIT and (key is None or (u, -a) > key):
+            best, key = t, (u, -a)
+    return best, key
+
+
+def signal_fits(sets: dict, uploads: dict) -> None:
+    dumps = {n: json.loads(Path(p).read_text()) for n, p in sets}
+    combos = [(k,) for k in SIGNALS] + list(itertools.combinations(SIGNALS, 2))
+    for keys in combos:
+        data = {n: dump_halves(d, keys) for n, d in dumps.items()}
+        for chosen_on, d in data.items():
+            t, _ = choose_rule(d)
+            line = [f"{' | '.join(keys)} < {', '.join(f'{x:.3g}' for x in t)} (chosen on {chosen_on}):"]
+            for name, other in data.items():
+                u, ae, _ = rates(other, t)
+                ci_u, ci_a = intervals(other, t)
+                line.append(f"{'*' if name != chosen_on else ''}{name} {u:.1f} {ci_u} / {ae:.1f} {ci_a}")
+            for name, path in uploads.items():
+                rows = json.loads(Path(path).read_text())["questions"]
+                says = [bool(any(r["asked"][k] < x for k, x in zip(keys, t, strict=True))) for r in rows]
+                un = [s for s, r in zip(says, rows, strict=True) if not r["answerable"]]
+                an = [s for s, r in zip(says, rows, strict=True) if r["answerable"]]
+                line.append(f"{name}: unanswerable not-in {sum(un)}/{len(un)}, answerable not-in {sum(an)}/{len(an)}")
+            print(" · ".join(line))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", nargs=2, action="append", metavar=("NAME", "RESULT_JSON"), required=True)
     ap.add_argument("--method", default="graph")
+    ap.add_argument("--signals", action="store_true", help="the sets are verdict_signals.py dumps")
+    ap.add_argument("--upload", nargs=2, action="append", metavar=("NAME", "DUMP_JSON"), default=[])
     a = ap.parse_args()
+    if a.signals:
+        return signal_fits(a.set, dict(a.upload))
     sets = {name: halves(json.loads(Path(path).read_text()), a.method) for name, path in a.set}
     print(f"method {a.method}; rule: not in these documents when name_share < N or word_share < W")
     for chosen_on, data in sets.items():

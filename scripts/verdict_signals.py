@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+import numpy as np
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,7 +32,9 @@ from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.evaluation.bench import answer_metrics, answer_scores  # noqa: E402
 from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.evaluation.verdict import gold_scope  # noqa: E402
-from vgrag.query.answer import extractive_answer, query_names  # noqa: E402
+from vgrag.query.answer import NO_READER, _evidence, extractive_answer, query_names  # noqa: E402
+from vgrag.query.reader import sentences_of  # noqa: E402
+from vgrag.query.verdict import linked  # noqa: E402
 from vgrag.query.evidence import title_name  # noqa: E402
 from vgrag.query.question import found_lemmas, norm, read_question  # noqa: E402
 from vgrag.query.retrieve import retrieve  # noqa: E402
@@ -42,7 +46,7 @@ def _share(hit: list[bool]) -> float:
     return sum(hit) / len(hit) if hit else 1.0
 
 
-def signals(trace: QueryTrace, step, golds: tuple[str, ...]) -> dict:  # type: ignore[no-untyped-def]
+def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # type: ignore[no-untyped-def]
     names = query_names(trace)
     qents = trace.query_entities.entities if trace.query_entities else ()
     exact_texts = {norm(q.text) for q in qents if q.method == "exact-name"}
@@ -58,6 +62,10 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...]) -> dict:  # type: i
     every = frozenset().union(*asked.lemmas) if asked.lemmas else frozenset()
     have = found_lemmas(every, " ".join(p.text for p in passages)) if every and passages else frozenset()
     v = step.verdict
+    split = sentences_of([(p.title, p.text) for p in passages])
+    chosen = _evidence(split, asked, names, NO_READER, graph.tags) if passages else []
+    near = set().union(*(c.words for c in linked(names, chosen, split))) if chosen else set()
+    rel_sims = sorted((r.similarity for r in trace.relations), reverse=True)
     sel = set(trace.rerank.selected) if trace.rerank else set()
     sims = [r.similarity for r in trace.relations if r.id in sel]
     return {
@@ -73,7 +81,10 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...]) -> dict:  # type: i
         "titled": _share(
             [any(f" {norm(n)} " in t or t.strip() and t in f" {norm(n)} " for t in titles) for n in names]
         ),  # fmt: skip
+        "ev_linked": _share([i in near for i in range(len(asked.words))]),
         "top_passage": passages[0].score if passages else 0.0,
+        "psg_gap": passages[0].score - passages[-1].score if passages else 0.0,
+        "rel_z": (rel_sims[0] - float(np.mean(rel_sims))) / (float(np.std(rel_sims)) or 1.0) if rel_sims else 0.0,
         "top_relation": max(sims) if sims else 0.0,
         "sources": [p.source for p in passages],
         "evidence": [e.sentence for e in step.evidence],
@@ -89,16 +100,26 @@ def upload(folder: Path, out: Path) -> None:
     from vgrag.config import Settings
 
     spec = json.loads((folder / "questions.json").read_text())
+    if isinstance(spec, list):  # the demo's shape: questions.json and unanswerable.json, lists of questions
+        spec = {
+            "answerable": [[q, ""] for q in spec],
+            "unanswerable": json.loads((folder / "unanswerable.json").read_text()),
+        }
     files = sorted(p for p in folder.iterdir() if p.suffix in (".md", ".txt", ".html", ".pdf", ".docx"))
+    triples = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl")
     with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:
         ws = Workspace.open(Settings(milvus_uri=str(Path(tmp) / "u.db"), graph="upload"))
-        ws.add_documents(files)
+        if files:
+            ws.add_documents(files)
+        for t in triples:
+            ws.import_triples(t)
         g = ws.graph()
         rows = []
-        for q, gold in [(q, (a,)) for q, a in spec["answerable"]] + [(q, ()) for q in spec["unanswerable"]]:
+        asked = [(q, (a,), True) for q, a in spec["answerable"]] + [(q, (), False) for q in spec["unanswerable"]]
+        for q, gold, answerable in asked:
             trace = retrieve(q, g, ws.embedder, QueryParams())
-            row = signals(trace, extractive_answer(trace, ws.embedder, g), gold)
-            rows.append({"question": q, "gold": list(gold), "answerable": bool(gold), "asked": row})
+            row = signals(trace, extractive_answer(trace, ws.embedder, g), gold, g)
+            rows.append({"question": q, "gold": list(gold), "answerable": answerable, "asked": row})
         ws.close()
     out.write_text(json.dumps({"upload": str(folder), "questions": rows}, indent=1))
 
@@ -125,7 +146,7 @@ def main() -> None:
         row: dict = {"id": q.id, "question": q.question, "gold": list(q.answers)}
         for half, scope in (("asked", None), ("hidden", scope_of(q.gold))):
             trace = retrieve(q.question, graph, embedder, params, scope=scope)
-            row[half] = signals(trace, extractive_answer(trace, embedder, graph), q.answers)
+            row[half] = signals(trace, extractive_answer(trace, embedder, graph), q.answers, graph)
         rows.append(row)
     Path(a.out).write_text(json.dumps({"graph": a.graph, "data": a.data, "questions": rows}, indent=1))
 

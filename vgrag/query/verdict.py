@@ -60,10 +60,12 @@ def _quote(words: Sequence[str], conj: str = "or") -> str:
 def linked(names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]]) -> list[Sentence]:
     """The chosen sentences that speak of the question's names: one that states a name (or whose passage's title
     does), the sentence right after such a sentence in its passage (it continues it: "Rahul Desai is the director.
-    He was born in 1971."), and one of a passage that a linked sentence names (the chain's next hop). A sentence
-    between other people's sentences says nothing of the question's names, whatever words it shares with the
-    question. `split`: every (passage index, title, sentence) of the retrieved passages in order (reader.sentences_of);
-    without it, or when the question has no names, every chosen sentence counts."""
+    He was born in 1971."), and along the chain, one that shares a named entity with a linked sentence or is of a
+    passage a linked sentence names (the next hop: "… caused by an expired TLS certificate" → "The INC-101
+    postmortem was written by …"). A sentence between other people's sentences says nothing of the question's names,
+    whatever words it shares with the question. `split`: every (passage index, title, sentence) of the retrieved
+    passages in order (reader.sentences_of); without it, or when the question has no names, every chosen sentence
+    counts."""
     if not names or not split:
         return list(chosen)
     keys = [f" {k} " for n in names if (k := norm(n))]
@@ -72,8 +74,12 @@ def linked(names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tup
         if nxt[0] == i and any(k in f" {norm(title)} {norm(text)} " for k in keys):
             after.add((nxt[0], nxt[2]))
     out = [s for s in chosen if s.names or (s.passage, s.text) in after]
-    out += [s for s in chosen if s not in out and bridged(s, out)]
-    return [s for s in chosen if s in out]
+    while True:  # along the chain: a sentence sharing a named entity with a linked one, or of a passage it names
+        ents = set().union(*(s.entities for s in out)) if out else set()
+        more = [s for s in chosen if s not in out and (s.entities & ents or bridged(s, out))]
+        if not more:
+            return [s for s in chosen if s in out]
+        out += more
 
 
 def judge(
