@@ -105,7 +105,8 @@ def upload(folder: Path, out: Path) -> None:
             "answerable": [[q, ""] for q in spec],
             "unanswerable": json.loads((folder / "unanswerable.json").read_text()),
         }
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".md", ".txt", ".html", ".pdf", ".docx"))
+    kinds = (".md", ".txt", ".html", ".pdf", ".docx")
+    files = sorted(p for p in folder.iterdir() if p.suffix in kinds and p.stem != "README")
     triples = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl")
     with tempfile.TemporaryDirectory(prefix="vgrag-upload-") as tmp:
         ws = Workspace.open(Settings(milvus_uri=str(Path(tmp) / "u.db"), graph="upload"))
