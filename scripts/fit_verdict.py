@@ -68,7 +68,7 @@ def intervals(data: tuple, t: tuple[float, float], n: int = 10_000, seed: int = 
 
 
 SIGNALS = ("ev_names", "ev_words", "ev_linked", "exact", "name_sim", "psg_names", "psg_words", "titled",
-           "top_passage", "top_relation", "psg_gap", "rel_z")  # fmt: skip
+           "top_passage", "top_relation", "psg_gap", "rel_z", "chain_sim", "rel_margin", "psg_margin")  # fmt: skip
 
 
 def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,11 +80,13 @@ def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarr
     return asked, hidden, inside
 
 
-def choose_rule(data: tuple) -> tuple[tuple[float, ...], tuple]:
+def choose_rule(data: tuple, grid: bool = False) -> tuple[tuple[float, ...], tuple]:
     """The thresholds (one per signal column) saying "not in" for the most made-unanswerable questions with at most
-    LIMIT % of answerable-in-evidence ones; candidates: just above each value the set's answerable questions take."""
+    LIMIT % of answerable-in-evidence ones; candidates: just above each value the set's answerable questions take,
+    or with `grid` the shares of GRID (shares only)."""
     asked, hidden, inside = data
-    grids = [sorted({-np.inf, *np.nextafter(asked[inside, j], np.inf)}) for j in range(asked.shape[1])]
+    cols = range(asked.shape[1])
+    grids = [GRID if grid else sorted({-np.inf, *np.nextafter(asked[inside, j], np.inf)}) for j in cols]
     best, key = tuple(-np.inf for _ in grids), None
     for t in itertools.product(*grids):
         u, a, _ = rates(data, t)
@@ -93,13 +95,13 @@ def choose_rule(data: tuple) -> tuple[tuple[float, ...], tuple]:
     return best, key
 
 
-def signal_fits(sets: dict, uploads: dict) -> None:
+def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
     dumps = {n: json.loads(Path(p).read_text()) for n, p in sets}
-    combos = [(k,) for k in SIGNALS] + list(itertools.combinations(SIGNALS, 2))
+    combos = [rule] if rule else [(k,) for k in SIGNALS] + list(itertools.combinations(SIGNALS, 2))
     for keys in combos:
         data = {n: dump_halves(d, keys) for n, d in dumps.items()}
         for chosen_on, d in data.items():
-            t, _ = choose_rule(d)
+            t, _ = choose_rule(d, grid=bool(rule))
             line = [f"{' | '.join(keys)} < {', '.join(f'{x:.3g}' for x in t)} (chosen on {chosen_on}):"]
             for name, other in data.items():
                 u, ae, _ = rates(other, t)
@@ -120,9 +122,10 @@ def main() -> None:
     ap.add_argument("--method", default="graph")
     ap.add_argument("--signals", action="store_true", help="the sets are verdict_signals.py dumps")
     ap.add_argument("--upload", nargs=2, action="append", metavar=("NAME", "DUMP_JSON"), default=[])
+    ap.add_argument("--rule", default="", help="with --signals: only this rule (signals, comma-separated), on GRID")
     a = ap.parse_args()
     if a.signals:
-        return signal_fits(a.set, dict(a.upload))
+        return signal_fits(a.set, dict(a.upload), tuple(k for k in a.rule.split(",") if k))
     sets = {name: halves(json.loads(Path(path).read_text()), a.method) for name, path in a.set}
     print(f"method {a.method}; rule: not in these documents when name_share < N or word_share < W")
     for chosen_on, data in sets.items():

@@ -32,7 +32,7 @@ from vgrag.embed import make_embedder  # noqa: E402
 from vgrag.evaluation.bench import answer_metrics, answer_scores  # noqa: E402
 from vgrag.evaluation.data import load_bench  # noqa: E402
 from vgrag.evaluation.verdict import gold_scope  # noqa: E402
-from vgrag.query.answer import NO_READER, _evidence, extractive_answer, query_names  # noqa: E402
+from vgrag.query.answer import NO_READER, _chain_similarity, _evidence, extractive_answer, query_names  # noqa: E402
 from vgrag.query.reader import sentences_of  # noqa: E402
 from vgrag.query.verdict import linked  # noqa: E402
 from vgrag.query.evidence import title_name  # noqa: E402
@@ -65,6 +65,11 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # 
     split = sentences_of([(p.title, p.text) for p in passages])
     chosen = _evidence(split, asked, names, NO_READER, graph.tags) if passages else []
     near = set().union(*(c.words for c in linked(names, chosen, split))) if chosen else set()
+    state = trace.state
+    chains = [_chain_similarity(state.vector, [state.relation_vectors[r] for r in p if r in state.relation_vectors])
+              for p in step.paths] if state is not None else []  # fmt: skip
+    ranked = sorted(trace.relations, key=lambda r: -r.similarity)
+    other = [r.similarity for r in ranked[1:] if ranked and not set(r.passage_ids) & set(ranked[0].passage_ids)]
     rel_sims = sorted((r.similarity for r in trace.relations), reverse=True)
     sel = set(trace.rerank.selected) if trace.rerank else set()
     sims = [r.similarity for r in trace.relations if r.id in sel]
@@ -86,6 +91,10 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # 
         "psg_gap": passages[0].score - passages[-1].score if passages else 0.0,
         "rel_z": (rel_sims[0] - float(np.mean(rel_sims))) / (float(np.std(rel_sims)) or 1.0) if rel_sims else 0.0,
         "top_relation": max(sims) if sims else 0.0,
+        "chain_sim": chains[0] if chains else 0.0,
+        "rel_margin": ranked[0].similarity - (other[0] if other else 0.0) if ranked else 0.0,
+        "psg_margin": passages[0].score - passages[1].score if len(passages) > 1 else 0.0,
+        "best_chain": max(chains) if chains else 0.0,
         "sources": [p.source for p in passages],
         "evidence": [e.sentence for e in step.evidence],
         "evidence_contains": answer_metrics(step, golds)["evidence_contains"],
