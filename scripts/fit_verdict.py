@@ -95,8 +95,31 @@ def choose_rule(data: tuple, grid: bool = False) -> tuple[tuple[float, ...], tup
     return best, key
 
 
+def shipped(dumps: dict, uploads: dict) -> None:
+    """The verdicts the dumps hold (the code's defaults when they were made), with intervals."""
+    for name, d in dumps.items():
+        rows = d["questions"]
+        kinds = np.array([[r["asked"]["verdict"] == "missing", r["hidden"]["verdict"] == "missing"] for r in rows])
+        data = (kinds[:, :1].astype(float) * -1, kinds[:, 1:].astype(float) * -1,
+                np.array([bool(r["asked"]["evidence_contains"]) for r in rows]))  # "missing" <=> value -1 < -0.5
+        u, ae, aa = rates(data, (-0.5,))
+        ci_u, ci_a = intervals(data, (-0.5,))
+        found = sum(r["hidden"]["verdict"] == "found" for r in rows)
+        print(f"shipped verdict, {name}: made-unanswerable said not-in {u:.1f} % {ci_u} (found {found}) · answerable "
+              f"with the gold answer in the evidence {ae:.1f} % {ci_a} (n={int(data[2].sum())}) · all answerable "
+              f"{aa:.1f} %")  # fmt: skip
+    for name, path in uploads.items():
+        rows = json.loads(Path(path).read_text())["questions"]
+        for answerable in (True, False):
+            got = [r["asked"]["verdict"] for r in rows if r["answerable"] == answerable]
+            what = "answerable" if answerable else "unanswerable"
+            print(f"shipped verdict, {name} {what} ({len(got)}): " + ", ".join(
+                f"{k} {got.count(k)}" for k in ("found", "partly", "missing")))  # fmt: skip
+
+
 def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
     dumps = {n: json.loads(Path(p).read_text()) for n, p in sets}
+    shipped(dumps, uploads)
     combos = [rule] if rule else [(k,) for k in SIGNALS] + list(itertools.combinations(SIGNALS, 2))
     for keys in combos:
         data = {n: dump_halves(d, keys) for n, d in dumps.items()}

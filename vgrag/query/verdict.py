@@ -62,7 +62,15 @@ def _quote(words: Sequence[str], conj: str = "or") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
-def linked(names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]]) -> list[Sentence]:
+def _normed(split: Sequence[tuple[int, str, str]]) -> list[str]:
+    """Each sentence as " normalised title normalised text ", for whole-name look-ups."""
+    titles: dict[str, str] = {}
+    return [f" {titles.setdefault(title, norm(title))} {norm(text)} " for _, title, text in split]
+
+
+def linked(
+    names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]], texts: Sequence[str] = ()
+) -> list[Sentence]:
     """The chosen sentences that speak of the question's names: one that states a name (or whose passage's title
     does), the sentence right after such a sentence in its passage (it continues it: "Rahul Desai is the director.
     He was born in 1971."), and along the chain, one that shares a named entity with a linked sentence or is of a
@@ -74,9 +82,10 @@ def linked(names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tup
     if not names or not split:
         return list(chosen)
     keys = [f" {k} " for n in names if (k := norm(n))]
+    texts = texts or _normed(split)
     after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
-    for (i, title, text), nxt in zip(split, split[1:], strict=False):
-        if nxt[0] == i and any(k in f" {norm(title)} {norm(text)} " for k in keys):
+    for (i, _, _), nxt, text in zip(split, split[1:], texts, strict=False):
+        if nxt[0] == i and any(k in text for k in keys):
             after.add((nxt[0], nxt[2]))
     out = [s for s in chosen if s.names or (s.passage, s.text) in after]
     while True:  # along the chain: a sentence sharing a named entity with a linked one, or of a passage it names
@@ -106,7 +115,7 @@ def judge(
     said = set().union(*(s.words for s in chosen))
     miss_n = tuple(n for n in names if n not in stated)
     miss_w = tuple(w for i, w in enumerate(words) if i not in said)
-    texts = [f" {norm(title)} {norm(text)} " for _, title, text in split]
+    texts = _normed(split)
     unseen = tuple(n for n in miss_n if not any(f" {norm(n)} " in t for t in texts)) if split else miss_n
     n_share = 1 - len(unseen) / len(names) if names else 1.0
     w_share = 1 - len(miss_w) / len(words) if words else 1.0
@@ -120,7 +129,7 @@ def judge(
         found = [n for n in names if n not in unseen]
         text += f" (found only {_quote(found, 'and')})." if found else "."
         return Verdict("missing", text, unseen, miss_w, n_share, w_share)
-    near = set().union(*(s.words for s in linked(names, chosen, split)))
+    near = set().union(*(s.words for s in linked(names, chosen, split, texts)))
     gaps = miss_w if miss_n else tuple(w for i, w in enumerate(words) if i not in said or i not in near)
     if miss_n or gaps:
         found_w = [w for i, w in enumerate(words) if i in said]
