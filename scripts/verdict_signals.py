@@ -2,12 +2,17 @@
 benchmark graph kept by `bench --db` — for scripts/fit_verdict.py (`--signals`).
 
 Each signal is computed from the trace and the answer step the app builds (graph method, the app's defaults):
-- ev_names / ev_words: the shipped shares (the evidence sentences' coverage of the question's names / content words);
+- ev_names / ev_words: the evidence sentences' coverage of the question's names / content words (#32's first pass);
+- ev_linked: the share of content words said by evidence sentences that speak of the names (verdict.linked);
 - exact: the share of the question's names the graph holds as an entity by exact name (inside the query's scope);
 - name_sim: the weakest support of any name: 1 for an exact name, else its best entity search similarity;
 - psg_names / psg_words: the same coverage as the evidence's, over every retrieved passage (title and text);
 - titled: the share of the question's names that a retrieved passage is titled by (or whose title holds them);
-- top_passage / top_relation: retrieval's best passage score and best selected relation's similarity.
+- top_passage / top_relation: retrieval's best passage score and best selected relation's similarity;
+- psg_gap / psg_margin: the best passage's score minus the 5th's / the 2nd's; rel_z: the best candidate relation's
+  similarity in standard deviations above the candidates' mean; rel_margin: minus the best of another passage's;
+- chain_sim: the similarity of the question to the best reasoning chain (its relations' vectors summed);
+- verdict: the shipped verdict (query/verdict.py as it is when the dump is made).
 
     python scripts/verdict_signals.py /tmp/hv_mus.db bench_musique_train ../shared/bench/musique_train OUT.json
     python scripts/verdict_signals.py --upload tests/fixtures/observatory OUT.json   # a folder of files and its
@@ -77,7 +82,7 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # 
         "names": list(names),
         "words": list(asked.words),
         "verdict": v.kind if v else None,
-        "ev_names": v.name_share if v else 0.0,
+        "ev_names": _share([any(n in c.names for c in chosen) for n in names]),
         "ev_words": v.word_share if v else 0.0,
         "exact": _share([norm(n) in exact_texts for n in names]),
         "name_sim": min(support) if support else 1.0,
