@@ -67,7 +67,7 @@ def intervals(data: tuple, t: tuple[float, float], n: int = 10_000, seed: int = 
     return [[round(float(x), 1) for x in np.percentile(v, [2.5, 97.5])] for v in (u, a)]
 
 
-SIGNALS = ("ev_names", "ev_words", "ev_linked", "exact", "name_sim", "psg_names", "psg_words", "titled",
+SIGNALS = ("name_share", "ev_names", "ev_words", "ev_linked", "exact", "name_sim", "psg_names", "psg_words", "titled",
            "top_passage", "top_relation", "psg_gap", "rel_z", "chain_sim", "rel_margin", "psg_margin")  # fmt: skip
 
 

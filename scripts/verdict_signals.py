@@ -82,6 +82,7 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # 
         "names": list(names),
         "words": list(asked.words),
         "verdict": v.kind if v else None,
+        "name_share": v.name_share if v else 0.0,  # the shipped verdict's own name share (its names, its passages)
         "ev_names": _share([any(n in c.names for c in chosen) for n in names]),
         "ev_words": v.word_share if v else 0.0,
         "exact": _share([norm(n) in exact_texts for n in names]),
