@@ -37,9 +37,13 @@ def halves(result: dict, method: str) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return asked, hidden, inside
 
 
+ALL = [False]  # --all: "not in" when every signal column is below its threshold (else: when any is)
+
+
 def missing(shares: np.ndarray, *mins: float) -> np.ndarray:
-    """"Not in these documents" when any signal column is below its threshold."""
-    return np.any(shares < np.array(mins)[None, :], axis=1)
+    """"Not in these documents" when any signal column (with --all: every one) is below its threshold."""
+    below = shares < np.array(mins)[None, :]
+    return np.all(below, axis=1) if ALL[0] else np.any(below, axis=1)
 
 
 def rates(data: tuple, t: tuple[float, float]) -> tuple[float, float, float]:
@@ -71,6 +75,9 @@ SIGNALS = ("name_share", "ev_names", "ev_words", "ev_linked", "exact", "name_sim
            "top_passage", "top_relation", "psg_gap", "rel_z", "chain_sim", "rel_margin", "psg_margin")  # fmt: skip
 
 
+SHARE = {k: k.endswith(("names", "words", "linked", "share")) or k in ("exact", "titled") for k in SIGNALS}
+
+
 def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """halves() for a verdict_signals.py dump, over the signals `keys`."""
     rows = dump["questions"]
@@ -80,13 +87,14 @@ def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarr
     return asked, hidden, inside
 
 
-def choose_rule(data: tuple, grid: bool = False) -> tuple[tuple[float, ...], tuple]:
+def choose_rule(data: tuple, keys: tuple[str, ...], grid: bool = False) -> tuple[tuple[float, ...], tuple]:
     """The thresholds (one per signal column) saying "not in" for the most made-unanswerable questions with at most
     LIMIT % of answerable-in-evidence ones; candidates: just above each value the set's answerable questions take,
     or with `grid` the shares of GRID (shares only)."""
     asked, hidden, inside = data
     cols = range(asked.shape[1])
-    grids = [GRID if grid else sorted({-np.inf, *np.nextafter(asked[inside, j], np.inf)}) for j in cols]
+    grids = [GRID if grid and SHARE[keys[j]] else sorted({-np.inf, np.inf, *np.nextafter(asked[inside, j], np.inf)})
+             for j in cols]  # fmt: skip
     best, key = tuple(-np.inf for _ in grids), None
     for t in itertools.product(*grids):
         u, a, _ = rates(data, t)
@@ -124,7 +132,7 @@ def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
     for keys in combos:
         data = {n: dump_halves(d, keys) for n, d in dumps.items()}
         for chosen_on, d in data.items():
-            t, _ = choose_rule(d, grid=bool(rule))
+            t, _ = choose_rule(d, keys, grid=bool(rule))
             line = [f"{' | '.join(keys)} < {', '.join(f'{x:.3g}' for x in t)} (chosen on {chosen_on}):"]
             for name, other in data.items():
                 u, ae, _ = rates(other, t)
@@ -132,7 +140,8 @@ def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
                 line.append(f"{'*' if name != chosen_on else ''}{name} {u:.1f} {ci_u} / {ae:.1f} {ci_a}")
             for name, path in uploads.items():
                 rows = json.loads(Path(path).read_text())["questions"]
-                says = [bool(any(r["asked"][k] < x for k, x in zip(keys, t, strict=True))) for r in rows]
+                below = [[r["asked"][k] < x for k, x in zip(keys, t, strict=True)] for r in rows]
+                says = [all(b) if ALL[0] else any(b) for b in below]
                 un = [s for s, r in zip(says, rows, strict=True) if not r["answerable"]]
                 an = [s for s, r in zip(says, rows, strict=True) if r["answerable"]]
                 line.append(f"{name}: unanswerable not-in {sum(un)}/{len(un)}, answerable not-in {sum(an)}/{len(an)}")
@@ -146,7 +155,9 @@ def main() -> None:
     ap.add_argument("--signals", action="store_true", help="the sets are verdict_signals.py dumps")
     ap.add_argument("--upload", nargs=2, action="append", metavar=("NAME", "DUMP_JSON"), default=[])
     ap.add_argument("--rule", default="", help="with --signals: only this rule (signals, comma-separated), on GRID")
+    ap.add_argument("--all", action="store_true", help="with --rule: not in when every signal is below (AND)")
     a = ap.parse_args()
+    ALL[0] = a.all
     if a.signals:
         return signal_fits(a.set, dict(a.upload), tuple(k for k in a.rule.split(",") if k))
     sets = {name: halves(json.loads(Path(path).read_text()), a.method) for name, path in a.set}
