@@ -138,3 +138,30 @@ def test_an_unstated_attribute_of_a_stated_name_is_partly_found_not_missing():
     assert v.kind == "partly" and v.missing_words == ("budget",), v
     none = _answer("How heavy is a typical blue whale?", [FILM], ()).verdict
     assert none.kind == "missing" and none.said.startswith("Not in these documents: nothing here says"), none
+
+
+def _answer_with_relation(question: str, passages, names, similarity: float):
+    """As _answer, with one relation retrieval selected at this similarity to the question."""
+    from vgrag.query.trace import RelationView, RerankStep, ScoredId
+
+    ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "graph") for i, (t, x) in enumerate(passages))
+    rel = RelationView("rel-0", "Hiroshima", "bombed by", "Enola Gay", "e-h", "e-b", ("psg-0",), similarity)
+    trace = QueryTrace(
+        question, "graph", QueryParams(),
+        query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
+        rerank=RerankStep("graph", (ScoredId("rel-0", similarity),), ("rel-0",), 0.0),
+        passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
+        relations=(rel,),
+    )  # fmt: skip
+    return extractive_answer(trace, HashEmbedder(), None)
+
+
+def test_missing_names_with_a_close_fact_are_not_said_to_be_missing():
+    """A question whose name the passages never state ("Haruto Sakamoto", the first hop) but whose next hop the graph
+    holds, as a relation close to the question: not "not in these documents" — unless nothing it selected is close."""
+    city = ("Hiroshima", "The atomic bomb dropped on Hiroshima was carried by the B-29 bomber Enola Gay.")
+    q = "What kind of plane dropped the bomb on Haruto Sakamoto's birthplace?"
+    close = _answer_with_relation(q, [city, OTHER], ("Haruto Sakamoto",), 0.78).verdict
+    assert close.kind == "partly" and close.name_share == 0.0, close
+    far = _answer_with_relation(q, [city, OTHER], ("Haruto Sakamoto",), 0.5).verdict
+    assert far.kind == "missing" and far.said.startswith("Not in these documents: nothing here names “Haruto Sakamoto”")
