@@ -41,7 +41,7 @@ ALL = [False]  # --all: "not in" when every signal column is below its threshold
 
 
 def missing(shares: np.ndarray, *mins: float) -> np.ndarray:
-    """"Not in these documents" when any signal column (with --all: every one) is below its threshold."""
+    """ "Not in these documents" when any signal column (with --all: every one) is below its threshold."""
     below = shares < np.array(mins)[None, :]
     return np.all(below, axis=1) if ALL[0] else np.any(below, axis=1)
 
@@ -108,8 +108,11 @@ def shipped(dumps: dict, uploads: dict) -> None:
     for name, d in dumps.items():
         rows = d["questions"]
         kinds = np.array([[r["asked"]["verdict"] == "missing", r["hidden"]["verdict"] == "missing"] for r in rows])
-        data = (kinds[:, :1].astype(float) * -1, kinds[:, 1:].astype(float) * -1,
-                np.array([bool(r["asked"]["evidence_contains"]) for r in rows]))  # "missing" <=> value -1 < -0.5
+        data = (
+            kinds[:, :1].astype(float) * -1,
+            kinds[:, 1:].astype(float) * -1,
+            np.array([bool(r["asked"]["evidence_contains"]) for r in rows]),
+        )  # "missing" <=> value -1 < -0.5
         u, ae, aa = rates(data, (-0.5,))
         ci_u, ci_a = intervals(data, (-0.5,))
         found = sum(r["hidden"]["verdict"] == "found" for r in rows)

@@ -97,7 +97,7 @@ def test_a_word_said_only_of_someone_else_is_not_found():
 
 
 def test_the_sentence_after_a_name_continues_it():
-    """"Rahul Desai is the director … He was born in 1971": the sentence right after a name speaks of it."""
+    """ "Rahul Desai is the director … He was born in 1971": the sentence right after a name speaks of it."""
     assert _answer("When was Rahul Desai born?", [PEOPLE, OTHER], ("Rahul Desai",)).verdict.kind == "found"
 
 
@@ -126,8 +126,9 @@ def test_what_the_documents_do_not_name_is_not_in_them():
                    ("Ridley Scott", "Giannina Facio", "Paris"))  # fmt: skip
     v = step.verdict
     assert v.kind == "missing" and v.missing_names == ("Giannina Facio", "Paris"), v
-    assert v.said == ("Not in these documents: nothing here names “Giannina Facio” or “Paris” (found only “Ridley "
-                      "Scott”).")
+    assert v.said == (
+        "Not in these documents: nothing here names “Giannina Facio” or “Paris” (found only “Ridley Scott”)."
+    )
 
 
 def test_an_unstated_attribute_of_a_stated_name_is_partly_found_not_missing():

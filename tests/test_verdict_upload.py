@@ -28,7 +28,7 @@ def observatory(db, minilm):
 
 
 def test_no_unanswerable_question_is_found(observatory, minilm):
-    """"When was Tomasz Nowak born?" — the files date two other people ("He was born in 1971 …" follows Rahul
+    """ "When was Tomasz Nowak born?" — the files date two other people ("He was born in 1971 …" follows Rahul
     Desai's sentence): what they do not say of him is never "found"."""
     for q in QUESTIONS["unanswerable"]:
         v = run_query(q, observatory, minilm).answer.verdict
