@@ -12,6 +12,7 @@ from test_retrieve import Q, small  # noqa: F401 - the fixture
 from vgrag.config import QueryParams
 from vgrag.query.answer import extractive_answer
 from vgrag.query.pipeline import run_query
+from vgrag.query.verdict import relation_margin
 from vgrag.query.trace import (
     PassageStep,
     QueryEntitiesStep,
@@ -109,17 +110,6 @@ def test_a_word_said_in_the_passage_a_name_sentence_names_is_linked():
     assert step.verdict.kind == "found", step.verdict
 
 
-def test_names_count_as_found_when_any_retrieved_passage_states_them():
-    """The names are looked for in every retrieved passage, not only in the three evidence sentences: a question with
-    four names, each stated by its own sentence, is not "not in these documents" for the one the evidence leaves out."""
-    scotts = ("Scott family", "Ridley Scott directed Black Hawk Down. Tony Scott directed Top Gun. Jake Scott directed "
-              "music videos. Jordan Scott directed Cracks.")  # fmt: skip
-    names = ("Ridley Scott", "Tony Scott", "Jake Scott", "Jordan Scott")
-    step = _answer("Which of Ridley Scott, Tony Scott, Jake Scott and Jordan Scott directed?", [scotts, OTHER], names)
-    assert len(step.evidence) == 3 and step.verdict.kind != "missing", step.verdict
-    assert step.verdict.name_share == 1.0
-
-
 def test_what_the_documents_do_not_name_is_not_in_them():
     """Most of the question's names stated nowhere in the retrieved passages: not in these documents, naming them."""
     step = _answer("Did Ridley Scott and Giannina Facio meet in Paris?", [FILM, OTHER],
@@ -141,28 +131,34 @@ def test_an_unstated_attribute_of_a_stated_name_is_partly_found_not_missing():
     assert none.kind == "missing" and none.said.startswith("Not in these documents: nothing here says"), none
 
 
-def _answer_with_relation(question: str, passages, names, similarity: float):
-    """As _answer, with one relation retrieval selected at this similarity to the question."""
+def _answer_with_facts(question: str, passages, names, similarities: tuple[float, float]):
+    """As _answer, with two candidate relations from different passages at these similarities to the question."""
     from vgrag.query.trace import RelationView, RerankStep, ScoredId
 
     ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "graph") for i, (t, x) in enumerate(passages))
-    rel = RelationView("rel-0", "Hiroshima", "bombed by", "Enola Gay", "e-h", "e-b", ("psg-0",), similarity)
+    rels = (
+        RelationView("rel-0", "Hiroshima", "bombed by", "Enola Gay", "e-h", "e-b", ("psg-0",), similarities[0]),
+        RelationView("rel-1", "Kettle", "boils", "water", "e-k", "e-w", ("psg-1",), similarities[1]),
+    )
     trace = QueryTrace(
         question, "graph", QueryParams(),
         query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
-        rerank=RerankStep("graph", (ScoredId("rel-0", similarity),), ("rel-0",), 0.0),
+        rerank=RerankStep("graph", tuple(ScoredId(r.id, r.similarity) for r in rels), ("rel-0", "rel-1"), 0.0),
         passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
-        relations=(rel,),
+        relations=rels,
     )  # fmt: skip
     return extractive_answer(trace, HashEmbedder(), None)
 
 
-def test_missing_names_with_a_close_fact_are_not_said_to_be_missing():
+def test_missing_names_with_a_fact_that_stands_out_are_not_said_to_be_missing():
     """A question whose name the passages never state ("Haruto Sakamoto", the first hop) but whose next hop the graph
-    holds, as a relation close to the question: not "not in these documents" — unless nothing it selected is close."""
+    holds, as a fact that stands out from every other passage's: not "not in these documents" — unless its best fact
+    is no closer than another passage's (a flat field of look-alikes: what a question meets when its passages are
+    not in the documents)."""
     city = ("Hiroshima", "The atomic bomb dropped on Hiroshima was carried by the B-29 bomber Enola Gay.")
     q = "What kind of plane dropped the bomb on Haruto Sakamoto's birthplace?"
-    close = _answer_with_relation(q, [city, OTHER], ("Haruto Sakamoto",), 0.78).verdict
-    assert close.kind == "partly" and close.name_share == 0.0, close
-    far = _answer_with_relation(q, [city, OTHER], ("Haruto Sakamoto",), 0.5).verdict
-    assert far.kind == "missing" and far.said.startswith("Not in these documents: nothing here names “Haruto Sakamoto”")
+    out = _answer_with_facts(q, [city, OTHER], ("Haruto Sakamoto",), (0.72, 0.41)).verdict
+    assert out.kind == "partly" and out.name_share == 0.0, out
+    flat = _answer_with_facts(q, [city, OTHER], ("Haruto Sakamoto",), (0.72, 0.68)).verdict
+    assert flat.kind == "missing" and flat.said.startswith("Not in these documents: nothing here names “Haruto")
+    assert relation_margin(()) == 0.0

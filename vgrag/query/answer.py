@@ -22,7 +22,7 @@ from .evidence import Sentence, choose, describe
 from .question import STOP_WORDS, Asked, content_lemmas, found_lemmas, norm, read_question
 from .reader import Chain, Reader, Reading, sentences_of
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
-from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, selected_similarity
+from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_margin
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
@@ -208,8 +208,7 @@ def extractive_answer(
     split = sentences_of([(p.title, p.text) for p in passages])  # split once: the reader and the evidence share it
     reading = reader.read(asked, split, chain_of(trace, paths), tags) if reader is not None else NO_READER
     chosen = _evidence(split, asked, names, reading, tags)
-    best = selected_similarity(trace.relations, trace.rerank.selected) if trace.rerank else 0.0
-    verdict = judge(names, asked.words, chosen, split=split, best_relation=best)
+    verdict = judge(names, asked.words, chosen, split=split, margin=relation_margin(trace.relations))
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))
