@@ -162,3 +162,18 @@ def test_missing_names_with_a_fact_that_stands_out_are_not_said_to_be_missing():
     flat = _answer_with_facts(q, [city, OTHER], ("Haruto Sakamoto",), (0.72, 0.68)).verdict
     assert flat.kind == "missing" and flat.said.startswith("Not in these documents: nothing here names “Haruto")
     assert relation_margin(()) == 0.0
+
+
+def test_a_name_only_a_passage_states_apart_from_the_rest_is_said_so():
+    """Four names, each stated by its own sentence: the evidence (three sentences) leaves one out, and with no fact
+    standing out the verdict says which name nothing ties to the rest (it is named, just not with the others)."""
+    scotts = (
+        "Scott family",
+        "Ridley Scott directed Black Hawk Down. Tony Scott directed Top Gun. Jake Scott directed music videos. "
+        "Jordan Scott directed Cracks.",
+    )
+    names = ("Ridley Scott", "Tony Scott", "Jake Scott", "Jordan Scott")
+    q = "Which of Ridley Scott, Tony Scott, Jake Scott and Jordan Scott directed?"
+    v = _answer(q, [scotts, OTHER], names).verdict
+    assert v.kind == "missing" and v.name_share == 0.75 and len(v.missing_names) == 1, v
+    assert f"nothing here ties “{v.missing_names[0]}” to the rest of the question" in v.said, v.said

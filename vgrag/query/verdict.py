@@ -144,7 +144,7 @@ def judge(
         if unseen:
             text = f"Not in these documents: nothing here names {_quote(unseen)}"
         elif miss_n:
-            text = f"Not in these documents: no passage found says anything of {_quote(miss_n, 'and')} with the rest"
+            text = f"Not in these documents: nothing here ties {_quote(miss_n, 'and')} to the rest of the question"
         else:
             text = f"Not in these documents: nothing here says {_quote(miss_w)}"
         found = [n for n in names if n not in miss_n]
