@@ -8,6 +8,11 @@ gold answer is in the evidence (ties: the lower answerable rate, then the smalle
 percentile bootstrap over the questions (10,000 resamples, seed 0), both halves of a question resampled together.
 
     python scripts/fit_verdict.py --set musique /tmp/hv/mus1.json --set hotpotqa /tmp/hv/hot1.json [--method graph]
+
+With `--signals`, the sets are scripts/verdict_signals.py dumps instead, and every rule "not in these documents when
+any of these signals is below its threshold" over one or two of the dumped signals is chosen the same way (thresholds
+from the choosing set's own values), then reported on the other set and on any `--upload` dump (its unanswerable
+questions said "not in", its answerable ones said "not in", and how many unanswerable ones would be "found").
 """
 
 from __future__ import annotations
@@ -32,8 +37,13 @@ def halves(result: dict, method: str) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return asked, hidden, inside
 
 
-def missing(shares: np.ndarray, name_min: float, word_min: float) -> np.ndarray:
-    return (shares[:, 0] < name_min) | (shares[:, 1] < word_min)
+ALL = [False]  # --all: "not in" when every signal column is below its threshold (else: when any is)
+
+
+def missing(shares: np.ndarray, *mins: float) -> np.ndarray:
+    """ "Not in these documents" when any signal column (with --all: every one) is below its threshold."""
+    below = shares < np.array(mins)[None, :]
+    return np.all(below, axis=1) if ALL[0] else np.any(below, axis=1)
 
 
 def rates(data: tuple, t: tuple[float, float]) -> tuple[float, float, float]:
@@ -61,11 +71,98 @@ def intervals(data: tuple, t: tuple[float, float], n: int = 10_000, seed: int = 
     return [[round(float(x), 1) for x in np.percentile(v, [2.5, 97.5])] for v in (u, a)]
 
 
+SIGNALS = ("name_share", "ev_names", "ev_words", "ev_linked", "exact", "name_sim", "psg_names", "psg_words", "titled",
+           "top_passage", "top_relation", "psg_gap", "rel_z", "chain_sim", "rel_margin", "psg_margin")  # fmt: skip
+
+
+SHARE = {k: k.endswith(("names", "words", "linked", "share")) or k in ("exact", "titled") for k in SIGNALS}
+
+
+def dump_halves(dump: dict, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """halves() for a verdict_signals.py dump, over the signals `keys`."""
+    rows = dump["questions"]
+    asked = np.array([[r["asked"][k] for k in keys] for r in rows], dtype=float)
+    hidden = np.array([[r["hidden"][k] for k in keys] for r in rows], dtype=float)
+    inside = np.array([bool(r["asked"]["evidence_contains"]) for r in rows])
+    return asked, hidden, inside
+
+
+def choose_rule(data: tuple, keys: tuple[str, ...], grid: bool = False) -> tuple[tuple[float, ...], tuple]:
+    """The thresholds (one per signal column) saying "not in" for the most made-unanswerable questions with at most
+    LIMIT % of answerable-in-evidence ones; candidates: just above each value the set's answerable questions take,
+    or with `grid` the shares of GRID (shares only)."""
+    asked, hidden, inside = data
+    cols = range(asked.shape[1])
+    grids = [GRID if grid and SHARE[keys[j]] else sorted({-np.inf, np.inf, *np.nextafter(asked[inside, j], np.inf)})
+             for j in cols]  # fmt: skip
+    best, key = tuple(-np.inf for _ in grids), None
+    for t in itertools.product(*grids):
+        u, a, _ = rates(data, t)
+        if a <= LIMIT and (key is None or (u, -a) > key):
+            best, key = t, (u, -a)
+    return best, key
+
+
+def shipped(dumps: dict, uploads: dict) -> None:
+    """The verdicts the dumps hold (the code's defaults when they were made), with intervals."""
+    for name, d in dumps.items():
+        rows = d["questions"]
+        kinds = np.array([[r["asked"]["verdict"] == "missing", r["hidden"]["verdict"] == "missing"] for r in rows])
+        data = (
+            kinds[:, :1].astype(float) * -1,
+            kinds[:, 1:].astype(float) * -1,
+            np.array([bool(r["asked"]["evidence_contains"]) for r in rows]),
+        )  # "missing" <=> value -1 < -0.5
+        u, ae, aa = rates(data, (-0.5,))
+        ci_u, ci_a = intervals(data, (-0.5,))
+        found = sum(r["hidden"]["verdict"] == "found" for r in rows)
+        print(f"shipped verdict, {name}: made-unanswerable said not-in {u:.1f} % {ci_u} (found {found}) · answerable "
+              f"with the gold answer in the evidence {ae:.1f} % {ci_a} (n={int(data[2].sum())}) · all answerable "
+              f"{aa:.1f} %")  # fmt: skip
+    for name, path in uploads.items():
+        rows = json.loads(Path(path).read_text())["questions"]
+        for answerable in (True, False):
+            got = [r["asked"]["verdict"] for r in rows if r["answerable"] == answerable]
+            what = "answerable" if answerable else "unanswerable"
+            print(f"shipped verdict, {name} {what} ({len(got)}): " + ", ".join(
+                f"{k} {got.count(k)}" for k in ("found", "partly", "missing")))  # fmt: skip
+
+
+def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
+    dumps = {n: json.loads(Path(p).read_text()) for n, p in sets}
+    shipped(dumps, uploads)
+    combos = [rule] if rule else [(k,) for k in SIGNALS] + list(itertools.combinations(SIGNALS, 2))
+    for keys in combos:
+        data = {n: dump_halves(d, keys) for n, d in dumps.items()}
+        for chosen_on, d in data.items():
+            t, _ = choose_rule(d, keys, grid=bool(rule))
+            line = [f"{' | '.join(keys)} < {', '.join(f'{x:.3g}' for x in t)} (chosen on {chosen_on}):"]
+            for name, other in data.items():
+                u, ae, _ = rates(other, t)
+                ci_u, ci_a = intervals(other, t)
+                line.append(f"{'*' if name != chosen_on else ''}{name} {u:.1f} {ci_u} / {ae:.1f} {ci_a}")
+            for name, path in uploads.items():
+                rows = json.loads(Path(path).read_text())["questions"]
+                below = [[r["asked"][k] < x for k, x in zip(keys, t, strict=True)] for r in rows]
+                says = [all(b) if ALL[0] else any(b) for b in below]
+                un = [s for s, r in zip(says, rows, strict=True) if not r["answerable"]]
+                an = [s for s, r in zip(says, rows, strict=True) if r["answerable"]]
+                line.append(f"{name}: unanswerable not-in {sum(un)}/{len(un)}, answerable not-in {sum(an)}/{len(an)}")
+            print(" · ".join(line))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", nargs=2, action="append", metavar=("NAME", "RESULT_JSON"), required=True)
     ap.add_argument("--method", default="graph")
+    ap.add_argument("--signals", action="store_true", help="the sets are verdict_signals.py dumps")
+    ap.add_argument("--upload", nargs=2, action="append", metavar=("NAME", "DUMP_JSON"), default=[])
+    ap.add_argument("--rule", default="", help="with --signals: only this rule (signals, comma-separated), on GRID")
+    ap.add_argument("--all", action="store_true", help="with --rule: not in when every signal is below (AND)")
     a = ap.parse_args()
+    ALL[0] = a.all
+    if a.signals:
+        return signal_fits(a.set, dict(a.upload), tuple(k for k in a.rule.split(",") if k))
     sets = {name: halves(json.loads(Path(path).read_text()), a.method) for name, path in a.set}
     print(f"method {a.method}; rule: not in these documents when name_share < N or word_share < W")
     for chosen_on, data in sets.items():

@@ -71,7 +71,7 @@ def describe(
     return out
 
 
-def _bridged(s: Sentence, chosen: Sequence[Sentence]) -> bool:
+def bridged(s: Sentence, chosen: Sequence[Sentence]) -> bool:
     """Whether a chosen sentence of another passage names this sentence's passage: its title stated there, or one
     of its named entities within the title or containing it."""
     if not s.title or any(c.passage == s.passage for c in chosen):
@@ -93,7 +93,7 @@ def choose(sentences: Sequence[Sentence], first: Sentence | None = None) -> list
         for s in sentences:
             if any(s.text == c.text for c in chosen):
                 continue
-            gain = len(s.words - words) + len(s.names - names) + _bridged(s, chosen)
+            gain = len(s.words - words) + len(s.names - names) + bridged(s, chosen)
             if key is None or (gain, -s.passage) > key:
                 best, key = s, (gain, -s.passage)
         if best is None:
