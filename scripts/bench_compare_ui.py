@@ -27,10 +27,16 @@ from helpers import running_app  # noqa: E402
 
 STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
 FRAME_JS = "() => ({origin: performance.timeOrigin, start: window.vgragStartAt, framing: window.vgragFrameMs})"
+# the browser's main thread: every task over 50 ms (the page's and its same-origin frames'), as [start, length]
+LONG_TASKS = """window.vgragLong = [];
+new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) {
+  window.vgragLong.push([performance.timeOrigin + e.startTime, e.duration]); });
+}).observe({entryTypes: ["longtask"]});"""
 
 
-def _breakdown(wire: Wire, since: int, t0: float, frame) -> dict[str, float]:
-    """One step's phases in ms after the click (see the module's docstring), and the bytes the server sent."""
+def _breakdown(wire: Wire, since: int, t0: float, frame, page) -> dict[str, float]:
+    """One step's phases in ms after the click (see the module's docstring), the bytes the server sent, and the ms
+    the browser's main thread spent in long tasks (> 50 ms) from the click to the drawing framed."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -61,6 +67,10 @@ def _breakdown(wire: Wire, since: int, t0: float, frame) -> dict[str, float]:
         at = nav["origin"] / 1000 - t0
         out["framing_start"] = (at + nav["start"] / 1000) * 1000
         out["drawn"] = (at + (nav["start"] + nav["framing"]) / 1000) * 1000
+        end = t0 * 1000 + out["drawn"]
+        tasks = page.evaluate("window.vgragLong || []")
+        start = t0 * 1000
+        out["long_tasks_busy"] = sum(min(s + d, end) - max(s, start) for s, d in tasks if s + d > start and s < end)
     return out
 
 
@@ -101,6 +111,7 @@ def main() -> None:
             )
             page = b.new_page(viewport={"width": 1280, "height": 720})
             wire = Wire(page)
+            page.add_init_script(LONG_TASKS)
             page.goto(url + "/ask", wait_until="networkidle")
             page.get_by_label("Question", exact=True).wait_for(timeout=180000)  # the first page loads the models
             for q in questions:
@@ -133,7 +144,7 @@ def main() -> None:
                         raise
                     step_ms.setdefault(STEPS[n - 1], []).append((time.time() - t0) * 1000)
                     page.wait_for_timeout(300)  # the run's last messages (below the graph) are in the log
-                    for k, v in _breakdown(wire, since, t0, frame).items():
+                    for k, v in _breakdown(wire, since, t0, frame, page).items():
                         phases.setdefault(k, []).append(v)
                 page.get_by_role("button", name="Unpin", exact=True).click()
                 page.get_by_role("button", name="Pin", exact=True).wait_for(timeout=60000)
@@ -145,7 +156,7 @@ def main() -> None:
                     frame = _drawn(page, f"{q} · {STEPS[n - 1]}")
                     plain_ms.append((time.time() - t0) * 1000)
                     page.wait_for_timeout(300)
-                    for k, v in _breakdown(wire, since, t0, frame).items():
+                    for k, v in _breakdown(wire, since, t0, frame, page).items():
                         plain_phases.setdefault(k, []).append(v)
                 _hops(page, 1)
             b.close()

@@ -37,7 +37,8 @@ OPTIONS = {
 def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
     """Per edge that shares its two nodes with another, a vis `smooth` curve of its own: drawn straight, such edges
     laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, a label's
-    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
+    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further
+    pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
     groups: dict[tuple[str, str], list[VizEdge]] = {}
     for e in edges:
         groups.setdefault((min(e.source, e.target), max(e.source, e.target)), []).append(e)
@@ -69,7 +70,8 @@ def vis_data(g: VizGraph, view: str = "") -> dict:
             "id": n.id, "label": short_label(n.label), "shape": "dot", "title": n.title,
             "color": ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
             "size": 10 if faded else (20 if n.role in ("query", "centre", "path") else 15),
-            "font": {"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3, "strokeColor": "#ffffff"},
+            "font": {"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3,
+                     "strokeColor": "#ffffff"},
             **({"x": n.x, "y": n.y, "physics": False} if fixed else {}),
         })  # fmt: skip
     bends = parallel_bends(g.edges)

@@ -12,7 +12,7 @@ from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
-from .layout import EDGE_LABEL_CHARS, layout, relation_label, short_label
+from .layout import layout, relation_label
 
 # One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
 # deficiency; "context" (what earlier steps drew) is faded so the current step stands out.
