@@ -133,13 +133,8 @@ def question_row() -> None:
     if (asked and question.strip() and s.llm.enabled) or restore:  # offline, Ask ran the query already (_ask)
         st.session_state["restore_tried"] = True
         kept = run_store().get(key) if restore else None
-        if kept:
-            restore_pinned(lambda q, m, kp: _pinned(q, m, kp, use_llm, key))  # a comparison link names it too
-            _start(kept[0], kept[1], url_step(shown_steps(kept[0])).label)
-            st.session_state["flash"] = replayed(kept[2])  # said by the next run (ui/router.py)
-            st.rerun()
         llm = None
-        if use_llm:
+        if use_llm and not kept:
             live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
             streamed.clear()
 
@@ -151,8 +146,12 @@ def question_row() -> None:
         try:
             if restore:  # a comparison link names its pinned run too
                 restore_pinned(lambda q, m, kp: _pinned(q, m, kp, use_llm, key))
-            with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
-                trace, naive = run(question, p, llm)
+            if kept:  # as it was: no query, no model call
+                trace, naive = kept[0], kept[1]
+                st.session_state["flash"] = replayed(kept[2])  # said by the next run (ui/router.py)
+            else:
+                with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
+                    trace, naive = run(question, p, llm)
             st.session_state.pop("pending", None)
             _start(trace, naive, url_step(shown_steps(trace)).label if restore else "query entities")
             st.rerun()  # draw the step-through in its compact layout (a reopened link too), without streaming widgets
