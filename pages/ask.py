@@ -9,6 +9,7 @@ from ui.gold import gold_funnel, gold_panel, step_count
 from ui.history import history_panel, remember
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
+from ui.reopen import reopen_with_model, replayed, run_key, run_store
 from ui.review import review_links
 from ui.router import ensure_router
 from ui.run_link import (
@@ -16,6 +17,7 @@ from ui.run_link import (
     chosen_method,
     knob_widgets,
     pending_restore,
+    pinned_from_url,
     seed_from_url,
     stale_knobs,
     url_step,
@@ -33,6 +35,7 @@ ws, graph = require_graph()
 s = settings()
 seed_from_url()
 examples = demo_questions() if graph.name == DEMO_GRAPH else []
+here = (s.milvus_uri, graph.name)  # the graph a run is kept under (ui/reopen.py)
 
 
 def run(question: str, p: QueryParams, llm: object | None) -> tuple[QueryTrace, QueryTrace]:
@@ -81,6 +84,18 @@ def _picked() -> None:  # a click on the selected step unselects it: keep the st
 
 def _start(trace: QueryTrace, naive: QueryTrace, step_label: str) -> None:
     st.session_state.update(trace=trace, naive=naive, trace_graph=graph.name, step=step_label, step_pick=step_label)
+    run_store().put(here, trace, naive)  # a reload or a shared link replays it (ui/reopen.py)
+
+
+def _pinned(question: str, method: str, kp: QueryParams, use_llm: bool, main: tuple) -> QueryTrace:
+    """A comparison link's pinned run: the kept one (the earlier of two with the run on screen's knobs), else run
+    again."""
+    key = run_key(here, question, method, kp)
+    kept = run_store().get(key, earlier=key == main)
+    if kept:
+        return kept[0]
+    llm = ws.query_llm(settings=s) if use_llm else None  # this session's model: at most two calls
+    return ws.answer(ws.retrieve(question, graph.name, kp, method=method, llm=llm), graph.name, llm)  # type: ignore
 
 
 def question_row() -> None:
@@ -109,13 +124,17 @@ def question_row() -> None:
         partial = "".join(st.session_state.pop("streamed", []))
         _start(ws.stopped_answer(pending[0], partial, graph.name), pending[1], "query entities")
 
-    restore = pending_restore(graph.name)  # a reload or a shared link: the URL names a run this session lacks
+    restore = pending_restore(graph.name) and not asked  # a reload or a shared link: a run this session lacks
+    use_llm = s.llm.enabled
+    if restore:  # replayed if this server kept it; else run again, with the model only if the user says so
+        key, pin = run_key(here, question, chosen_method(), p), pinned_from_url()
+        how = reopen_with_model([key] + ([run_key(here, *pin)] if pin else []), s.llm.enabled)
+        restore, use_llm = how is not None, bool(how)
     if (asked and question.strip() and s.llm.enabled) or restore:  # offline, Ask ran the query already (_ask)
         st.session_state["restore_tried"] = True
-        if restore:  # a comparison link names its pinned run too
-            restore_pinned(lambda q, m, kp: ws.query(q, graph.name, kp, method=m, use_llm=s.llm.enabled))
+        kept = run_store().get(key) if restore else None
         llm = None
-        if s.llm.enabled:
+        if use_llm and not kept:
             live, streamed = st.empty(), st.session_state.setdefault("streamed", [])
             streamed.clear()
 
@@ -125,8 +144,14 @@ def question_row() -> None:
 
             llm = ws.query_llm(on_delta=show_piece, settings=s)
         try:
-            with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
-                trace, naive = run(question, p, llm)
+            if restore:  # a comparison link names its pinned run too
+                restore_pinned(lambda q, m, kp: _pinned(q, m, kp, use_llm, key))
+            if kept:  # as it was: no query, no model call
+                trace, naive = kept[0], kept[1]
+                st.session_state["flash"] = replayed(kept[2])  # said by the next run (ui/router.py)
+            else:
+                with st.spinner("Reopening the run from the link…" if restore else "Asking…"):
+                    trace, naive = run(question, p, llm)
             st.session_state.pop("pending", None)
             _start(trace, naive, url_step(shown_steps(trace)).label if restore else "query entities")
             st.rerun()  # draw the step-through in its compact layout (a reopened link too), without streaming widgets

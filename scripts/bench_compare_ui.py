@@ -1,12 +1,16 @@
 """How long a comparison takes to draw in a real browser (demo graph, offline): for every demo question, Ask at
 Hops = 1, pin, set Hops = 2, Ask again — the time from that click to the comparison's first graph drawn — then Next
 through the seven steps of both runs, each timed from the click to its difference graph drawn. Prints JSON.
+"step_breakdown_ms" splits a comparison step (medians, ms after the click, from the app's websocket messages and
+the graph frame's own clock): the click leaves the browser, the script run starts and ends on the server, the
+graph's element arrives, the framing starts (vis has drawn) and ends; "step_bytes" is what the server sent per step.
 
-Usage: python scripts/bench_compare_ui.py   (needs Debian chromium and playwright, as scripts/bench_ui.py)
+Usage: python scripts/bench_compare_ui.py [--questions N]   (needs Debian chromium and playwright, as bench_ui.py)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -18,10 +22,56 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
-from bench_ui import _drawn, demo_env  # noqa: E402
+from bench_ui import Wire, _drawn, _medians, demo_env  # noqa: E402
 from helpers import running_app  # noqa: E402
 
 STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
+FRAME_JS = "() => ({origin: performance.timeOrigin, start: window.vgragStartAt, framing: window.vgragFrameMs})"
+# the browser's main thread: every task over 50 ms (the page's and its same-origin frames'), as [start, length]
+LONG_TASKS = """window.vgragLong = [];
+new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) {
+  window.vgragLong.push([performance.timeOrigin + e.startTime, e.duration]); });
+}).observe({entryTypes: ["longtask"]});"""
+
+
+def _breakdown(wire: Wire, since: int, t0: float, frame, page) -> dict[str, float]:
+    """One step's phases in ms after the click (see the module's docstring), the bytes the server sent, and the ms
+    the browser's main thread spent in long tasks (> 50 ms) from the click to the drawing framed."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out: dict[str, float] = {"bytes_in": 0.0}
+    for t, way, data in wire.log[since:]:
+        if isinstance(data, str):
+            continue
+        if way == "out":
+            m = BackMsg()
+            m.ParseFromString(data)
+            if m.WhichOneof("type") == "rerun_script":
+                out.setdefault("click_sent", (t - t0) * 1000)
+            continue
+        out["bytes_in"] += len(data)
+        m = ForwardMsg()
+        m.ParseFromString(data)
+        kind = m.WhichOneof("type")
+        if kind == "new_session":
+            out.setdefault("run_start", (t - t0) * 1000)
+        elif kind == "script_finished":
+            out["run_end"] = (t - t0) * 1000
+        elif kind == "delta" and m.delta.WhichOneof("type") == "new_element":
+            if m.delta.new_element.WhichOneof("type") in ("iframe", "component_instance"):
+                out["graph_arrived"] = (t - t0) * 1000
+                out["graph_bytes"] = float(len(data))
+    if frame is not None:
+        nav = frame.evaluate(FRAME_JS)
+        at = nav["origin"] / 1000 - t0
+        out["framing_start"] = (at + nav["start"] / 1000) * 1000
+        out["drawn"] = (at + (nav["start"] + nav["framing"]) / 1000) * 1000
+        end = t0 * 1000 + out["drawn"]
+        tasks = page.evaluate("window.vgragLong || []")
+        start = t0 * 1000
+        out["long_tasks_busy"] = sum(min(s + d, end) - max(s, start) for s, d in tasks if s + d > start and s < end)
+    return out
 
 
 def _hops(page, n: int) -> None:
@@ -43,7 +93,13 @@ def _hops(page, n: int) -> None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--questions", type=int, default=0, help="only the first N demo questions (0: all)")
+    a = ap.parse_args()
     questions = json.loads((ROOT / "data/demo/questions.json").read_text())
+    questions = questions[: a.questions] if a.questions else questions
+    phases: dict[str, list[float]] = {}
+    plain_phases: dict[str, list[float]] = {}
     compare_ms: list[float] = []
     step_ms: dict[str, list[float]] = {}
     plain_ms: list[float] = []
@@ -54,6 +110,8 @@ def main() -> None:
                 args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             page = b.new_page(viewport={"width": 1280, "height": 720})
+            wire = Wire(page)
+            page.add_init_script(LONG_TASKS)
             page.goto(url + "/ask", wait_until="networkidle")
             page.get_by_label("Question", exact=True).wait_for(timeout=180000)  # the first page loads the models
             for q in questions:
@@ -75,25 +133,31 @@ def main() -> None:
                 page.get_by_text("Stale:").wait_for(state="detached", timeout=60000)
                 compare_ms.append((time.time() - t0) * 1000)
                 for n in range(2, len(STEPS) + 1):
-                    t0 = time.time()
+                    since, t0 = len(wire.log), time.time()
                     page.get_by_role("button", name="Next ▶").click()
                     page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
                     try:
-                        _drawn(page, f"compare · {STEPS[n - 1]}")
+                        frame = _drawn(page, f"compare · {STEPS[n - 1]}")
                     except TimeoutError:
                         page.screenshot(path="/tmp/hc_timeout.png")
                         print("timeout", q, STEPS[n - 1], file=sys.stderr)
                         raise
                     step_ms.setdefault(STEPS[n - 1], []).append((time.time() - t0) * 1000)
+                    page.wait_for_timeout(300)  # the run's last messages (below the graph) are in the log
+                    for k, v in _breakdown(wire, since, t0, frame, page).items():
+                        phases.setdefault(k, []).append(v)
                 page.get_by_role("button", name="Unpin", exact=True).click()
                 page.get_by_role("button", name="Pin", exact=True).wait_for(timeout=60000)
                 _drawn(page, f"{q} · answer")
                 for n in range(len(STEPS) - 1, 0, -1):  # the new run alone, back to its first step: the baseline
-                    t0 = time.time()
+                    since, t0 = len(wire.log), time.time()
                     page.get_by_role("button", name="◀ Previous").click()
                     page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
-                    _drawn(page, f"{q} · {STEPS[n - 1]}")
+                    frame = _drawn(page, f"{q} · {STEPS[n - 1]}")
                     plain_ms.append((time.time() - t0) * 1000)
+                    page.wait_for_timeout(300)
+                    for k, v in _breakdown(wire, since, t0, frame, page).items():
+                        plain_phases.setdefault(k, []).append(v)
                 _hops(page, 1)
             b.close()
     every = [x for v in step_ms.values() for x in v]
@@ -105,6 +169,10 @@ def main() -> None:
         "plain_step_ms (one run alone, same session)": {"median": round(statistics.median(plain_ms)),
                                                        "max": round(max(plain_ms))},
         "per_step_median_ms": {k: round(statistics.median(v)) for k, v in step_ms.items()},
+        "step_breakdown_ms": _medians({k: v for k, v in phases.items() if "bytes" not in k}),
+        "step_bytes": _medians({k: v for k, v in phases.items() if "bytes" in k}),
+        "plain_step_breakdown_ms": _medians({k: v for k, v in plain_phases.items() if "bytes" not in k}),
+        "plain_step_bytes": _medians({k: v for k, v in plain_phases.items() if "bytes" in k}),
     }, indent=1))  # fmt: skip
 
 

@@ -66,7 +66,8 @@ def standalone(db: str, graph: str, questions: list[str], browser) -> list[dict]
     from vgrag import Settings, Workspace
     from vgrag.config import QueryParams
     from vgrag.present.explain import steps_for
-    from vgrag.present.viz import render_html, trace_graph
+    from vgrag.present.drawing import render_html
+    from vgrag.present.viz import trace_graph
 
     ws = Workspace.open(Settings(milvus_uri=db))
     rows = []

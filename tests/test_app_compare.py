@@ -114,3 +114,30 @@ def test_history_keeps_runs_and_comparisons_and_reopens_one(app_env):
     assert not at.exception, at.exception
     assert at.session_state["trace"].params.hops == 1 and "pinned" not in at.session_state
     assert _url(at)["hops"] == first["hops"] and "a_q" not in _url(at)
+
+
+def test_stepping_sends_each_steps_drawing_to_the_same_frame(app_env):
+    """A step used to send a new HTML page (vis-network loaded and the network built again in the browser: most
+    of a step's time there). The drawing is now one component that keeps its identity from step to step — the
+    browser keeps its page and network — and receives each step's nodes, edges and framing as data."""
+    import json
+
+    from vgrag.present.compare import compare_runs, diff_graph, diff_layout
+    from vgrag.present.drawing import vis_data
+    from vgrag.query.trace import Step
+
+    at = _compared()
+    ids, views = set(), []
+    for step in ("seeds", "hop 2", "answer"):
+        at.segmented_control(key="step_pick").set_value(step).run()
+        assert not at.exception, at.exception
+        [drawing] = at.get("component_instance")
+        graph = json.loads(drawing.proto.json_args)["graph"]
+        ids.add(drawing.proto.id)
+        views.append(graph["frame"]["view"])
+        a, b = at.session_state["pinned"], at.session_state["trace"]
+        d = compare_runs(a, b)
+        want = vis_data(diff_graph(a, b, d.step(Step(step)), 60, diff_layout(a, b, d, 60)), f"compare · {step}")
+        assert graph["nodes"] == want["nodes"] and graph["edges"] == want["edges"]
+    assert len(ids) == 1 and views == ["compare · seeds", "compare · hop 2", "compare · answer"]
+    assert not at.get("iframe")  # no page of its own per step

@@ -245,7 +245,8 @@ def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
     leading focus nodes that do fit, so the first one is on screen, at ≥ 12 px labels."""
     from playwright.sync_api import sync_playwright
 
-    from vgrag.present.viz import MIN_SCALE, VizEdge, VizGraph, VizNode, render_html
+    from vgrag.present.drawing import render_html
+    from vgrag.present.viz import MIN_SCALE, VizEdge, VizGraph, VizNode
 
     def cluster(name: str, x0: float, role: str) -> list[VizNode]:
         return [VizNode(f"{name}{i}", f"{name} {i}", role, "", x0 + 60 * i, 40.0 * (i % 2)) for i in range(4)]

@@ -53,10 +53,12 @@ def test_compare_step_and_reload_restores_both_runs_at_1280x720(tmp_path):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             compare_two_hops(page, url)
             assert page.get_by_text("Pinned run").first.is_visible() and page.get_by_text("New run").first.is_visible()
+            _graph_frame(page, "compare · query entities").evaluate("window.vgragPageOfStep1 = true")
             for n in range(2, 5):
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
             frame = _graph_frame(page, "compare · hop 2")
+            assert frame.evaluate("window.vgragPageOfStep1 === true")  # one page redrawn, not a new page per step
             assert_readable(frame)
             labels = {n["label"] for n in frame.evaluate("Object.values(network.body.data.nodes.get())")}
             assert any(lb.startswith("+ ") for lb in labels), labels  # hop 2 reached entities only the new run has

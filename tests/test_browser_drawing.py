@@ -40,7 +40,7 @@ def dense_graph():
 
 
 def test_a_dense_step_has_no_label_on_another_and_nothing_cut_at_the_frames_edge(tmp_path):
-    from vgrag.present.viz import render_html
+    from vgrag.present.drawing import render_html
 
     page_file = tmp_path / "g.html"
     page_file.write_text(render_html(dense_graph(), None), encoding="utf-8")
@@ -69,7 +69,7 @@ def test_a_dense_step_has_no_label_on_another_and_nothing_cut_at_the_frames_edge
 def test_the_drawing_and_its_border_fit_the_frame(tmp_path):
     """The drawing was 100 % wide plus a 1 px border each side: 2 px wider than its frame, so the right border was cut
     off on every graph."""
-    from vgrag.present.viz import render_html
+    from vgrag.present.drawing import render_html
 
     page_file = tmp_path / "g.html"
     page_file.write_text(render_html(dense_graph(), None), encoding="utf-8")

@@ -4,7 +4,8 @@ import math
 import re
 
 from vgrag.present.replay import replay_html
-from vgrag.present.viz import VIS_JS, VizEdge, VizGraph, VizNode, render_html
+from vgrag.present.drawing import VIS_JS, render_html
+from vgrag.present.viz import VizEdge, VizGraph, VizNode
 
 EVIL = '</script><script>alert(1)</script><img src=x onerror="alert(2)">'
 G = VizGraph(
@@ -183,7 +184,7 @@ def test_the_step_list_follows_the_knobs_and_no_op_steps_say_so(graph, embedder)
 
 def test_edges_between_the_same_two_nodes_bend_apart():
     """Two relations between one pair of entities were drawn on one straight line, labels on top of each other."""
-    from vgrag.present.viz import parallel_bends
+    from vgrag.present.drawing import parallel_bends
 
     edges = (
         VizEdge("f", "a", "b", "founded by", "seed", ""),

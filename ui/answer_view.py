@@ -36,19 +36,26 @@ def answer_summary(trace: QueryTrace, present: bool = False) -> None:
 
 def document_filter(ws: object, graph: str) -> None:
     """Two multiselects, "Only these documents" and "Not these documents", over the graph's documents (by id,
-    shown by name). Their values reach the query through `scoped`."""
+    shown by name). Each is created with the value this session last used or its link names (run_link.seed_from_url:
+    the popover draws its widgets only when opened, and a widget drawn then takes the value it was created with);
+    their values reach the query through `scoped`, and the link through the run's params."""
     docs = ws.documents(graph)  # type: ignore[attr-defined]
     names = {d.id: d.name for d in docs}
-    for key in (ONLY, EXCLUDE):  # a document deleted since it was picked is dropped from the choice
-        if key in st.session_state:
-            st.session_state[key] = [x for x in st.session_state[key] if x in names]
-    st.multiselect("Only these documents", list(names), key=ONLY, format_func=names.get,
-                   help="Read only these documents' passages (empty: all).")  # fmt: skip
-    st.multiselect("Not these documents", list(names), key=EXCLUDE, format_func=names.get,
-                   help="Never read these documents' passages, nor relations only they support.")  # fmt: skip
+    saved = st.session_state.setdefault("knobs_saved", {})
+    for key, field, label, help_ in (
+        (ONLY, "only_documents", "Only these documents", "Read only these documents' passages (empty: all)."),
+        (EXCLUDE, "exclude_documents", "Not these documents",
+         "Never read these documents' passages, nor relations only they support."),
+    ):  # fmt: skip
+        if any(x not in names for x in st.session_state.get(key, [])):  # a document deleted since it was picked
+            del st.session_state[key]
+        chosen = [x for x in saved.get(field, []) if x in names]
+        saved[field] = st.multiselect(label, list(names), chosen, key=key, format_func=names.get, help=help_)
 
 
 def scoped(p: QueryParams) -> QueryParams:
-    """The knobs with the document filter the page's multiselects hold."""
-    only, exclude = st.session_state.get(ONLY) or [], st.session_state.get(EXCLUDE) or []
+    """The knobs with the document filter the page's multiselects hold (else what this session last used)."""
+    saved = st.session_state.get("knobs_saved", {})
+    only = st.session_state.get(ONLY, saved.get("only_documents")) or []
+    exclude = st.session_state.get(EXCLUDE, saved.get("exclude_documents")) or []
     return replace(p, only_documents=tuple(only), exclude_documents=tuple(exclude))

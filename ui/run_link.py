@@ -55,6 +55,13 @@ KNOBS = (
 
 METHODS = ("graph", "naive", "hybrid")
 PIN = "a_"  # the pinned run of a comparison lives in the URL under the same names with this prefix
+# the document filter (Knobs: only / not these documents): QueryParams field → URL parameter (ids, comma-separated)
+DOC_FILTER = {"only_documents": "only", "exclude_documents": "not"}
+
+
+def _documents(raw: str | None) -> tuple[str, ...]:
+    """A URL's document ids ("doc-…,doc-…"), in order, without blanks or repeats."""
+    return tuple(dict.fromkeys(x.strip() for x in (raw or "").split(",") if x.strip()))
 
 
 def _knob_values(url: dict, prefix: str = "") -> QueryParams:
@@ -63,6 +70,8 @@ def _knob_values(url: dict, prefix: str = "") -> QueryParams:
     for k in KNOBS:
         parsed = k.parse(url[prefix + k.key]) if prefix + k.key in url else None
         values[k.field] = parsed if parsed is not None else k.default
+    for field, name in DOC_FILTER.items():
+        values[field] = _documents(url.get(prefix + name))
     return QueryParams(**values)
 
 
@@ -71,7 +80,8 @@ def _method(raw: str | None) -> str:
 
 
 FORGET = ("trace", "naive", "pinned", "run_diff", "restore_tried", "pin_restore_tried", "knobs_saved", "question",
-          "step", "step_pick", "method", "gold_sources", "gold_funnel", *(k.key for k in KNOBS))  # fmt: skip
+          "step", "step_pick", "method", "gold_sources", "gold_funnel", "only_docs", "exclude_docs", "reopen_with",
+          *(k.key for k in KNOBS))  # fmt: skip
 
 
 def open_run(url: dict[str, str]) -> None:
@@ -100,6 +110,9 @@ def seed_from_url() -> None:
             saved[k.key] = parsed if parsed is not None else k.default
     if "method" not in saved:
         saved["method"] = _method(url.get("method"))
+    for field, name in DOC_FILTER.items():  # given to the filter's widgets as their default (answer_view)
+        if field not in saved:
+            saved[field] = list(_documents(url.get(name)))
     if "question" not in st.session_state:
         st.session_state["question"] = url.get("q", "")
 
@@ -146,13 +159,18 @@ def stale_knobs(trace: QueryTrace) -> list[str]:
     ]
     if saved.get("method", trace.method) != trace.method:
         out.append(f"Method {trace.method} → {saved['method']}")
+    for field, label in (("only_documents", "Only these documents"), ("exclude_documents", "Not these documents")):
+        if field in saved and tuple(saved[field]) != getattr(trace.params, field):
+            out.append(f"{label} changed")
     return out
 
 
 def run_params(trace: QueryTrace, prefix: str = "") -> dict[str, str]:
-    """A run as URL parameters: question, method and knobs (with `prefix`, the pinned run's)."""
+    """A run as URL parameters: question, method, knobs and document filter (with `prefix`, the pinned run's)."""
     want = {prefix + "q": trace.question, prefix + "method": trace.method}
-    return want | {prefix + k.key: str(getattr(trace.params, k.field)) for k in KNOBS}
+    want |= {prefix + k.key: str(getattr(trace.params, k.field)) for k in KNOBS}
+    docs = {name: ",".join(getattr(trace.params, field)) for field, name in DOC_FILTER.items()}
+    return want | {prefix + name: ids for name, ids in docs.items() if ids}
 
 
 def pinned_from_url() -> tuple[str, str, QueryParams] | None:
@@ -189,7 +207,8 @@ def write_url(graph: str, trace: QueryTrace, step: Step, pinned: QueryTrace | No
     """Keep the run on screen in the URL: graph, question, method, the knobs it ran with, the step, and the pinned
     run of a comparison (a reload or a shared link reopens both at the same step)."""
     want = run_url(graph, trace, step, pinned)
-    gone = [k for k in st.query_params if k.startswith(PIN) and k not in want]
+    filters = set(DOC_FILTER.values())
+    gone = [k for k in st.query_params if (k.startswith(PIN) or k in filters) and k not in want]
     for k in gone:
         del st.query_params[k]
     if any(st.query_params.get(k) != v for k, v in want.items()):

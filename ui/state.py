@@ -29,7 +29,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"  # served at app/stat
 def vis_assets_url() -> str | None:
     """Copy vis-network from the installed pyvis into static/ once, so graphs load it from this server (cached
     by the browser) instead of inlining 0.7 MB per drawing; None (inline fallback) if the folder is not writable."""
-    from vgrag.present.viz import VIS_CSS, VIS_JS, vis_asset
+    from vgrag.present.drawing import VIS_CSS, VIS_JS, vis_asset
 
     try:
         STATIC.mkdir(exist_ok=True)
@@ -68,7 +68,8 @@ def _warm_up() -> None:
     load_spacy()
     import pandas  # noqa: F401
 
-    from vgrag.present.viz import VizGraph, render_html
+    from vgrag.present.drawing import render_html
+    from vgrag.present.viz import VizGraph
 
     render_html(VizGraph((), ()))
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from ..query.trace import QueryTrace
 from .explain import explain
 from .layout import EDGE_LABEL_CHARS, short_label
-from .viz import FADED, FIT_JS, MIN_SCALE, ROLE_COLORS, STEPS, VIS_JS, legend, trace_graph, vis_asset
+from .drawing import FIT_JS, VIS_JS, vis_asset
+from .viz import FADED, MIN_SCALE, ROLE_COLORS, STEPS, legend, trace_graph
 
 
 def replay_html(trace: QueryTrace, cap: int | None = 80) -> str:

@@ -161,20 +161,24 @@ function vgragUncut(net, placed, keep, min) {
   }
   net.on("dragStart", restore);
   net.on("zoom", restore);
-  return {left: nodes.length, restore: restore};
+  function cancel() {  // new data replaces this drawing: nothing to draw again (an update would add stale items)
+    net.off("dragStart", restore);
+    net.off("zoom", restore);
+  }
+  return {left: nodes.length, restore: restore, cancel: cancel};
 }
 
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
 // the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
+// Returns the function that stops it, before the same network is given new data (the app's drawing frame).
 function vgragStart(net, o) {
-  var t0 = performance.now(), placed = window.vgragPlaced = vgragPlaceLabels(net, o.order), undo = null;
+  var t0 = performance.now(), placed = window.vgragPlaced = vgragPlaceLabels(net, o.order), u = null;
   function frame() {
-    if (undo) undo();
+    if (u) u.restore();
     var n = vgragFit(net, o.focus, o.min), c = net.body.container;
     window.vgragFocus = o.focus.slice(0, n);
-    var u = vgragUncut(net, placed, window.vgragFocus, o.min);
+    u = vgragUncut(net, placed, window.vgragFocus, o.min);
     window.vgragCut = u.left;
-    undo = u.restore;
     document.body.setAttribute("data-vgrag-frame", c.clientWidth + "x" + c.clientHeight);
   }
   frame();
@@ -183,5 +187,11 @@ function vgragStart(net, o) {
   document.body.setAttribute("data-vgrag-view", o.view);
   document.body.setAttribute("data-vgrag-ready", "1");
   var timer = null;
-  net.on("resize", function () { clearTimeout(timer); timer = setTimeout(frame, 150); });
+  function resized() { clearTimeout(timer); timer = setTimeout(frame, 150); }
+  net.on("resize", resized);
+  return function stop() {
+    clearTimeout(timer);
+    net.off("resize", resized);
+    u.cancel();
+  };
 }

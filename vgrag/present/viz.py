@@ -1,26 +1,18 @@
-"""Subgraphs → self-contained pyvis HTML (no network requests; text from documents is never markup).
-
-Safety: vis-network 9 renders string tooltips with innerText and draws labels on a canvas; pyvis embeds
-node/edge data through Jinja's `tojson`, which escapes `<`, `>` and `&`. We never enable pyvis's
-`tooltip_link` popup (it uses innerHTML), and we strip every remote <link>/<script src> pyvis adds.
-"""
+"""What a step's graph shows: the subgraph of a trace (or an entity's neighbourhood) as VizGraph — nodes and edges
+coloured by role, each node at its fixed place. drawing.py turns a VizGraph into vis-network data and HTML."""
 
 from __future__ import annotations
 
-import functools
-import json
 import math
-import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
-from .layout import EDGE_LABEL_CHARS, layout, relation_label, short_label
+from .layout import layout, relation_label
 
 # One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
 # deficiency; "context" (what earlier steps drew) is faded so the current step stands out.
@@ -85,129 +77,6 @@ class VizGraph:
     edges: tuple[VizEdge, ...]
     hidden_nodes: int = 0
     focus: tuple[str, ...] = ()  # the nodes this view is about: the drawing zooms to them
-
-
-# pyvis's in_line page still links Bootstrap from a CDN and a non-existent ../node_modules copy of vis: drop both
-_EXTERNAL = re.compile(
-    r"<link[^>]+href=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>"
-    r"|<script[^>]+src=\"(?:https?:)?(?://|\.\./)[^\"]*\"[^>]*>\s*</script>",
-    re.I | re.S,
-)
-_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
-VIS_JS, VIS_CSS = "vis-network.min.js", "vis-network.css"
-
-
-def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
-    """Per edge that shares its two nodes with another, a vis `smooth` curve of its own: drawn straight, such edges
-    laid their labels on top of each other ("chief tefounded by ficer of"). They bend to alternate sides, a label's
-    height apart and no more (the layout keeps the straight line's surroundings clear), further for each further pair; vis bends clockwise relative to each edge's own direction, so a reversed edge flips."""
-    groups: dict[tuple[str, str], list[VizEdge]] = {}
-    for e in edges:
-        groups.setdefault((min(e.source, e.target), max(e.source, e.target)), []).append(e)
-    out: dict[str, dict] = {}
-    for group in groups.values():
-        if len(group) > 1:
-            for n, e in enumerate(group):
-                clockwise = (n % 2 == 0) == (e.source <= e.target)
-                kind = "curvedCW" if clockwise else "curvedCCW"
-                out[e.id] = {"enabled": True, "type": kind, "roundness": 0.15 + 0.15 * (n // 2)}
-    return out
-
-
-@functools.lru_cache(maxsize=1)
-def _pyvis_templates():  # -> jinja2.Environment
-    """pyvis's page template, compiled once per process. Each pyvis Network compiles it anew, lexing the 0.7 MB of
-    vis-network it includes: ~90 ms of every drawing (most of a step's server time), ~1 ms from this cache."""
-    import pyvis
-    from jinja2 import Environment, FileSystemLoader
-
-    return Environment(loader=FileSystemLoader(Path(pyvis.__file__).parent / "templates"))
-
-
-@functools.lru_cache(maxsize=2)
-def vis_asset(name: str) -> str:
-    """vis-network's JS or CSS as shipped inside the installed pyvis package (read once per process)."""
-    import pyvis
-
-    return (Path(pyvis.__file__).parent / "templates/lib/vis-9.1.2" / name).read_text(encoding="utf-8")
-
-
-def render_html(g: VizGraph, height_px: int | None = 560, assets_url: str | None = None, view: str = "") -> str:
-    """An HTML page drawing the graph with zero external requests: vis-network inlined (standalone), or, with
-    `assets_url`, loaded from that same-origin folder so a browser fetches and parses it once, not per draw.
-    `height_px=None` fills its frame, whatever height the page gives the frame."""
-    from pyvis.network import Network
-
-    height = "100vh" if height_px is None else f"{height_px}px"  # the border is inside (box-sizing, below)
-    net = Network(height=height, width="100%", directed=True, cdn_resources="in_line", bgcolor="#ffffff")
-    net.templateEnv = _pyvis_templates()
-    fixed = bool(g.nodes) and all(n.x is not None for n in g.nodes)
-    for n in g.nodes:
-        faded = n.role in FADED
-        pos = {"x": n.x, "y": n.y, "physics": False} if fixed else {}
-        net.add_node(
-            n.id,
-            label=short_label(n.label),
-            title=n.title,
-            color=ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
-            shape="dot",
-            size=10 if faded else (20 if n.role in ("query", "centre", "path") else 15),
-            font={"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3, "strokeColor": "#ffffff"},
-            **pos,
-        )
-    bends = parallel_bends(g.edges)
-    for e in g.edges:
-        faded = e.role in FADED
-        net.add_edge(
-            e.source,
-            e.target,
-            id=e.id,
-            label="" if faded else short_label(e.label, EDGE_LABEL_CHARS),
-            title=e.title,
-            color=ROLE_COLORS.get(e.role, ROLE_COLORS["context"]),
-            width=1 if faded else (4 if e.role == "path" else 2.5),
-            **({"smooth": bends[e.id]} if e.id in bends else {}),
-        )
-    physics = (
-        '{"enabled": false}' if fixed else '{"stabilization": {"iterations": 80}, "barnesHut": {"springLength": 160}}'
-    )
-    net.set_options(
-        '{"physics": ' + physics + ', "nodes": {"font": {"size": 16}},'
-        ' "edges": {"font": {"size": 16, "align": "horizontal", "strokeWidth": 3}, "smooth": false},'
-        ' "interaction": {"hover": true, "tooltipDelay": 120}}'
-    )
-    html = _EXTERNAL.sub("", net.generate_html(notebook=False))
-    # pyvis adds two empty <h1> headings (~85 px): below them the drawing's bottom was cut off by the frame
-    # and the drawing's border inside its width (width 100% plus a 1 px border each side cut the right border off)
-    style = "<style>body{margin:0;overflow:hidden}#mynetwork{box-sizing:border-box}</style>"
-    html = _EMPTY_HEADING.sub("", html).replace("</head>", style + "</head>", 1)
-    html = html.replace("</body>", _zoom_script(g, fixed, view) + "</body>", 1)
-    if assets_url:
-        js, css = vis_asset(VIS_JS), vis_asset(VIS_CSS)
-        html = html.replace(f"<script>{js}</script>", f'<script src="{assets_url}/{VIS_JS}"></script>', 1)
-        html = html.replace(css, "", 1).replace(
-            "</head>", f'<link rel="stylesheet" href="{assets_url}/{VIS_CSS}"></head>', 1
-        )
-    return html
-
-
-# How the drawing is framed: fit to the focus nodes, edge labels placed off nodes and each other, nothing cut at the
-# frame's edge (see view.js). Shared by the app's drawing and the replay file.
-FIT_JS = (Path(__file__).parent / "view.js").read_text(encoding="utf-8")
-EDGE_ORDER = ("path", "selected", "seed", "hop1", "hop2", "near", "far", "kept", "rejected", "context")
-
-
-def _zoom_script(g: VizGraph, fixed: bool, view: str) -> str:
-    """Fit the view to the step's focus nodes, never below MIN_SCALE, so labels stay ≥ 12 px on screen; then place
-    the edge labels (the step's own edges first) and keep nothing cut at the frame's edge."""
-    order = [e.id for e in sorted(g.edges, key=lambda e: EDGE_ORDER.index(e.role) if e.role in EDGE_ORDER else 99)]
-    data = json.dumps({"focus": list(g.focus), "order": order, "min": MIN_SCALE, "fixed": fixed, "view": view})
-    return (
-        "<script>" + FIT_JS + "\n(function(){var o=" + data.replace("<", "\\u003c") + ";function go(){"
-        "if(typeof network==='undefined'){setTimeout(go,50);return;}"
-        "if(o.fixed){vgragStart(network,o);}else{network.once('stabilizationIterationsDone',function(){"
-        "vgragStart(network,o);});}}go();})();</script>"
-    )
 
 
 def _cap(
