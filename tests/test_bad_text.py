@@ -15,7 +15,7 @@ from test_retrieve import FACTS, Q
 
 from vgrag.config import QueryParams
 from vgrag.documents.triple_files import read_csv
-from vgrag.ingest import PASSAGE_BYTES
+from vgrag.ingest.passages import PASSAGE_BYTES
 from vgrag.query.pipeline import run_query
 from vgrag.storage.check import check_graph
 from vgrag.storage.export import export_graph
