@@ -12,7 +12,8 @@ whose target an earlier one changed is skipped with its reason): first the merge
 again, then the rest ("run-on", "dated"), bench again. Prints Recall@1/2/5/10 at each stage, the paired difference
 to the start with a bootstrap 95 % interval (10,000 resamples of the questions, seed 0, as bench), what was applied
 and skipped, `check`, and the pairs of entity names that fold to the same string (suggest.fold) before and after.
-A graph that already has edits is refused (its "before" would not be the extractor's graph): use a fresh --db.
+A graph with edits in force is refused (its "before" would not be the extractor's graph): use a fresh --db, or
+--reset to undo them all first (a re-run on the same --db after the suggestion rules changed).
 
 --fixtures: tests/fixtures/clinical_notes.md, supply_agreement.html and articles.md (Wikipedia) uploaded together (offline extractor, as the
 Build page does), then the same stages; only the fold check and the counts (no questions).
@@ -34,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from vgrag import Settings, Workspace  # noqa: E402
 from vgrag.config import QueryParams  # noqa: E402
+from vgrag.editing.run import undoable  # noqa: E402
 from vgrag.editing.suggest import fold  # noqa: E402
 from vgrag.evaluation.bench import KS, recall_at  # noqa: E402
 from vgrag.evaluation.data import load_bench  # noqa: E402
@@ -110,10 +112,13 @@ def summary(per_q: list[dict], lat: list[float]) -> dict:
     return {"recall": rec, "latency_ms_median": round(statistics.median(lat), 1)}
 
 
-def run(ws: Workspace, g: str, data=None) -> dict:
+def run(ws: Workspace, g: str, data=None, reset: bool = False) -> dict:
     graph = ws.graph(g)
-    if ws.edits(g):
-        sys.exit(f"graph {g!r} already has {len(ws.edits(g))} edit(s): use a fresh --db (its 'before' is gone)")
+    live = undoable(graph)
+    if live and not reset:
+        sys.exit(f"graph {g!r} has {len(live)} edit(s) in force: use a fresh --db, or --reset to undo them first")
+    if live:
+        ws.undo(len(live), graph=g)  # back to the extractor's graph (every undo is itself logged)
     result: dict = {"graph": g, "counts": {"start": graph.counts()}, "folding_alike": {"start": folding_pairs(graph)}}
     if data is not None:
         first = recall_run(graph, ws.embedder, data)
@@ -164,6 +169,7 @@ def main() -> None:
     ap.add_argument("--fixtures", action="store_true", help="the realistic upload fixtures instead of a dev set")
     ap.add_argument("--db", default="/tmp/suggestions_recall.db")
     ap.add_argument("--out")
+    ap.add_argument("--reset", action="store_true", help="undo the edits in force first (a re-run on the same --db)")
     a = ap.parse_args()
     ws = Workspace.open(Settings(milvus_uri=a.db))
     t0 = time.perf_counter()
@@ -181,7 +187,7 @@ def main() -> None:
         graph = open_bench_graph(ws.db, g, ws.embedder, runs, keep=True)
         built_s, _ = build_graph(graph, ws.embedder, runs)
         ws._graphs.pop(g, None)  # the Workspace opens it itself (and finishes any pending edit)
-        result = {"dataset": data.name, "extract": a.extract, "built_s": round(built_s, 1), **run(ws, g, data)}
+        result = {"dataset": data.name, "extract": a.extract, "built_s": round(built_s, 1), **run(ws, g, data, a.reset)}
     ws.close()
     if a.out:
         Path(a.out).write_text(json.dumps(result, indent=1, ensure_ascii=False))
