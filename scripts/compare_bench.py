@@ -41,7 +41,8 @@ def main() -> None:
         moved = " ".join(f"R@{k} +{ups[k]}/-{downs[k]}" for k in ks)
         print(f"{m:7} {rec} | {lat} | questions changed: {len(changed)} ({moved})")
         for qid, d in list(changed.items())[: a.show]:
-            print(f"    {qid}: " + " ".join(f"R@{k} {v:+.2f}" for k, v in d.items() if v) + f"  {qb[qid]['question'][:90]}")
+            moved = " ".join(f"R@{k} {v:+.2f}" for k, v in d.items() if v)
+            print(f"    {qid}: {moved}  {qb[qid]['question'][:90]}")
     print("IDENTICAL per question, every method and k" if identical else "NOT identical")
 
 

@@ -15,8 +15,8 @@ and skipped, `check`, and the pairs of entity names that fold to the same string
 A graph with edits in force is refused (its "before" would not be the extractor's graph): use a fresh --db, or
 --reset to undo them all first (a re-run on the same --db after the suggestion rules changed).
 
---fixtures: tests/fixtures/clinical_notes.md, supply_agreement.html and articles.md (Wikipedia) uploaded together (offline extractor, as the
-Build page does), then the same stages; only the fold check and the counts (no questions).
+--fixtures: tests/fixtures/clinical_notes.md, supply_agreement.html and articles.md (Wikipedia) uploaded together
+(offline extractor, as the Build page does), then the same stages; only the fold check and the counts (no questions).
 """
 
 from __future__ import annotations

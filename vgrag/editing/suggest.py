@@ -29,10 +29,6 @@ from ..text import entity_id
 KINDS = ("duplicate", "heading", "run-on", "dated")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[^\w\s]")  # words, and single other characters (symbols kept)
 _MINUS = re.compile(r"(?<![\w.])-(?=\d)")  # "-18": a minus sign, not a hyphen
-
-
-def _is_symbol(c: str) -> bool:
-    return unicodedata.category(c) in ("Sm", "Sc", "So")
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
 _DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -59,6 +55,10 @@ class Suggestion:
     @property
     def key(self) -> str:
         return f"{self.kind}:{'|'.join(self.targets)}"
+
+
+def _is_symbol(c: str) -> bool:
+    return unicodedata.category(c) in ("Sm", "Sc", "So")
 
 
 def fold(name: str) -> str:
