@@ -276,3 +276,26 @@ def test_every_edit_operation_through_the_workspace_on_a_real_server(server, emb
         assert entity_id("CLL") in after("What does CLL affect, the chronic lymphocytic leukemia?")[0]
     finally:
         ws.close()
+
+
+def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(server):
+    """Milvus 2.3.5 defaults to Bounded reads; right after this process's own write a read must see it. A delete's
+    reply does not advance the timestamp pymilvus sends for Session reads (stale about 2 times in 10), so reads after
+    a delete are Strong: 20 rounds of upsert → read → delete → read, none stale."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from pymilvus import MilvusClient
+
+    from vgrag.storage.connection import Connection
+
+    c = Connection(MilvusClient(server), server, True)
+    c.create_collection("fresh", dimension=4, id_type="string", max_length=32, consistency_level="Bounded")
+    c.insert("fresh", [{"id": f"r{i}", "vector": [random.random() for _ in range(4)]} for i in range(100)])
+    stale = []
+    for k in range(20):
+        c.upsert("fresh", [{"id": f"x{k}", "vector": [0.5] * 4}])
+        stale += [("upsert", k)] if not c.get("fresh", ids=[f"x{k}"]) else []
+        c.delete("fresh", ids=[f"x{k}"])
+        stale += [("delete", k)] if c.get("fresh", ids=[f"x{k}"]) else []
+    assert not stale
