@@ -253,3 +253,79 @@ def test_a_graph_stored_before_the_optional_columns_opens_answers_and_grows_on_a
         assert any(r.subject == "Keystone" or r.object == "Keystone" for r in g.iter_relations())
     finally:
         ws.close()
+
+
+def test_every_edit_operation_through_the_workspace_on_a_real_server(server, embedder):
+    """The graph editor on Milvus 2.3.5 (Bounded consistency, no in-process copies): merge, rename, delete an
+    entity, edit / delete / add a relation, undo. After each: `check` clean and the next question sees the edit."""
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests"))
+    from editgraph import openie, snapshot
+    from test_edit_retrieval import seen
+
+    from vgrag import Settings, Workspace
+    from vgrag.storage.database import Database
+    from vgrag.text import entity_id, relation_id
+
+    ws = Workspace(Settings(milvus_uri=server), Database(server), embedder)
+    try:
+        ws.import_triples(("bio.json", openie()), graph="ed")
+        g = ws.graph("ed")
+        before = snapshot(g)
+
+        def after(question: str) -> tuple[set[str], set[str]]:
+            report = ws.check("ed")
+            assert report.ok, report.problems
+            return seen(ws.query(question, graph="ed", use_llm=False))
+
+        ws.merge_entities("CLL", "Chronic lymphocytic leukemia", graph="ed")
+        ents, rels = after("What does CLL affect, the chronic lymphocytic leukemia?")
+        assert entity_id("CLL") not in ents
+        assert relation_id("Chronic lymphocytic leukemia", "affects", "B cells") in rels
+        ws.rename_entity("Dr. Mignot", "Emmanuel Mignot MD", graph="ed")
+        ents, _ = after("What does Emmanuel Mignot MD study?")
+        assert entity_id("Emmanuel Mignot MD") in ents and entity_id("Dr. Mignot") not in ents
+        ws.delete_entity("zy:t", graph="ed")
+        ents, rels = after("Who was born December 22, 1955?")
+        assert entity_id("zy:t") not in ents and relation_id("zy:t", "born", "December 22, 1955") not in rels
+        ws.edit_relation(relation_id("Thomas C. Sudhof", "studied", "synapses"), predicate="researched", graph="ed")
+        _, rels = after("What did Thomas C. Sudhof research?")
+        assert relation_id("Thomas C. Sudhof", "researched", "synapses") in rels
+        assert relation_id("Thomas C. Sudhof", "studied", "synapses") not in rels
+        gone = relation_id("Thomas C. Südhof", "won", "Nobel Prize")
+        ws.delete_relation(gone, graph="ed")
+        assert gone not in after("Who won the Nobel Prize?")[1]
+        (pid,) = [p.id for p in g.iter_passages() if p.title == "Prize 2"]
+        ws.add_relation(pid, "Göttingen", "is a city in", "Lower Saxony", graph="ed")
+        trace = ws.query("Thomas C. Sudhof studied in which city of Lower Saxony?", graph="ed", use_llm=False)
+        ents, rels = seen(trace)
+        assert relation_id("Göttingen", "is a city in", "Lower Saxony") in rels and entity_id("Lower Saxony") in ents
+        assert pid in trace.passage_ids() and ws.check("ed").ok
+        assert len(ws.undo(6, graph="ed")) == 6
+        assert snapshot(g) == before and ws.check("ed").ok
+        assert entity_id("CLL") in after("What does CLL affect, the chronic lymphocytic leukemia?")[0]
+    finally:
+        ws.close()
+
+
+def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(server):
+    """Milvus 2.3.5 defaults to Bounded reads; right after this process's own write a read must see it. A delete's
+    reply does not advance the timestamp pymilvus sends for Session reads (stale about 2 times in 10), so reads after
+    a delete are Strong: 20 rounds of upsert → read → delete → read, none stale."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from pymilvus import MilvusClient
+
+    from vgrag.storage.connection import Connection
+
+    c = Connection(MilvusClient(server), server, True)
+    c.create_collection("fresh", dimension=4, id_type="string", max_length=32, consistency_level="Bounded")
+    c.insert("fresh", [{"id": f"r{i}", "vector": [random.random() for _ in range(4)]} for i in range(100)])
+    stale = []
+    for k in range(20):
+        c.upsert("fresh", [{"id": f"x{k}", "vector": [0.5] * 4}])
+        stale += [("upsert", k)] if not c.get("fresh", ids=[f"x{k}"]) else []
+        c.delete("fresh", ids=[f"x{k}"])
+        stale += [("delete", k)] if c.get("fresh", ids=[f"x{k}"]) else []
+    assert not stale

@@ -92,6 +92,8 @@ def rekey(d: Draft, rel: Relation, s: str, p: str, o: str) -> str | None:
     """`rel` becomes (s, p, o) with the same passages; None when it became a loop (an entity related to itself:
     dropped)."""
     sid, oid = entity_id(s), entity_id(o)
+    d.load("entities", [rel.subject_id, rel.object_id, sid, oid])  # one read per kind (a server read is a round trip)
+    d.load("passages", rel.passage_ids)
     detach(d, rel)
     if sid == oid:
         return None
@@ -99,6 +101,25 @@ def rekey(d: Draft, rel: Relation, s: str, p: str, o: str) -> str | None:
     new = Relation(relation_id(s_name, p, o_name), s_name, p, o_name, sid, oid, rel.passage_ids)
     attach(d, new)
     return new.id
+
+
+def prefetch(d: Draft, a: Entity, name: str | None = None) -> None:
+    """Read at once what moving (to `name`) or deleting the relations of `a` touches: their ends, their passages,
+    and (with `name`) the relations they become. Each `Draft` read is one round trip; on a server ~0.2 s right
+    after a write, so a merge of 50 relations read one record at a time spent ~9 s reading."""
+    rels = [r for rid in a.relation_ids if (r := d.now["relations"].get(rid)) is not None]
+    d.load("entities", {e for r in rels for e in (r.subject_id, r.object_id)} | ({entity_id(name)} if name else set()))
+    d.load("passages", {p for r in rels for p in r.passage_ids} | set(a.passage_ids))
+    if name is None:
+        return
+
+    def named(n: str) -> str:  # the name rekey writes: the stored entity's, else as given
+        e = d.now["entities"].get(entity_id(n))
+        return e.name if e is not None else n
+
+    ends = [(name if r.subject_id == a.id else r.subject, r.predicate, name if r.object_id == a.id else r.object)
+            for r in rels]  # fmt: skip
+    d.load("relations", [relation_id(named(s), p, named(o)) for s, p, o in ends if entity_id(s) != entity_id(o)])
 
 
 # ---------- entity operations
@@ -116,6 +137,7 @@ def _move(d: Draft, a: Entity, name: str) -> None:
     """Every relation and passage of `a` re-pointed to the entity named `name`; `a` removed."""
     b = ensure_entity(d, name)
     d.load("relations", a.relation_ids)
+    prefetch(d, a, b.name)
     for rid in a.relation_ids:
         rel = d.relation(rid)
         if rel is None:
@@ -244,6 +266,7 @@ def _split_by_text(d: Draft, b: Entity, alias: str) -> set[str]:
 def delete_entity(d: Draft, entity: str) -> str:
     a = find_entity(d, entity)
     d.load("relations", a.relation_ids)
+    prefetch(d, a)
     rels = [r for rid in a.relation_ids if (r := d.relation(rid)) is not None]
     for rel in rels:
         detach(d, rel)

@@ -67,13 +67,16 @@ def plan_edit(graph: Graph, op: str, args: dict[str, Any]) -> tuple[Draft, str]:
 def apply_edit(graph: Graph, embedder: Embedder, op: str, args: dict[str, Any]) -> Edit:
     """Validate, plan and apply one edit; the logged Edit. EditError (nothing written) when it cannot be done."""
     with graph.lock:
-        resume_pending(graph, embedder)
+        book = EditLog(graph)
+        edits = book.all()  # read once: the pending check and the next number (a server read is a round trip)
+        if any(e.status == "pending" for e in edits):
+            resume_pending(graph, embedder)
+            edits = book.all()
         d, summary = plan_edit(graph, op, args)
         steps = d.steps()
         if not steps:
             raise EditError(f"Nothing to change: {summary} leaves the graph as it is.")
-        book = EditLog(graph)
-        edit = Edit(book.next_seq(), op, dict(args), summary, time.time(), docs=tuple(d.docs()),
+        edit = Edit(edits[-1].seq + 1 if edits else 1, op, dict(args), summary, time.time(), docs=tuple(d.docs()),
                     relations=tuple(dict.fromkeys(d.new_relations)), steps=steps)  # fmt: skip
         return _commit(graph, embedder, edit)
 

@@ -8,7 +8,8 @@ runs by hand). General mechanisms over the graph's own names and texts, no word 
 - heading: a name that glues a section heading of its own documents' passage titles, as written, to a name
   ("Marie Curie Career" in a document with a section "Career") → merge into (or rename to) the name without it.
 - run-on: a name of 6+ words that reads as a list (a content word repeated and no function word, or parts
-  separated by commas) → delete it.
+  separated by commas) and is not the title of a passage ("Alexander and the Terrible, Horrible, No Good, Very Bad
+  Day" is a book) → delete it.
 - dated: a predicate that carries a date ("won in 2013") → the predicate without it, the date kept as its own
   relation from the same passage.
 """
@@ -26,7 +27,8 @@ from ..models import Entity, Passage, Relation
 from ..text import entity_id
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[^\w\s]")  # words, and single other characters (symbols kept)
+_MINUS = re.compile(r"(?<![\w.])-(?=\d)")  # "-18": a minus sign, not a hyphen
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
 _DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -55,10 +57,17 @@ class Suggestion:
         return f"{self.kind}:{'|'.join(self.targets)}"
 
 
+def _is_symbol(c: str) -> bool:
+    return unicodedata.category(c) in ("Sm", "Sc", "So")
+
+
 def fold(name: str) -> str:
-    """A name without accents, case and punctuation: "Thomas C. Südhof" → "thomas c sudhof"."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return " ".join(_WORD.findall(bare.casefold()))
+    """A name without accents, case and punctuation: "Thomas C. Südhof" → "thomas c sudhof". Symbols are not
+    punctuation and stay (Unicode categories Sm, Sc, So: a minus, a currency, a degree sign): "−18 °C" is not
+    "18 °C" (MuSiQue's offline graph had both, and they were suggested as one); a hyphen before a number is a
+    minus."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", _MINUS.sub("−", name)) if not unicodedata.combining(c))
+    return " ".join(t for t in _TOKEN.findall(bare.casefold()) if t[0].isalnum() or _is_symbol(t))
 
 
 def _edit(op: str, **args: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
@@ -89,6 +98,7 @@ class GraphView:
         self.docs_of: dict[str, set[str]] = {
             e.id: {self.passages[p].doc_id for p in e.passage_ids if p in self.passages} for e in self.entities.values()
         }
+        self.titles = {fold(re.sub(r" · p\. \d+$", "", p.title).split(" › ")[0]) for p in self.passages.values()}
         self.headings: dict[str, set[str]] = defaultdict(set)  # document → its section headings, as written
         for p in self.passages.values():  # a title is "topic › section › subsection · p. N": the sections count
             for h in re.sub(r" · p\. \d+$", "", p.title).split(" › ")[1:]:
@@ -203,7 +213,7 @@ def run_ons(v: GraphView) -> list[Suggestion]:
     stop, out = _stop_words(), []
     for e in v.entities.values():
         words = [w.casefold() for w in e.name.split()]
-        if len(words) < 6:
+        if len(words) < 6 or fold(e.name) in v.titles:  # a passage's title names what it is about: not a list
             continue
         content = [w for w in words if w not in stop]
         repeated = len(set(content)) < len(content) and not stop & set(words)
