@@ -310,8 +310,9 @@ def test_every_edit_operation_through_the_workspace_on_a_real_server(server, emb
 
 def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(server):
     """Milvus 2.3.5 defaults to Bounded reads; right after this process's own write a read must see it. A delete's
-    reply does not advance the timestamp pymilvus sends for Session reads (stale about 2 times in 10), so reads after
-    a delete are Strong: 20 rounds of upsert → read → delete → read, none stale."""
+    reply does not advance the timestamp pymilvus sends for Session reads (stale about 2 times in 10), so the first read
+    after a delete is Strong, and the Session reads after it still see the delete: 20 rounds of upsert → read →
+    delete → read → read and search, none stale."""
     import random
 
     sys.path.insert(0, str(ROOT))
@@ -328,4 +329,7 @@ def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(se
         stale += [("upsert", k)] if not c.get("fresh", ids=[f"x{k}"]) else []
         c.delete("fresh", ids=[f"x{k}"])
         stale += [("delete", k)] if c.get("fresh", ids=[f"x{k}"]) else []
+        stale += [("delete, read again", k)] if c.get("fresh", ids=[f"x{k}"]) else []
+        hits = c.search("fresh", data=[[0.5] * 4], limit=3, output_fields=["id"])[0]
+        stale += [("delete, search", k)] if any(h["id"] == f"x{k}" for h in hits) else []
     assert not stale

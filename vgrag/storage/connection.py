@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import re
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,7 +93,10 @@ class Connection:
         self.raw, self.uri, self.server = raw, uri, server
         self.version: tuple[int, int, int] | None = None
         self._last_write: dict[str, float] = {}  # collection -> when this process last wrote to it
-        self._last_delete: dict[str, float] = {}  # collection -> when this process last deleted from it
+        # collection -> when this process last deleted from it, until a Strong read of it begun after that delete has
+        # returned (from then on the server's view includes the delete, and Session reads see it too)
+        self._unseen_delete: dict[str, float] = {}
+        self._delete_lock = threading.Lock()
 
     @property
     def has_bm25(self) -> bool:
@@ -122,16 +126,18 @@ class Connection:
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         method = getattr(self.raw, name)
+        coll, deleted = "", None
         if self.server and name not in _LOCAL:
             kwargs.setdefault("timeout", SLOW_TIMEOUT_S if name in _SLOW else CALL_TIMEOUT_S)
             coll = _collection(args, kwargs)
-            now = time.monotonic()
-            if name in _READS and now - self._last_write.get(coll, float("-inf")) < FRESH_S:
+            started = time.monotonic()
+            deleted = self._unseen_delete.get(coll) if name in _READS else None
+            if name in _READS and started - self._last_write.get(coll, float("-inf")) < FRESH_S:
                 # our own writes seen: Session (pymilvus sends our last write's timestamp) costs ~0.2 s only on the
                 # first read after a write, Strong ~0.2 s on every read; but a delete's reply on Milvus 2.3.5 does
-                # not advance that timestamp (a read right after it was stale 2 times in 10), so after a delete: Strong
-                deleted = now - self._last_delete.get(coll, float("-inf")) < FRESH_S
-                kwargs.setdefault("consistency_level", "Strong" if deleted else "Session")
+                # not advance that timestamp (a read right after it was stale 2 times in 10), so the first read after
+                # a delete is Strong: once it returns, the server has applied the delete
+                kwargs.setdefault("consistency_level", "Strong" if deleted is not None else "Session")
         try:
             out = method(*args, **kwargs)
         except StoreError:
@@ -141,7 +147,12 @@ class Connection:
         if name in _WRITES:
             self._last_write[_collection(args, kwargs)] = time.monotonic()
             if name == "delete":
-                self._last_delete[_collection(args, kwargs)] = time.monotonic()
+                with self._delete_lock:
+                    self._unseen_delete[_collection(args, kwargs)] = time.monotonic()
+        elif self.server and deleted is not None and kwargs.get("consistency_level") == "Strong":
+            with self._delete_lock:  # a Strong read begun after the delete has returned: the delete is applied
+                if self._unseen_delete.get(coll) == deleted:
+                    del self._unseen_delete[coll]
         return out
 
     def error(self, op: str, e: BaseException, timeout: object = None) -> StoreError:
