@@ -10,21 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from vgrag.extraction.extract import Extraction, OfflineExtractor
+from vgrag.extraction.extract import OfflineExtractor
 from vgrag.ingest import ingest_documents
+from tests.offline_extract import extract_one as _extract
+from tests.offline_extract import names_of as _names
 from vgrag.nlp import load_spacy
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
 FIX = Path(__file__).parent / "fixtures"
-
-
-def _extract(text: str, title: str = "") -> Extraction:
-    (ex,) = OfflineExtractor().extract_many([text], [title])
-    return ex
-
-
-def _names(ex: Extraction) -> set[str]:
-    return {x for t in ex.triples for x in (t.subject, t.object)}
 
 
 def test_a_date_range_or_a_period_is_the_fact_s_date_not_an_entity():

@@ -13,19 +13,12 @@ from vgrag.extraction.entities import Canonicalizer, graph_aliases
 from vgrag.extraction.extract import Extraction, OfflineExtractor
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
+from tests.offline_extract import extract_one as _extract
+from tests.offline_extract import names_of as _names
 from vgrag.nlp import load_spacy
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
 FIX = Path(__file__).parent / "fixtures"
-
-
-def _extract(text: str, title: str = "") -> Extraction:
-    (ex,) = OfflineExtractor().extract_many([text], [title])
-    return ex
-
-
-def _names(ex: Extraction) -> set[str]:
-    return {x for t in ex.triples for x in (t.subject, t.object)}
 
 
 def test_a_list_run_together_is_cut_into_its_items():
