@@ -33,20 +33,26 @@ class Deadline(Exception):
 
 
 class Server:
-    """The MilvusClient calls a server answers here: its version, and a get that the server never answers."""
+    """The MilvusClient calls a server answers here: its version, writes, and a get that the server never answers
+    until `answers` is set; each get's (timeout, consistency level) is recorded."""
 
     def __init__(self, version: str) -> None:
-        self.version, self.calls = version, []
+        self.version, self.calls, self.answers = version, [], False
 
     def get_server_version(self, timeout: float | None = None) -> str:
         return self.version
 
     def get(self, collection: str, ids: list, timeout: float | None = None, **kwargs: object) -> list:
         self.calls.append((timeout, kwargs.get("consistency_level")))
-        raise Deadline()
+        if not self.answers:
+            raise Deadline()
+        return []
 
     def insert(self, collection: str, rows: list, timeout: float | None = None) -> dict:
         return {"insert_count": len(rows)}
+
+    def delete(self, collection: str, ids: list, timeout: float | None = None) -> dict:
+        return {"delete_count": len(ids)}
 
 
 def test_a_server_older_than_the_minimum_is_refused_by_version():
@@ -70,4 +76,18 @@ def test_server_calls_have_a_deadline_fresh_reads_and_one_clear_error():
     c.insert("g_passages", [{"id": "x"}])
     with pytest.raises(ServerUnavailableError):
         c.get("g_passages", ids=["x"])
-    assert c.raw.calls == [(8.0, None), (8.0, "Strong")]  # Strong only for a read that follows our write
+    assert c.raw.calls == [(8.0, None), (8.0, "Session")]  # our own write seen: Session, only after our write
+
+
+def test_after_our_own_delete_reads_are_strong_until_one_strong_read_has_returned():
+    """A delete does not advance the timestamp Session reads carry (Milvus 2.3.5): the first read after it is Strong,
+    and once one has returned, the server has applied the delete and Session reads see it."""
+    c = _checked("v2.3.5")
+    c.delete("g_relations", ids=["r"])
+    with pytest.raises(ServerUnavailableError):
+        c.get("g_relations", ids=["r"])  # a Strong read that failed proves nothing
+    c.raw.answers = True
+    c.get("g_relations", ids=["r"])
+    c.get("g_relations", ids=["r"])
+    c.get("g_passages", ids=["p"])  # another collection: not written, the collection's own level
+    assert [level for _, level in c.raw.calls] == ["Strong", "Strong", "Session", None]
