@@ -240,19 +240,8 @@ def rank_passages(
         fused = dict(rrf([[x[1].id for x in scored]] + lexical))
         scored = [(fused[p.id], p, via, src, by) for _, p, via, src, by in scored]
         scored.sort(key=lambda x: (-x[0], x[1].id))
-    out = tuple(
-        RankedPassage(
-            id=p.id,
-            title=p.title,
-            text=p.text,
-            score=round(sc, 4),
-            source=src,
-            relation_ids=via,
-            named_by=by,
-            sentences=p.sentences,
-        )
-        for sc, p, via, src, by in scored[:k]
-    )
+    out = tuple(RankedPassage(p.id, p.title, p.text, round(sc, 4), src, via, by, p.sentences)
+                for sc, p, via, src, by in scored[:k])  # fmt: skip
     return PassageStep(
         passages=out,
         dense_ids=tuple(h.record.id for h in dense),
