@@ -91,3 +91,27 @@ def test_after_our_own_delete_reads_are_strong_until_one_strong_read_has_returne
     c.get("g_relations", ids=["r"])
     c.get("g_passages", ids=["p"])  # another collection: not written, the collection's own level
     assert [level for _, level in c.raw.calls] == ["Strong", "Strong", "Session", None]
+
+
+def test_threads_writing_and_flushing_one_lite_file_at_once_all_succeed(db):
+    """Milvus Lite numbers writes and flushes in one sequence: unordered, two threads' flushes failed with "current_seq
+    is monotonic" (2 and 5 of 60 puts in two runs without the connection's Lite write lock)."""
+    import threading
+
+    errors: list[str] = []
+
+    def put(i: int) -> None:
+        for j in range(15):
+            try:
+                db.meta.put(f"probe:{i}:{j}", "probe", "flushprobe", {"i": i, "j": j})
+            except StoreError as e:
+                errors.append(str(e))
+
+    threads = [threading.Thread(target=put, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(db.meta.rows("probe", "flushprobe")) == 60
+    db.meta.delete([r["id"] for r in db.meta.rows("probe", "flushprobe")])
