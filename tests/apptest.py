@@ -49,6 +49,20 @@ def page(path: str | None = None, demo: bool = True) -> AppTest:
     return at
 
 
+def opened(url: dict[str, str], settings=None) -> AppTest:
+    """A new session (a reload, or a link pasted elsewhere) opening `url` on the Ask page."""
+    at = AppTest.from_file(APP, default_timeout=T)
+    if settings is not None:
+        at.session_state["settings"] = settings
+    at.query_params.update(url)
+    at.run()
+    at.switch_page("pages/ask.py")
+    at.query_params.update(url)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def app_workspace(at: AppTest):
     """The workspace the app under test opened (its cached resource), to look at the database it sees."""
     from ui.state import _workspace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest import APP, ROOT, T, app_workspace, keyed_positions, page, position
+from apptest import APP, ROOT, T, app_workspace, keyed_positions, opened, page, position
 from streamlit.testing.v1 import AppTest
 
 
@@ -223,13 +223,7 @@ def test_a_link_with_a_non_finite_number_falls_back_to_the_default(app_env):
     thr = next(k for k in KNOBS if k.key == "thr")
     assert thr.parse("0.35") == 0.35 and thr.parse("7") == 1.0  # finite values are still clamped
     url = {"graph": "demo", "q": "Who leads the team that owns Tollgate?", "thr": "nan", "k_psg": "inf"}
-    at = AppTest.from_file(APP, default_timeout=T)
-    at.query_params.update(url)
-    at.run()
-    at.switch_page("pages/ask.py")
-    at.query_params.update(url)
-    at.run()
-    assert not at.exception, at.exception
+    at = opened(url)
     trace = at.session_state["trace"]
     assert trace.question == url["q"] and trace.params.sim_threshold == thr.default
     assert at.session_state["thr"] == thr.default and at.slider(key="thr").value == thr.default

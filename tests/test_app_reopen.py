@@ -8,28 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from apptest import APP, T, app_workspace, page
-from streamlit.testing.v1 import AppTest
+from apptest import app_workspace, opened, page
 
 Q = "Who is the escalation contact for the service that Beacon depends on?"
 
 
 def _url(at) -> dict[str, str]:
     return {k: (v[0] if isinstance(v, list) else v) for k, v in ((k, at.query_params[k]) for k in at.query_params)}
-
-
-def _opened(url: dict[str, str], settings=None) -> AppTest:
-    """A new session (a reload, or the link pasted elsewhere) opening `url` on the Ask page."""
-    at = AppTest.from_file(APP, default_timeout=T)
-    if settings is not None:
-        at.session_state["settings"] = settings
-    at.query_params.update(url)
-    at.run()
-    at.switch_page("pages/ask.py")
-    at.query_params.update(url)
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 @pytest.fixture
@@ -60,7 +45,7 @@ def test_the_document_filter_travels_in_the_link_of_a_run_and_of_a_pinned_run(ap
     at.text_input(key="question").input(Q)
     at.button(key="ask").click().run()
     assert _url(at)["only"] == doc.id
-    again = _opened(_url(at))  # a reload
+    again = opened(_url(at))  # a reload
     assert again.session_state["trace"].params.only_documents == (doc.id,)
     assert again.multiselect(key="only_docs").value == [doc.id]  # the Knobs show the run's filter
     assert not any("Stale" in m.value for m in again.markdown)
@@ -71,7 +56,7 @@ def test_the_document_filter_travels_in_the_link_of_a_run_and_of_a_pinned_run(ap
     at.button(key="ask").click().run()
     url = _url(at)
     assert url["a_only"] == doc.id and url["not"] == doc.id and "only" not in url, url
-    again = _opened(url)
+    again = opened(url)
     a, b = again.session_state["pinned"], again.session_state["trace"]
     assert (a.params.only_documents, a.params.exclude_documents) == ((doc.id,), ())
     assert (b.params.only_documents, b.params.exclude_documents) == ((), (doc.id,))
@@ -91,7 +76,7 @@ def test_a_comparison_link_replays_the_kept_runs_without_calling_the_model(app_e
     calls, url = len(server.requests), _url(at)
     assert calls and url["a_hops"] == "1" and url["hops"] == "2"
 
-    again = _opened(url, settings)  # the same server: a reload, or a colleague opening the link
+    again = opened(url, settings)  # the same server: a reload, or a colleague opening the link
     assert len(server.requests) == calls  # no new model call
     a, b = again.session_state["pinned"], again.session_state["trace"]
     assert (a.params.hops, b.params.hops) == (1, 2) and again.session_state["step"] == "rerank"
@@ -102,7 +87,7 @@ def test_a_comparison_link_replays_the_kept_runs_without_calling_the_model(app_e
 def test_a_link_the_server_did_not_keep_says_it_will_call_the_model_before_it_does(app_env, fresh_store, model):
     server, settings = model
     url = {"graph": "demo", "q": Q, "k_psg": "4", "a_q": Q, "a_k_psg": "3", "step": "answer"}
-    at = _opened(url, settings)
+    at = opened(url, settings)
     assert not server.requests and "trace" not in at.session_state  # nothing run yet
     said = " ".join(i.value for i in at.info)
     assert "up to 4 calls" in said and "at most two per run" in said, said
@@ -111,7 +96,7 @@ def test_a_link_the_server_did_not_keep_says_it_will_call_the_model_before_it_do
     a, b = at.session_state["pinned"], at.session_state["trace"]
     assert (a.params.passage_top_k, b.params.passage_top_k) == (3, 4) and not a.llm_calls and not b.llm_calls
 
-    again = _opened(url | {"k_psg": "2", "a_k_psg": "1"}, settings)
+    again = opened(url | {"k_psg": "2", "a_k_psg": "1"}, settings)
     again.button(key="reopen_model").click().run()
     assert not again.exception, again.exception
     a, b = again.session_state["pinned"], again.session_state["trace"]

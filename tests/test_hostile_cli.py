@@ -87,8 +87,11 @@ def test_cli_export_to_a_folder_or_a_full_disk_is_a_message(cli, tmp_path: Path)
 def test_ctrl_c_during_an_ingest_is_a_message(cli, tmp_path: Path) -> None:  # noqa: ANN001
     doc = tmp_path / "long.txt"
     doc.write_text(" ".join(f"Person {i} worked with Person {i + 1} in City {i}." for i in range(3000)))
+    # a test run started in the background (`pytest &`) inherits an ignored SIGINT, and Python then installs no
+    # KeyboardInterrupt handler: the program gets Ctrl-C's default, as from a terminal
     proc = subprocess.Popen([sys.executable, "-m", "vgrag", "--graph", "hostile4", "ingest", str(doc)], cwd=ROOT,
-                            env=cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                            env=cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first progress line: the ingest is under way
     assert first.startswith(("read", "extract", "store")), first
