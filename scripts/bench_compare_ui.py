@@ -22,56 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
-from bench_ui import Wire, _drawn, _medians, demo_env  # noqa: E402
+from bench_ui import LONG_TASKS, Wire, _drawn, _medians, demo_env  # noqa: E402
 from helpers import running_app  # noqa: E402
 
 STEPS = ("query entities", "seeds", "hop 1", "hop 2", "eviction", "rerank", "answer")
-FRAME_JS = "() => ({origin: performance.timeOrigin, start: window.vgragStartAt, framing: window.vgragFrameMs})"
-# the browser's main thread: every task over 50 ms (the page's and its same-origin frames'), as [start, length]
-LONG_TASKS = """window.vgragLong = [];
-new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) {
-  window.vgragLong.push([performance.timeOrigin + e.startTime, e.duration]); });
-}).observe({entryTypes: ["longtask"]});"""
-
-
-def _breakdown(wire: Wire, since: int, t0: float, frame, page) -> dict[str, float]:
-    """One step's phases in ms after the click (see the module's docstring), the bytes the server sent, and the ms
-    the browser's main thread spent in long tasks (> 50 ms) from the click to the drawing framed."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    out: dict[str, float] = {"bytes_in": 0.0}
-    for t, way, data in wire.log[since:]:
-        if isinstance(data, str):
-            continue
-        if way == "out":
-            m = BackMsg()
-            m.ParseFromString(data)
-            if m.WhichOneof("type") == "rerun_script":
-                out.setdefault("click_sent", (t - t0) * 1000)
-            continue
-        out["bytes_in"] += len(data)
-        m = ForwardMsg()
-        m.ParseFromString(data)
-        kind = m.WhichOneof("type")
-        if kind == "new_session":
-            out.setdefault("run_start", (t - t0) * 1000)
-        elif kind == "script_finished":
-            out["run_end"] = (t - t0) * 1000
-        elif kind == "delta" and m.delta.WhichOneof("type") == "new_element":
-            if m.delta.new_element.WhichOneof("type") in ("iframe", "component_instance"):
-                out["graph_arrived"] = (t - t0) * 1000
-                out["graph_bytes"] = float(len(data))
-    if frame is not None:
-        nav = frame.evaluate(FRAME_JS)
-        at = nav["origin"] / 1000 - t0
-        out["framing_start"] = (at + nav["start"] / 1000) * 1000
-        out["drawn"] = (at + (nav["start"] + nav["framing"]) / 1000) * 1000
-        end = t0 * 1000 + out["drawn"]
-        tasks = page.evaluate("window.vgragLong || []")
-        start = t0 * 1000
-        out["long_tasks_busy"] = sum(min(s + d, end) - max(s, start) for s, d in tasks if s + d > start and s < end)
-    return out
 
 
 def _hops(page, n: int) -> None:
@@ -144,7 +98,7 @@ def main() -> None:
                         raise
                     step_ms.setdefault(STEPS[n - 1], []).append((time.time() - t0) * 1000)
                     page.wait_for_timeout(300)  # the run's last messages (below the graph) are in the log
-                    for k, v in _breakdown(wire, since, t0, frame, page).items():
+                    for k, v in wire.breakdown(since, t0, frame, page).items():
                         phases.setdefault(k, []).append(v)
                 page.get_by_role("button", name="Unpin", exact=True).click()
                 page.get_by_role("button", name="Pin", exact=True).wait_for(timeout=60000)
@@ -156,7 +110,7 @@ def main() -> None:
                     frame = _drawn(page, f"{q} · {STEPS[n - 1]}")
                     plain_ms.append((time.time() - t0) * 1000)
                     page.wait_for_timeout(300)
-                    for k, v in _breakdown(wire, since, t0, frame, page).items():
+                    for k, v in wire.breakdown(since, t0, frame, page).items():
                         plain_phases.setdefault(k, []).append(v)
                 _hops(page, 1)
             b.close()
