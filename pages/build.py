@@ -17,7 +17,7 @@ s = settings()
 graph = current_graph(ws)  # never created by opening this page: an empty "demo" hid the demo button everywhere
 hint = st.empty()  # the "empty graph: load the demo" hint, cleared below once a build on this run filled the graph
 with hint.container():
-    filled = has_data(ws, graph, "start a new graph below and add documents to it")
+    filled = has_data(ws, graph, "add documents to it below" if graph is not None else "start a new graph below")
 if graph is not None:
     st.info(
         f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "
@@ -25,6 +25,8 @@ if graph is not None:
         "documents share a name, it is stored beside them)."
     )
 with st.expander("Start a new graph", expanded=graph is None):
+    if st.session_state.pop("graph_created", False):  # a graph was just made: the box is ready for the next name
+        st.session_state["build_new_graph"] = ""
     new_name = st.text_input(
         "Name", placeholder="A–Z letters, digits and _ (starts with a letter)", key="build_new_graph"
     )

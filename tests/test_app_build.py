@@ -38,6 +38,10 @@ def test_build_creates_selects_and_confirms_a_new_graph(app_env):
     assert any("Graph “notes\\_2” created" in t.value for t in at.toast), [t.value for t in at.toast]  # escaped
     assert at.sidebar.selectbox(key="graph_picker").value == "notes_2" and at.session_state["graph"] == "notes_2"
     assert any("notes\\_2" in i.value or "notes_2" in i.value for i in at.info)  # "Adding to graph notes_2"
+    # the user's own new graph: add documents to it first; the demo is offered second, not as the primary action
+    assert any("is empty: add documents to it below" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.button(key="load_demo_hint").proto.type == "secondary"
+    assert at.text_input(key="build_new_graph").value == ""  # ready for another name, not showing the last one
     at.text_area(key="pasted").input("Grace Hopper worked on the Harvard Mark I in Cambridge.")
     finish_job(at.button(key="build").click().run())
     assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)

@@ -147,3 +147,16 @@ def test_explore_shows_a_merge_as_an_alias(app_env):
     assert not at.exception
     assert at.selectbox(key="entity_pick").value.startswith("Keystone")
     assert "Also written: Tollgate" in [t.value for t in at.text]
+
+
+def test_two_marked_names_side_by_side_keep_the_space_between_them():
+    """A subject word next to an object word ("Vellora" of the subject, " Appliances" of the object) was drawn as
+    "VelloraAppliances": text the document does not contain."""
+    from ui.review import sentence_markdown
+    from vgrag.editing.review import SentenceView, marked
+    from vgrag.models import Relation
+
+    s = "The CM-40 is made by Vellora Appliances in Turin."
+    r = Relation("r", "Vellora CM-40 Manual", "made by", "Vellora Appliances", "a", "b")
+    md = sentence_markdown(SentenceView(s, marked(s, [r]), (r,)))
+    assert ":blue[**Vellora**] :orange[**Appliances**] in Turin" in md, md

@@ -19,8 +19,15 @@ _COLOR = {"subject": "blue", "object": "orange"}
 
 def sentence_markdown(s: SentenceView) -> str:
     """The sentence as Markdown: every part escaped, subject words in blue and object words in orange, bold."""
-    return "".join(f":{_COLOR[k]}[**{md_escape(t.strip())}**]" + (" " if t.endswith(" ") else "")
-                   if k and t.strip() else md_escape(t) for t, k in s.parts)  # fmt: skip
+    return "".join(_styled(t, k) if k and t.strip() else md_escape(t) for t, k in s.parts)
+
+
+def _styled(text: str, kind: str) -> str:
+    """One marked part, bold in its colour; the spaces around it stay outside the style, so two marked names side by
+    side ("Vellora" of a subject, " Appliances" of an object) keep the space between them."""
+    core = text.strip()
+    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+    return f"{' ' if lead else ''}:{_COLOR[kind]}[**{md_escape(core)}**]{' ' if trail else ''}"
 
 
 def run_edit(action: Callable[[], object], done: str) -> None:

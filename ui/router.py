@@ -38,12 +38,12 @@ def _sidebar() -> None:
         if ws is not None:
             names = [g.name for g in ws.db.list_graphs()]
             if names:
-                if st.session_state.get("select_graph") in names:  # a page chose a graph on the previous run
-                    st.session_state["graph_picker"] = st.session_state.pop("select_graph")
                 current = current_graph_name(ws)
-                picked = st.selectbox(
-                    "Graph", names, index=names.index(current), key="graph_picker", on_change=chose_graph
-                )
+                at: dict = {"index": names.index(current)}
+                if st.session_state.get("select_graph") in names:  # a page chose a graph on the previous run: the
+                    st.session_state["graph_picker"] = st.session_state.pop("select_graph")  # key's value is the
+                    at = {}  # widget's (an index as well is a warning with a stack in the terminal)
+                picked = st.selectbox("Graph", names, key="graph_picker", on_change=chose_graph, **at)
                 remember_graph(picked)
             st.caption("Database: " + md_escape(s.milvus_uri))  # a path is text: a backtick in it ended a code span
 

@@ -189,6 +189,7 @@ def create_and_select(ws: Workspace, name: str) -> None:
         st.error(md_escape(str(e)))
         return
     select_graph(name)
+    st.session_state["graph_created"] = True
     done = "already existed" if existed else "created"
     st.session_state["flash"] = f"Graph “{md_escape(name)}” {done} — it is now the current graph."
     st.rerun()
@@ -205,14 +206,16 @@ def no_graph_hint(
     ws: Workspace, empty: Graph | None = None, elsewhere: str = "build your own on the Build page"
 ) -> None:
     """What to do while no graph with data is open (none yet, or an empty one): one click loads the demo."""
-    where = (
-        f"Graph “{md_escape(empty.name)}” is empty" if empty is not None else "There is no graph in this database yet"
-    )
-    st.info(
-        f"{where}. Load the demo graph (36 passages about a fictional cloud company, offline, a few seconds) "
-        f"or {elsewhere}."
-    )
-    if st.button("Load the demo graph", type="primary", key="load_demo_hint"):
+    demo = "the demo graph (36 passages about a fictional cloud company, offline, a few seconds)"
+    own = empty is not None and empty.name != DEMO_GRAPH  # a graph the user made: their documents come first
+    if own:
+        st.info(f"Graph “{md_escape(empty.name)}” is empty: {elsewhere}. Or load {demo} as its own graph.")
+    else:
+        where = "There is no graph in this database yet"
+        if empty is not None:
+            where = f"Graph “{md_escape(empty.name)}” is empty"
+        st.info(f"{where}. Load {demo} or {elsewhere}.")
+    if st.button("Load the demo graph", type="secondary" if own else "primary", key="load_demo_hint"):
         try:
             with st.spinner("Loading the demo graph…"):
                 r = load_demo(ws)
