@@ -26,10 +26,10 @@ from ..models import Triple
 from .mentions import (MONTH, honorific, is_title, item_span, joined_names, modifiers, point_date, post_nominal,
                        quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
+from .shapes import _SMALL, SUBJ, head_word, imperative, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
-SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 OBJ = {"dobj", "attr", "oprd", "dative"}
 PERSONAL = {"he", "she", "it", "they", "him", "her", "them"}
 RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
@@ -77,9 +77,8 @@ class ClauseReader:
             # the text names its subject without the title's place qualifier ("Tucson, Arizona" → "Tucson is …");
             # replacing the title by the first sentence's subject ("Rodney George Laver" for "Rod Laver") was
             # measured too and matched GPT-3.5's names less often (MuSiQue 0-300 and 1200-1500)
-            head = self.topic.split(",")[0].strip()
-            if head != self.topic and head.casefold() in doc.text.casefold():
-                self.topic = head
+            # likewise a document's title without its kind ("Vellora CM-40 — User Manual", "Acme: Annual Report")
+            self.topic = title_named(self.topic, doc.text.casefold())
         self.topic_words = _content(self.topic)
 
     def named(self, text: str, tok: Tok) -> Arg:
@@ -89,8 +88,10 @@ class ClauseReader:
             words = _content(text)
             if words and words <= self.topic_words and self.topic_words and _content(self.topic.split()[0]) <= words:
                 return Arg(self.topic, "name")
-            if words & self.topic_words and (tok.i in self.lead or tok.head.i in self.lead):
-                return Arg(self.topic, "name")
+            lead = tok.i in self.lead or tok.head.i in self.lead
+            if lead and head_word(text) and head_word(text) == head_word(self.topic):
+                return Arg(self.topic, "name")  # a name is headed by its last word: "Rodney George Laver" is "Rod
+                # Laver"; "Vellora Appliances" under "Vellora CM-40 Warranty and Service Guide" is another thing
         if " " not in text and text in self.full_name:
             return self.named(self.full_name[text], tok) if self.full_name[text] != text else Arg(text, "name")
         return Arg(text, "name")
@@ -220,6 +221,8 @@ class ClauseReader:
         return out
 
     def clause(self, verb: Tok) -> list[Triple]:
+        if imperative(verb):  # "When the light stays on, place a cup …": an instruction to the reader, not a fact
+            return []  # about the topic (nor about "the light" of the clause before it)
         subjects = self.subjects(verb)
         described = self.owner(verb) if verb.lemma_ == "be" else None
         if described is not None:  # "The current editor is X", "France's capital is Paris"
@@ -313,9 +316,6 @@ class ClauseReader:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
                 out += self.clause(tok)
         return list(dict.fromkeys(out))
-
-
-_SMALL = {"the", "a", "an", "of", "and", "in", "on", "at", "for", "to", "de", "la", "le"}
 
 
 def _content(text: str) -> set[str]:

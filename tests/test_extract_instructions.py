@@ -1,0 +1,38 @@
+"""Manuals and guides (a new domain, from a new user's upload): instructions to the reader are no facts about the
+document's topic, a company named like the product is not the product, and a title's kind ("— User Manual") is not
+part of the name the text uses."""
+
+from __future__ import annotations
+
+from offline_extract import extract_one
+
+MANUAL = "Vellora CM-40 Espresso Machine — User Manual"
+
+
+def test_instructions_to_the_reader_are_no_facts_about_the_topic():
+    text = (
+        "Rinse the water tank and fill it with fresh cold water up to the MAX line. When the light stays on, place a "
+        "cup under the group head and press the coffee button. If it pours too fast, use a finer grind. Purge the "
+        "steam wand into the drip tray, then dip its tip just below the surface of cold milk."
+    )
+    ex = extract_one(text, MANUAL)
+    assert not [t for t in ex.triples if t.subject in (MANUAL, "Vellora CM-40")], ex.triples
+
+
+def test_a_company_sharing_the_products_first_word_stays_itself():
+    ex = extract_one(
+        "Vellora Appliances guarantees the Vellora CM-40 espresso machine against defects for two years.",
+        "Vellora CM-40 Warranty and Service Guide",
+    )
+    assert ("Vellora Appliances", "guarantees") in {(t.subject, t.predicate) for t in ex.triples}, ex.triples
+
+
+def test_a_titles_kind_is_not_part_of_the_name_the_text_uses():
+    ex = extract_one("The Vellora CM-40 is a semi-automatic espresso machine made by Vellora Appliances.", MANUAL)
+    assert {t.subject for t in ex.triples} == {"Vellora CM-40"}, ex.triples
+
+
+def test_a_full_name_in_the_lead_is_still_the_shortened_title():
+    text = "Rodney George Laver is an Australian former tennis player. He won 11 Grand Slam titles."
+    ex = extract_one(text, "Rod Laver")
+    assert ex.triples and {t.subject for t in ex.triples} == {"Rod Laver"}, ex.triples
