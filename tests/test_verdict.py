@@ -11,6 +11,7 @@ from test_retrieve import Q, small  # noqa: F401 - the fixture
 
 from vgrag.config import QueryParams
 from vgrag.query.answer import extractive_answer
+from vgrag.query.evidence import MAX_EVIDENCE
 from vgrag.query.pipeline import run_query
 from vgrag.query.verdict import relation_margin
 from vgrag.query.trace import (
@@ -165,15 +166,13 @@ def test_missing_names_with_a_fact_that_stands_out_are_not_said_to_be_missing():
 
 
 def test_a_name_only_a_passage_states_apart_from_the_rest_is_said_so():
-    """Four names, each stated by its own sentence: the evidence (three sentences) leaves one out, and with no fact
-    standing out the verdict says which name nothing ties to the rest (it is named, just not with the others)."""
-    scotts = (
-        "Scott family",
-        "Ridley Scott directed Black Hawk Down. Tony Scott directed Top Gun. Jake Scott directed music videos. "
-        "Jordan Scott directed Cracks.",
-    )
-    names = ("Ridley Scott", "Tony Scott", "Jake Scott", "Jordan Scott")
-    q = "Which of Ridley Scott, Tony Scott, Jake Scott and Jordan Scott directed?"
-    v = _answer(q, [scotts, OTHER], names).verdict
-    assert v.kind == "missing" and v.name_share == 0.75 and len(v.missing_names) == 1, v
-    assert f"nothing here ties “{v.missing_names[0]}” to the rest of the question" in v.said, v.said
+    """Seven names, each stated by its own sentence: the evidence (five sentences) leaves two out, and with no fact
+    standing out the verdict says which names nothing ties to the rest (they are named, just not with the others)."""
+    players = ("Anna", "Carl", "Dora", "Erik", "Frida", "Gustav", "Hanna")[: MAX_EVIDENCE + 2]
+    instruments = ("violin", "cello", "viola", "flute", "oboe", "horn", "harp")[: len(players)]
+    family = ("Berg family", " ".join(f"{p} Berg plays the {i}." for p, i in zip(players, instruments, strict=True)))
+    names = tuple(f"{p} Berg" for p in players)
+    q = f"Which instruments do {', '.join(names[:-1])} and {names[-1]} play?"
+    v = _answer(q, [family, OTHER], names).verdict
+    assert v.kind == "missing" and len(v.missing_names) == 2 and v.name_share == 1 - 2 / len(names), v
+    assert "nothing here ties “" in v.said and "” to the rest of the question" in v.said, v.said
