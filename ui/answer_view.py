@@ -13,12 +13,12 @@ from vgrag.config import QueryParams
 from vgrag.query.trace import Evidence, QueryTrace
 
 ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
-LINE_PX = 28  # one line of an evidence paragraph at 1280×720 (Chromium, the app's theme)
+LINE_PX = 22  # one line of an evidence paragraph (0.92 rem, line height 1.45, in Chromium with the app's theme)
 
 
 def evidence_lines(evidence: Sequence[Evidence], per_line: int) -> int:
     """How many lines the evidence sentences take (each a paragraph: sentence, [n], title) at `per_line` characters
-    a line (the main column at 1280 px wide holds ~118, in Present ~160)."""
+    a line (the main column at 1280 px wide holds ~128 at 0.92 rem, in Present ~174)."""
     return sum(-(-(len(e.sentence) + len(e.title) + 6) // per_line) for e in evidence)
 
 
@@ -30,10 +30,10 @@ def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     a = trace.answer
     if a is None:
         return
-    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 160 if present else 118)
+    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128)
     st.html(
         f"<style>.st-key-graph_frame iframe{{height:max(200px,calc(100vh - {above}px))!important}}"
-        ".st-key-answer_top p{margin-bottom:0.15rem}</style>"
+        ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
     )
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
     st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))

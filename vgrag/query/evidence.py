@@ -98,7 +98,7 @@ def choose(sentences: Sequence[Sentence], first: Sentence | None = None, limit: 
     chosen: list[Sentence] = [first] if first is not None else []
     words: set[int] = set(first.words) if first else set()
     names: set[str] = set(first.names) if first else set()
-    after = {i: s.passage == sentences[i - 1].passage and sentences[i - 1] for i, s in enumerate(sentences) if i}
+    before = {i: sentences[i - 1] for i in range(1, len(sentences)) if sentences[i].passage == sentences[i - 1].passage}
     while len(chosen) < limit:
         best, key = None, None
         for i, s in enumerate(sentences):
@@ -106,7 +106,7 @@ def choose(sentences: Sequence[Sentence], first: Sentence | None = None, limit: 
                 continue
             gain = len(s.words - words) + len(s.names - names) + bridged(s, chosen)
             idle = gain == 0
-            follows = idle and any(after.get(i) is c for c in chosen)
+            follows = idle and any(before.get(i) is c for c in chosen)
             k = (gain, idle and chained(s, chosen), follows, -s.passage)
             if key is None or k > key:
                 best, key = s, k
