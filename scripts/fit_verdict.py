@@ -1,6 +1,6 @@
-"""Choose the verdict's two thresholds (query/verdict.py: NAME_MIN, WORD_MIN) on one dev set and report them on the
-other, both ways, from `bench --answers --unanswerable --out` results (each question's name and word shares on both
-halves are in them).
+"""Choose the verdict's rule and thresholds (query/verdict.py: NAME_MIN, EXACT_MIN, WORD_MIN) on one dev set and report
+them on the other, both ways. Without `--signals`: the name and word shares of `bench --answers --unanswerable --out`
+results (both halves of each question are in them).
 
 Rule: "not in these documents" when name_share < NAME_MIN or word_share < WORD_MIN. Choice on a set: the pair that
 says it for the most made-unanswerable questions while saying it for at most 10 % of the answerable questions whose
