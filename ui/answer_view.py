@@ -24,15 +24,16 @@ def evidence_lines(evidence: Sequence[Evidence], per_line: int) -> int:
 
 def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     """On the answer step, above the graph: the verdict's badge (its sentence leads the step sentence above), then
-    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below is shortened by the
-    evidence's lines (up to five sentences), so on a 1280×720 window the evidence is always in view and, while it
-    takes at most ~7 lines, the whole graph too (px measured in Chromium, tests/test_browser_verdict.py)."""
+    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below (at least 160 px) is
+    shortened by the evidence's lines (up to five sentences): on a 1280×720 window the evidence of MuSiQue's longest
+    (18 lines) still ends in view, and up to ~8 lines the whole graph too (Chromium: tests/test_browser_verdict.py,
+    docs/offline-answers.md)."""
     a = trace.answer
     if a is None:
         return
     above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128)
     st.html(
-        f"<style>.st-key-graph_frame iframe{{height:max(200px,calc(100vh - {above}px))!important}}"
+        f"<style>.st-key-graph_frame iframe{{height:max(160px,calc(100vh - {above}px))!important}}"
         ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
     )
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
