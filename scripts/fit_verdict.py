@@ -1,6 +1,6 @@
-"""Choose the verdict's two thresholds (query/verdict.py: NAME_MIN, WORD_MIN) on one dev set and report them on the
-other, both ways, from `bench --answers --unanswerable --out` results (each question's name and word shares on both
-halves are in them).
+"""Choose the verdict's rule and thresholds (query/verdict.py: NAME_MIN, EXACT_MIN, WORD_MIN) on one dev set and report
+them on the other, both ways. Without `--signals`: the name and word shares of `bench --answers --unanswerable --out`
+results (both halves of each question are in them).
 
 Rule: "not in these documents" when name_share < NAME_MIN or word_share < WORD_MIN. Choice on a set: the pair that
 says it for the most made-unanswerable questions while saying it for at most 10 % of the answerable questions whose
@@ -13,6 +13,12 @@ With `--signals`, the sets are scripts/verdict_signals.py dumps instead, and eve
 any of these signals is below its threshold" over one or two of the dumped signals is chosen the same way (thresholds
 from the choosing set's own values), then reported on the other set and on any `--upload` dump (its unanswerable
 questions said "not in", its answerable ones said "not in", and how many unanswerable ones would be "found").
+
+With `--signals --choose`, the rule itself is chosen inside the cross-validation: on each fold the signal (or pair of
+signals, "both below" or "either below") AND its thresholds are chosen on the training set alone (the most
+made-unanswerable questions said "not in" with at most LIMIT % of answerable-in-evidence ones; ties: the lower
+answerable rate, then one signal before two, "both" before "either", the order of CANDIDATES), and reported on the
+held-out set with intervals, both directions. `titled` is left out (a passage's title is the uploader's).
 """
 
 from __future__ import annotations
@@ -151,6 +157,37 @@ def signal_fits(sets: dict, uploads: dict, rule: tuple[str, ...] = ()) -> None:
             print(" · ".join(line))
 
 
+CANDIDATES = tuple(k for k in SIGNALS if k not in ("titled", "name_share"))  # name_share: ev_names as shipped
+
+
+def fold_choice(dumps: dict, top: int = 5) -> None:
+    """For each set: the rule (one or two signals, "both" or "either" below) and its thresholds chosen on it alone,
+    reported on every other set (held out, marked *) with intervals; then the next best `top` - 1 rules on it."""
+    rules = [((k,), False) for k in CANDIDATES] + [
+        (pair, every) for every in (True, False) for pair in itertools.combinations(CANDIDATES, 2)
+    ]
+    for chosen_on, d in dumps.items():
+        fits = []
+        for order, (keys, every) in enumerate(rules):
+            ALL[0] = every
+            t, key = choose_rule(dump_halves(d, keys), keys, grid=True)
+            if key is not None:
+                fits.append(((key[0], key[1], -len(keys), every, -order), keys, every, t))
+        fits.sort(key=lambda f: f[0], reverse=True)
+        for rank, (_, keys, every, t) in enumerate(fits[:top]):
+            ALL[0] = every
+            op = " AND " if every else " OR "
+            line = [f"{'CHOSEN' if rank == 0 else f'next {rank}'} on {chosen_on}: "
+                    f"{op.join(f'{k} < {x:.3g}' for k, x in zip(keys, t, strict=True))}:"]  # fmt: skip
+            for name, other in dumps.items():
+                data = dump_halves(other, keys)
+                u, ae, _ = rates(data, t)
+                ci_u, ci_a = intervals(data, t)
+                line.append(f"{'*' if name != chosen_on else ''}{name} {u:.1f} {ci_u} / {ae:.1f} {ci_a}")
+            print(" · ".join(line))
+    ALL[0] = False
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", nargs=2, action="append", metavar=("NAME", "RESULT_JSON"), required=True)
@@ -159,8 +196,13 @@ def main() -> None:
     ap.add_argument("--upload", nargs=2, action="append", metavar=("NAME", "DUMP_JSON"), default=[])
     ap.add_argument("--rule", default="", help="with --signals: only this rule (signals, comma-separated), on GRID")
     ap.add_argument("--all", action="store_true", help="with --rule: not in when every signal is below (AND)")
+    ap.add_argument("--choose", action="store_true", help="with --signals: the rule chosen on each fold alone")
     a = ap.parse_args()
     ALL[0] = a.all
+    if a.signals and a.choose:
+        dumps = {n: json.loads(Path(p).read_text()) for n, p in a.set}
+        shipped(dumps, dict(a.upload))
+        return fold_choice(dumps)
     if a.signals:
         return signal_fits(a.set, dict(a.upload), tuple(k for k in a.rule.split(",") if k))
     sets = {name: halves(json.loads(Path(path).read_text()), a.method) for name, path in a.set}

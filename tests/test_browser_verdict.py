@@ -23,7 +23,7 @@ def _in_view(page) -> None:
     last = top.locator("p").last.bounding_box()
     assert box["y"] >= 0 and last["y"] + last["height"] <= 720, (box, last)
     frame = page.locator(".st-key-graph_frame iframe").bounding_box()
-    assert frame["y"] >= last["y"] + last["height"] and frame["height"] >= 200, frame
+    assert frame["y"] >= last["y"] + last["height"] and frame["height"] >= 160, frame
     assert frame["y"] + frame["height"] <= 720, frame  # the whole graph too
 
 

@@ -13,6 +13,7 @@ from vgrag.evaluation.bench import answer_metrics, answer_scores
 from vgrag.config import QueryParams
 from vgrag.nlp import Lemmas, load_spacy
 from vgrag.query.answer import cited_answer, extractive_answer
+from vgrag.query.evidence import MAX_EVIDENCE
 from vgrag.query.question import is_english, read_question
 from vgrag.query.reader import Candidate, Chain, Reading
 from vgrag.query.sentences import Sentences
@@ -117,7 +118,7 @@ def test_evidence_comes_first_cited_to_listed_passages_with_names_and_answer_mar
     trace = _trace("Who restored the Varn lighthouse?", [hostile, *PASSAGES], ("Varn",))
     reader = _model(0.5)
     step = extractive_answer(trace, HashEmbedder(), graph, reader)
-    assert step.short == "Ada Quell" and step.evidence and len(step.evidence) <= 3
+    assert step.short == "Ada Quell" and step.evidence and len(step.evidence) <= MAX_EVIDENCE
     (given,) = reader.given  # the reader read the sentences the evidence was chosen from: split and tagged once
     assert {e.sentence for e in step.evidence} <= {x for _, _, x in given.split}
     assert given == listed_sentences(trace.passages.passages, graph.tags)

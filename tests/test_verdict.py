@@ -11,8 +11,9 @@ from test_retrieve import Q, small  # noqa: F401 - the fixture
 
 from vgrag.config import QueryParams
 from vgrag.query.answer import extractive_answer
+from vgrag.query.evidence import MAX_EVIDENCE
 from vgrag.query.pipeline import run_query
-from vgrag.query.verdict import relation_margin
+from vgrag.query.verdict import held_by_name, relation_margin
 from vgrag.query.trace import (
     PassageStep,
     QueryEntitiesStep,
@@ -131,49 +132,43 @@ def test_an_unstated_attribute_of_a_stated_name_is_partly_found_not_missing():
     assert none.kind == "missing" and none.said.startswith("Not in these documents: nothing here says"), none
 
 
-def _answer_with_facts(question: str, passages, names, similarities: tuple[float, float]):
-    """As _answer, with two candidate relations from different passages at these similarities to the question."""
-    from vgrag.query.trace import RelationView, RerankStep, ScoredId
-
+def _answer_held(question: str, passages, names, held: tuple[str, ...]):
+    """As _answer, with the names in `held` matched by retrieval to a graph entity by their exact name."""
     ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "graph") for i, (t, x) in enumerate(passages))
-    rels = (
-        RelationView("rel-0", "Hiroshima", "bombed by", "Enola Gay", "e-h", "e-b", ("psg-0",), similarities[0]),
-        RelationView("rel-1", "Kettle", "boils", "water", "e-k", "e-w", ("psg-1",), similarities[1]),
-    )
+    ents = tuple(QueryEntity(n, "exact-name", f"e-{i}") if n in held else QueryEntity(n, "name-span")
+                 for i, n in enumerate(names))  # fmt: skip
     trace = QueryTrace(
         question, "graph", QueryParams(),
-        query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
-        rerank=RerankStep("graph", tuple(ScoredId(r.id, r.similarity) for r in rels), ("rel-0", "rel-1"), 0.0),
+        query_entities=QueryEntitiesStep(ents, 0.0),
         passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
-        relations=rels,
     )  # fmt: skip
     return extractive_answer(trace, HashEmbedder(), None)
 
 
-def test_missing_names_with_a_fact_that_stands_out_are_not_said_to_be_missing():
-    """A question whose name the passages never state ("Haruto Sakamoto", the first hop) but whose next hop the graph
-    holds, as a fact that stands out from every other passage's: not "not in these documents" — unless its best fact
-    is no closer than another passage's (a flat field of look-alikes: what a question meets when its passages are
-    not in the documents)."""
+def test_missing_names_the_graph_holds_by_name_are_not_said_to_be_missing():
+    """A question whose name the retrieved passages never state ("Haruto Sakamoto", the first hop) but which the
+    graph holds as an entity by that exact name: not "not in these documents" (the documents know him; the evidence
+    reached the next hop) — unless the graph does not hold it either (what a question meets when its passages are
+    not in the documents: their names' entities go with them)."""
     city = ("Hiroshima", "The atomic bomb dropped on Hiroshima was carried by the B-29 bomber Enola Gay.")
     q = "What kind of plane dropped the bomb on Haruto Sakamoto's birthplace?"
-    out = _answer_with_facts(q, [city, OTHER], ("Haruto Sakamoto",), (0.72, 0.41)).verdict
+    out = _answer_held(q, [city, OTHER], ("Haruto Sakamoto",), ("Haruto Sakamoto",)).verdict
     assert out.kind == "partly" and out.name_share == 0.0, out
-    flat = _answer_with_facts(q, [city, OTHER], ("Haruto Sakamoto",), (0.72, 0.68)).verdict
-    assert flat.kind == "missing" and flat.said.startswith("Not in these documents: nothing here names “Haruto")
-    assert relation_margin(()) == 0.0
+    gone = _answer_held(q, [city, OTHER], ("Haruto Sakamoto",), ()).verdict
+    assert gone.kind == "missing" and gone.said.startswith("Not in these documents: nothing here names “Haruto")
+    assert held_by_name(("Haruto Sakamoto", "Hiroshima"), (QueryEntity("haruto sakamoto", "exact-name", "e-0"),)) == 0.5
+    assert held_by_name((), ()) == 1.0 and relation_margin(()) == 0.0
 
 
 def test_a_name_only_a_passage_states_apart_from_the_rest_is_said_so():
-    """Four names, each stated by its own sentence: the evidence (three sentences) leaves one out, and with no fact
-    standing out the verdict says which name nothing ties to the rest (it is named, just not with the others)."""
-    scotts = (
-        "Scott family",
-        "Ridley Scott directed Black Hawk Down. Tony Scott directed Top Gun. Jake Scott directed music videos. "
-        "Jordan Scott directed Cracks.",
-    )
-    names = ("Ridley Scott", "Tony Scott", "Jake Scott", "Jordan Scott")
-    q = "Which of Ridley Scott, Tony Scott, Jake Scott and Jordan Scott directed?"
-    v = _answer(q, [scotts, OTHER], names).verdict
-    assert v.kind == "missing" and v.name_share == 0.75 and len(v.missing_names) == 1, v
-    assert f"nothing here ties “{v.missing_names[0]}” to the rest of the question" in v.said, v.said
+    """Eight names, each stated by its own sentence: the evidence (five sentences) leaves three out, and with none
+    held by the graph as an entity the verdict says which names nothing ties to the rest (they are named, just not
+    with the others)."""
+    players = ("Anna", "Carl", "Dora", "Erik", "Frida", "Gustav", "Hanna", "Ivar")[: MAX_EVIDENCE + 3]
+    instruments = ("violin", "cello", "viola", "flute", "oboe", "horn", "harp", "bassoon")[: len(players)]
+    family = ("Berg family", " ".join(f"{p} Berg plays the {i}." for p, i in zip(players, instruments, strict=True)))
+    names = tuple(f"{p} Berg" for p in players)
+    q = f"Which instruments do {', '.join(names[:-1])} and {names[-1]} play?"
+    v = _answer(q, [family, OTHER], names).verdict
+    assert v.kind == "missing" and len(v.missing_names) == 3 and v.name_share == 1 - 3 / len(names), v
+    assert "nothing here ties “" in v.said and "” to the rest of the question" in v.said, v.said

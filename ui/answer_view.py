@@ -3,28 +3,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import streamlit as st
 
 from ui.render import evidence_html, verdict_badge
 from vgrag.config import QueryParams
-from vgrag.query.trace import QueryTrace
+from vgrag.query.trace import Evidence, QueryTrace
 
 ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
+LINE_PX = 22  # one line of an evidence paragraph (0.92 rem, line height 1.45, in Chromium with the app's theme)
+
+
+def evidence_lines(evidence: Sequence[Evidence], per_line: int) -> int:
+    """How many lines the evidence sentences take (each a paragraph: sentence, [n], title) at `per_line` characters
+    a line (the main column at 1280 px wide holds ~128 at 0.92 rem, in Present ~174)."""
+    return sum(-(-(len(e.sentence) + len(e.title) + 6) // per_line) for e in evidence)
 
 
 def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     """On the answer step, above the graph: the verdict's badge (its sentence leads the step sentence above), then
-    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below is shortened to leave
-    them room, so all of it still fits a 1280×720 window (px measured in Chromium, tests/test_browser_verdict.py)."""
+    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below (at least 160 px) is
+    shortened by the evidence's lines (up to five sentences): on a 1280×720 window the evidence of MuSiQue's longest
+    (18 lines) still ends in view, and up to ~8 lines the whole graph too (Chromium: tests/test_browser_verdict.py,
+    docs/offline-answers.md)."""
     a = trace.answer
     if a is None:
         return
-    above = 400 if present else 510
+    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128)
     st.html(
-        f"<style>.st-key-graph_frame iframe{{height:max(200px,calc(100vh - {above}px))!important}}"
-        ".st-key-answer_top p{margin-bottom:0.15rem}</style>"
+        f"<style>.st-key-graph_frame iframe{{height:max(160px,calc(100vh - {above}px))!important}}"
+        ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
     )
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
     st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
