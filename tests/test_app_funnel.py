@@ -36,6 +36,11 @@ def test_an_uploaded_csv_runs_over_the_current_graph_and_names_its_bad_rows(app_
     table = at.dataframe[0].value
     assert list(table["run"]) == ["naive", "graph"]
     assert "seeds" in table.columns and "top-k" in table.columns and "search" in table.columns
+    cols = list(table.columns)  # the stages in the order they run; a stage a method lacks is "—", not "None"
+    assert cols.index("search") < cols.index("top-k") and cols.index("rerank") < cols.index("top-k")
+    assert table.set_index("run").loc["naive", "seeds"] == "—" and not table.isna().any().any()
+    # offline there is no short answer: the evidence's share is the measure, not an "answer contains" of 0
+    assert "evidence contains %" in cols and "answer contains %" not in cols
     assert set(table["questions"]) == {1}  # row 1 only: row 3's one source is not in the graph
     r = at.session_state["funnel"]["results"]
     assert r["graph"].totals.stages[0] == "seeds" and r["graph"].results[0].funnel.n_gold == 1

@@ -23,8 +23,7 @@ STATION = (
 )
 FAMILY = (
     "Lisa Maas",
-    "Lisa Maas is a Dutch sculptor and the granddaughter of Pieter Maas, a native of Utrecht. She lives in "
-    "Rotterdam.",
+    "Lisa Maas is a Dutch sculptor and the granddaughter of Pieter Maas, a native of Utrecht. She lives in Rotterdam.",
 )
 KESTREL = (
     "Kestrel Labs",

@@ -55,18 +55,28 @@ def read_questions(graph: Graph, ws: Workspace, upload: object) -> tuple[tuple[E
 
 
 def _table(results: dict[str, MethodResult]) -> pd.DataFrame:
-    """One row per run: each stage's gold reached (its mean share of each question's gold, %)."""
-    rows = []
+    """One row per run: each stage's gold reached (its mean share of each question's gold, %), the stages in the
+    order they run (one a method does not have is "—", not "None")."""
+    rows, stages = [], []
     for label, m in results.items():
         t = m.totals
         row = {"run": label, "questions": t.n_questions, "gold": t.n_gold}
         row |= {s: f"{n} ({sh:.0f} %)" for s, n, sh in zip(t.stages, t.reached, t.share, strict=True)}
-        scored = [x.answer["contains"] for x in m.results if x.answer is not None]
-        if scored:
-            row["answer contains %"] = round(100 * sum(scored) / len(scored), 1)
+        for s in t.stages:  # "search" (naive) and "seeds … rerank" (graph) both before "top-k"
+            if s not in stages:
+                stages.insert(stages.index("top-k") if "top-k" in stages and s != "top-k" else len(stages), s)
+        scored = [x.answer for x in m.results if x.answer is not None]
+        if scored:  # offline no short answer is given: what the shown evidence holds is the measure there
+            held = sum(a.get("evidence_contains", 0) for a in scored)
+            row["evidence contains %"] = round(100 * held / len(scored), 1)
+            if any(a.get("answered") for a in scored):
+                row["answer contains %"] = round(100 * sum(a["contains"] for a in scored) / len(scored), 1)
         row["lost where (stage: n)"] = ", ".join(f"{s}: {d}" for s, d in zip(t.stages, t.dropped, strict=True) if d)
         rows.append(row)
-    return pd.DataFrame(rows)
+    rest = [
+        c for c in ("evidence contains %", "answer contains %", "lost where (stage: n)") if any(c in r for r in rows)
+    ]
+    return pd.DataFrame(rows, columns=["run", "questions", "gold", *stages, *rest]).fillna("—")
 
 
 def _drill_url(graph: str, trace_like: QueryTrace, step: Step, q: EvalQuestion) -> dict[str, str]:
