@@ -101,3 +101,22 @@ def test_the_benchmarks_questions_give_the_funnel_of_its_graph(app_env):
     result = at.session_state["funnel"]["results"]["graph"]
     assert result.recall == at.session_state["bench"]["methods"]["graph"]["recall"]["5"]
     app_workspace(at).drop(at.session_state["bench"]["graph"])
+
+
+def test_questions_marked_not_answerable_are_scored_by_the_verdict(app_env):
+    """A user's unanswerable questions were left out ("nothing to score it by"): marked `answerable` = no they are
+    asked, and the table says how often the verdict said "not in these documents" (right) or "found" (wrong)."""
+    at = page("pages/evaluate.py")
+    title = _demo_title(at)
+    csv = (f"question,answer,sources,answerable\n{GOOD},Priya Raman,{title},yes\n"
+           "Who is the chief executive of Globex Aerospace?,,,no\n").encode()  # fmt: skip
+    _upload(at, "mixed.csv", csv)
+    at.multiselect(key="funnel_methods").set_value(["graph"])
+    at.button(key="run_funnel").click().run()
+    assert not at.exception, at.exception
+    assert not [s for s in _said(at) if "row 2" in s]  # not left out
+    row = at.dataframe[0].value.set_index("run").loc["graph"]
+    assert row["unanswerable: “not in” said"] == "1 of 1" and row["unanswerable: “found”"] == "0 of 1", row
+    assert row["answerable: “not in” said"] == "0 of 1"
+    (unanswerable,) = [x for x in at.session_state["funnel"]["results"]["graph"].results if not x.question.answerable]
+    assert unanswerable.answer["not_in"] == 1.0 and unanswerable.funnel.n_gold == 0

@@ -26,6 +26,16 @@ def test_bad_rows_are_named_by_file_and_row_and_the_rest_kept():
     assert f.problems[1].startswith("q.csv, row 3: no expected answer and no expected source")
 
 
+def test_a_question_marked_not_answerable_needs_no_answer_or_source():
+    data = b"question,answer,answerable\nWho runs Beacon?,Ada,yes\nWho founded Globex?,,no\nWhat is X?,,\n"
+    f = parse_question_file("mine.csv", data)
+    assert [(r.question, r.answerable) for r in f.rows] == [("Who runs Beacon?", True), ("Who founded Globex?", False)]
+    assert f.problems[0].startswith("mine.csv, row 3: no expected answer")  # unmarked and nothing to score: named
+    (j,) = parse_question_file("q.jsonl", b'{"question": "Q?", "answerable": false}\n').rows
+    assert not j.answerable and j.answers == () and j.sources == ()
+    assert parse_question_file("q.csv", b"question,answerable\nQ?,no\n").rows[0].answerable is False
+
+
 def test_jsonl_names_the_line_that_is_not_json():
     data = b'{"question": "A?", "answer": "a"}\n{broken\n\n["not", "an object"]\n{"query": "B?", "sources": ["x"]}\n'
     f = parse_question_file("q.jsonl", data)

@@ -50,7 +50,7 @@ def read_questions(graph: Graph, ws: Workspace, upload: object) -> tuple[tuple[E
         gold, missing = resolve_sources(graph, docs, r.sources) if r.sources else ([], [])
         if missing:
             said.append(f"{name}, row {r.row}: not in graph “{graph.name}”: {' | '.join(missing)}.")
-        out.append(EvalQuestion(str(r.row), r.question, tuple(gold), r.answers, tuple(missing)))
+        out.append(EvalQuestion(str(r.row), r.question, tuple(gold), r.answers, tuple(missing), r.answerable))
     return tuple(out), said
 
 
@@ -65,17 +65,24 @@ def _table(results: dict[str, MethodResult]) -> pd.DataFrame:
         for s in t.stages:  # "search" (naive) and "seeds … rerank" (graph) both before "top-k"
             if s not in stages:
                 stages.insert(stages.index("top-k") if "top-k" in stages and s != "top-k" else len(stages), s)
-        scored = [x.answer for x in m.results if x.answer is not None]
+        scored = [x.answer for x in m.results if x.answer is not None and x.question.answers]
         if scored:  # offline no short answer is given: what the shown evidence holds is the measure there
             held = sum(a.get("evidence_contains", 0) for a in scored)
             row["evidence contains %"] = round(100 * held / len(scored), 1)
             if any(a.get("answered") for a in scored):
                 row["answer contains %"] = round(100 * sum(a["contains"] for a in scored) / len(scored), 1)
+        for part, group in (
+            ("answerable", [x for x in m.results if x.answer and x.question.answerable]),
+            ("unanswerable", [x for x in m.results if x.answer and not x.question.answerable]),
+        ):
+            if group and (part == "unanswerable" or any(not x.question.answerable for x in m.results)):
+                row[f"{part}: “not in” said"] = f"{sum(int(x.answer['not_in']) for x in group)} of {len(group)}"
+                row[f"{part}: “found”"] = f"{sum(int(x.answer['found']) for x in group)} of {len(group)}"
         row["lost where (stage: n)"] = ", ".join(f"{s}: {d}" for s, d in zip(t.stages, t.dropped, strict=True) if d)
         rows.append(row)
-    rest = [
-        c for c in ("evidence contains %", "answer contains %", "lost where (stage: n)") if any(c in r for r in rows)
-    ]
+    verdicts = [f"{p}: {v}" for p in ("answerable", "unanswerable") for v in ("“not in” said", "“found”")]
+    rest = [c for c in ("evidence contains %", "answer contains %", *verdicts, "lost where (stage: n)")
+            if any(c in r for r in rows)]  # fmt: skip
     return pd.DataFrame(rows, columns=["run", "questions", "gold", *stages, *rest]).fillna("—")
 
 
@@ -94,8 +101,11 @@ def funnel_section(ws: Workspace, graph: Graph | None) -> None:
     st.subheader("Where the gold was lost")
     st.write(
         "Your own questions over the current graph: a CSV, JSON or JSONL file with a `question` column and an "
-        "`answer` and/or `sources` column (document names, passage titles or passage ids; several separated by |). "
-        "Each method's funnel shows how many expected sources each step still reaches; the last column is Recall@k."
+        "`answer` and/or `sources` column (document names, passage titles or passage ids; several separated by |), "
+        "and `answerable` = no for a question your documents do not answer. Each method's funnel shows how many "
+        "expected sources each step still reaches (the last stage is Recall@k), what the evidence holds, and how "
+        "often the offline verdict said *not in these documents* or *found* — for the unanswerable questions, the "
+        "first is right and the second is wrong."
     )
     if graph is None:
         st.info("Pick or build a graph first: the questions are asked over the current graph.")
@@ -133,8 +143,8 @@ def funnel_section(ws: Workspace, graph: Graph | None) -> None:
         except InputError as e:
             st.error(md_escape(str(e)))
             return
-        if any(not q.gold for q in qs):
-            n = sum(1 for q in qs if not q.gold)
+        if any(not q.gold and q.answerable for q in qs):
+            n = sum(1 for q in qs if not q.gold and q.answerable)
             said.append(f"{n} question(s) name no source found in the graph: scored by their answer only.")
         bar = st.progress(0.0, text="Asking…")
         runs = [("A", QueryParams())] + ([("B", b_params)] if second else [])

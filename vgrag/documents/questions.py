@@ -16,10 +16,12 @@ MAX_ROWS = 1000  # questions read from one file (each is a query per method): th
 MAX_BYTES = 20 * 1024 * 1024
 QUESTION = ("question", "query", "q")
 ANSWER = ("answer", "answers", "expected_answer", "answer_aliases")
+ANSWERABLE = ("answerable", "in_documents")  # "no" / "false" / "0": the documents do not answer it (the verdict's test)
 SOURCES = ("sources", "source", "documents", "document", "passages", "passage", "titles", "title", "expected_sources")
 SHAPE = (
     "one question per row with a 'question' column and an 'answer' and/or a 'sources' column (several answers or "
-    "sources separated by |); JSON: a list of such objects; JSONL: one object per line"
+    "sources separated by |; 'answerable' = no for a question the documents do not answer); JSON: a list of such "
+    "objects; JSONL: one object per line"
 )
 
 
@@ -29,6 +31,7 @@ class QuestionRow:
     question: str
     answers: tuple[str, ...]
     sources: tuple[str, ...]
+    answerable: bool = True  # False: the documents do not answer it; scored by whether the verdict says so
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ def _row(d: object, n: int, name: str, where: str) -> QuestionRow | str:
         return f"{name}, {where} {n}: no question (a 'question' field); left out."
     answers = _values(_pick(d, ANSWER))
     sources = _values(_pick(d, SOURCES)) or _hipporag_sources(d)
+    flag = _pick(d, ANSWERABLE)
+    if flag is not None and str(flag).strip().casefold() in ("no", "n", "false", "0", "unanswerable"):
+        return QuestionRow(n, " ".join(q.split()), (), (), answerable=False)
     if not answers and not sources:
         return f"{name}, {where} {n}: no expected answer and no expected source, nothing to score it by; left out."
     return QuestionRow(n, " ".join(q.split()), tuple(dict.fromkeys(answers)), tuple(dict.fromkeys(sources)))
@@ -108,7 +114,7 @@ def _records(text: str, name: str) -> tuple[list[tuple[int, object]], str]:
         if not cols & set(QUESTION):
             shown = ", ".join(repr(c) for c in reader.fieldnames or ()) or "none"
             raise InputError(f"{name}: no 'question' column (its columns: {shown}); it should hold {SHAPE}.")
-        if not cols & (set(ANSWER) | set(SOURCES)):
+        if not cols & (set(ANSWER) | set(SOURCES) | set(ANSWERABLE)):
             raise InputError(f"{name}: no 'answer' or 'sources' column, nothing to score by; it should hold {SHAPE}.")
         return [(n, dict(r)) for n, r in enumerate(reader, 1)], "row"
     raise InputError(f"{name}: not a .csv, .json or .jsonl file; upload {SHAPE}.")

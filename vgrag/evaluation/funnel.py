@@ -37,6 +37,7 @@ class EvalQuestion:
     gold: tuple[Gold, ...]
     answers: tuple[str, ...] = ()
     unresolved: tuple[str, ...] = ()  # expected sources that name nothing in the graph
+    answerable: bool = True  # False: a question the documents do not answer (the verdict should say so)
 
 
 @dataclass(frozen=True)
@@ -119,10 +120,13 @@ def run_funnels(
         trace = RUNNERS[method](q.question, graph, embedder, run_params)
         f = funnel(trace, q.gold, k, evicted_relation_passages(trace, graph))
         scored = None
-        if answers and q.answers:
+        if answers and (q.answers or not q.answerable):
             short = trace if run_params.passage_top_k == params.passage_top_k else RUNNERS[method](
                 q.question, graph, embedder, params)  # fmt: skip
-            scored = answer_metrics(extractive_answer(short, embedder, graph, lex=lex), q.answers)
+            step = extractive_answer(short, embedder, graph, lex=lex)
+            scored = answer_metrics(step, q.answers)
+            kind = step.verdict.kind if step.verdict is not None else ""
+            scored |= {"not_in": float(kind == "missing"), "found": float(kind == "found")}
         out.append(QuestionResult(q, f, scored))
         if on_progress:
             on_progress(n + 1, len(questions))
