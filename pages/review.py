@@ -22,6 +22,8 @@ names = {"": "(all documents of the entity)", **{d.id: d.name for d in docs}}
 f1, f2, f3 = st.columns([3, 3, 2], vertical_alignment="bottom")
 first = url.get("doc") if url.get("doc") in names else ("" if url.get("entity") or not docs else docs[0].id)
 doc = f1.selectbox("Document", list(names), format_func=names.get, key="review_doc", index=list(names).index(first))
+if "review_entity_next" in st.session_state:  # a rename or merge just happened: show the entity it left
+    st.session_state["review_entity"] = st.session_state.pop("review_entity_next")
 typed = f2.text_input("Entity", value=url.get("entity", ""), key="review_entity", placeholder="a name: its passages")
 only_fixes = f3.toggle("Suggested fixes only", key="review_fixes")
 entity = ws.entity_named(typed, g) if typed.strip() else None

@@ -66,12 +66,15 @@ def test_entity_operations(app_env):
     at.text_input(key="ent_rename_to").input("Priya  Raman-Iyer")
     at.button(key="ent_rename").click().run()
     assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is not None
+    assert at.text_input(key="review_entity").value == "Priya Raman-Iyer"  # the page follows the new name
     at = review("Priya Raman-Iyer")
     at.text_input(key="ent_merge_query").input("Jonas Weber").run()
     pick = at.selectbox(key="ent_merge_pick")
     pick.select(next(o for o in pick.options if o == "Jonas Weber")).run()
     at.button(key="ent_merge").click().run()
     assert not at.exception and ws.entity_named("Priya Raman-Iyer", "demo") is None
+    assert at.text_input(key="review_entity").value == "Jonas Weber"  # the kept entity, not "no entity is named"
+    assert not any("No entity is named" in c.value for c in at.caption)
     at = review("Jonas Weber")
     assert at.selectbox(key="ent_alias").options == ["Priya Raman-Iyer"]
     at.button(key="ent_split").click().run()

@@ -30,14 +30,17 @@ def _styled(text: str, kind: str) -> str:
     return f"{' ' if lead else ''}:{_COLOR[kind]}[**{md_escape(core)}**]{' ' if trail else ''}"
 
 
-def run_edit(action: Callable[[], object], done: str) -> None:
-    """Do one edit; on success say so after the rerun, else show why (nothing was written)."""
+def run_edit(action: Callable[[], object], done: str, follow: str | None = None) -> None:
+    """Do one edit; on success say so after the rerun, else show why (nothing was written). `follow`: the entity the
+    page shows next (a rename's new name, a merge's kept entity), so it does not say the old name is gone."""
     try:
         action()
     except EditError as e:
         st.error(md_escape(str(e)))
         return
     st.session_state["flash"] = md_escape(done)
+    if follow is not None:
+        st.session_state["review_entity_next"] = follow  # set before the Entity box is drawn on the next run
     st.rerun()
 
 
@@ -56,7 +59,8 @@ def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
         if st.button("Save", key=f"save_{key}", type="primary"):
             new = {k: v for k, v, old in (("subject", s, r.subject), ("predicate", p, r.predicate),
                                           ("object", o, r.object)) if v != old}  # fmt: skip
-            run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}”.")
+            now = " | ".join((s, p, o))
+            run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}” to “{now}”.")
     if c_del.button(":material/delete:", key=f"del_{key}", help="Delete this triple (undo brings it back)"):
         run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
 

@@ -21,13 +21,15 @@ def entity_tools(ws: Workspace, graph, entity: Entity) -> None:
     c1, c2 = st.columns(2)
     new = c1.text_input("Rename to", key="ent_rename_to")
     if c1.button("Rename", key="ent_rename"):
-        run_edit(lambda: ws.rename_entity(entity.id, new, graph=g), f"Renamed “{name}” to “{new}”.")
+        run_edit(lambda: ws.rename_entity(entity.id, new, graph=g), f"Renamed “{name}” to “{new}”.",
+                 " ".join(new.split()))  # fmt: skip
     typed = c2.text_input("Merge into (search a name)", key="ent_merge_query")
     hits = [e for e, _ in ws.find_entities(typed, g, 10) if e.id != entity.id] if typed.strip() else []
     target = c2.selectbox("Merge into", hits, format_func=lambda e: e.name, key="ent_merge_pick", index=None,
                           placeholder="pick the entity to keep")  # fmt: skip
     if c2.button("Merge", key="ent_merge", disabled=target is None):
-        run_edit(lambda: ws.merge_entities(entity.id, target.id, graph=g), f"Merged “{name}” into “{target.name}”.")
+        run_edit(lambda: ws.merge_entities(entity.id, target.id, graph=g), f"Merged “{name}” into “{target.name}”.",
+                 target.name)  # fmt: skip
     aliases = graph_aliases(graph).all().get(name, ())
     if aliases:
         alias = c1.selectbox("Alias", aliases, key="ent_alias")
