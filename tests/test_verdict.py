@@ -53,6 +53,23 @@ def test_partly_found_names_the_part_nothing_supports():
     assert v.missing_words == ("composed", "music") and v.word_share == 0.5 and v.name_share == 1.0
 
 
+def test_the_kind_of_thing_asked_for_need_not_be_said():
+    """ "Which company makes the pump …": the answer ("Ulka") is the company; the evidence never says "company", and a
+    user's upload got "nothing links “CM-40” to “company”" beside the sentence that answers it."""
+    pump = ("Vellora CM-40", "The CM-40 uses a 15-bar vibration pump made by Ulka and a stainless steel boiler.")
+    step = _answer("Which company makes the pump used in the CM-40?", [pump, OTHER], ("CM-40",))
+    assert step.verdict.kind == "found", step.verdict
+    step = _answer("Which company makes the grinder used in the CM-40?", [pump, OTHER], ("CM-40",))
+    assert step.verdict.kind == "partly" and step.verdict.missing_words == ("grinder",), step.verdict
+    # not a kind when the noun is the subject the question asks about: "what did the company make"
+    from vgrag.query.question import read_question
+
+    assert read_question("What did the company make in 1990?").kind == ""
+    # "makes" (lemma make, a stop word) is no word to cover: the passages' "made" is dropped as a stop word
+    assert "makes" not in read_question("Which company makes the pump?").words
+    assert read_question("Which city hosted the 1992 Olympics?").kind == "city"
+
+
 def test_not_in_these_documents_when_the_evidence_misses_the_question():
     step = _answer("When did Ridley Scott marry Giannina Facio?", [OTHER], ("Ridley Scott", "Giannina Facio"))
     v = step.verdict

@@ -211,7 +211,8 @@ def extractive_answer(
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
     chosen = _evidence(sentences, asked, names, reading)
     qents = trace.query_entities.entities if trace.query_entities else ()
-    verdict = judge(names, asked.words, chosen, split=sentences.split, exact=held_by_name(names, qents))
+    verdict = judge(names, asked.words, chosen, split=sentences.split, exact=held_by_name(names, qents),
+                    kind=asked.kind_words)  # fmt: skip
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))

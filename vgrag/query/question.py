@@ -22,6 +22,13 @@ class Asked:
     english: bool
     words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
     lex: Lemmas = field(default_factory=Lemmas, repr=False, compare=False)  # reads the passages' words the same way
+    kind: str = ""  # the noun "which"/"what" determines ("which company" -> "company"): the kind of thing asked for
+
+    @property
+    def kind_words(self) -> frozenset[int]:
+        """The content words that name the kind of thing asked for: the answer is one ("Ulka" is the company), so
+        the evidence need not say the word itself."""
+        return frozenset(i for i, x in enumerate(self.lemmas) if self.kind and self.kind in x)
 
 
 MAX_QUESTION_CHARS = 2_000  # ~4x what the embedders read of one text (MiniLM: 256 tokens); spaCy parses ~5 KB/s
@@ -71,8 +78,10 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
     lex = lex if lex is not None else Lemmas()
     english = is_english(question)
     name_words = frozenset().union(*lex.content(" ".join(names))) if names else frozenset()
+    # a word whose lemma is a stop word ("makes": make) is one the passages' words never match ("made" is dropped
+    # from them as a stop word): asked for, it could never be said
     pairs = [(w, x) for w, x in zip(content_words(question), lex.content(question), strict=True)
-             if not x & name_words]  # fmt: skip
+             if not x & name_words and not x & STOP_WORDS]  # fmt: skip
     lemmas, words = tuple(x for _, x in pairs), tuple(w for w, _ in pairs)
     if nlp is None:
         return Asked(question, "", "", names, lemmas, english, words, lex)
@@ -82,8 +91,10 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
     # who is its chief executive?"); a question asked inside one ("… a sport that was started when?") keeps it
     asking = [t for t in wh_tokens if all(a.dep_ != "relcl" for a in (t, *t.ancestors))] or wh_tokens[-1:]
     wh = asking[-1].lower_ if asking else ""
-    noun = ""
+    noun = kind = ""
     if wh in ("which", "what", "how"):
         after = doc[asking[-1].i + 1 :]
         noun = next((t.lemma_.lower() for t in after if t.pos_ in ("NOUN", "PROPN")), "")
-    return Asked(question, wh, noun, names, lemmas, english, words, lex)
+        if wh != "how" and asking[-1].dep_ == "det" and asking[-1].head.pos_ == "NOUN":
+            kind = asking[-1].head.lemma_.lower()  # "which company makes …", not "what did the company make"
+    return Asked(question, wh, noun, names, lemmas, english, words, lex, kind)

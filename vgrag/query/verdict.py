@@ -128,23 +128,26 @@ def judge(
     split: Sequence[tuple[int, str, str]] = (),
     exact: float = 0.0,
     exact_min: float = EXACT_MIN,
+    kind: frozenset[int] = frozenset(),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
     see `linked`), "found" also needs every content word said by a sentence that speaks of the question's names;
     a word said only elsewhere is the part nothing links them to. `exact`: held_by_name of the question's names (0
-    when unknown: then the evidence's names alone decide)."""
+    when unknown: then the evidence's names alone decide). `kind`: the indices of words naming the kind of thing asked
+    for ("which company"): the answer is one of them, so no sentence needs to say the word."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
     stated = set().union(*(s.names for s in chosen))
     said = set().union(*(s.words for s in chosen))
     miss_n = tuple(n for n in names if n not in stated)
-    miss_w = tuple(w for i, w in enumerate(words) if i not in said)
+    need = [i for i in range(len(words)) if i not in kind]
+    miss_w = tuple(words[i] for i in need if i not in said)
     texts = _normed(split)
     unseen = tuple(n for n in miss_n if not any(f" {norm(n)} " in t for t in texts)) if split else miss_n
     n_share = 1 - len(miss_n) / len(names) if names else 1.0
-    w_share = 1 - len(miss_w) / len(words) if words else 1.0
+    w_share = 1 - len(miss_w) / len(need) if need else 1.0
     found_n = [n for n in names if n in stated]
     nothing = w_share == 0 and len(unseen) == len(names)  # not one name, not one word of the question
     if (n_share < name_min and exact < exact_min) or w_share < word_min or nothing:
@@ -158,9 +161,9 @@ def judge(
         text += f" (found only {_quote(found, 'and')})." if found else "."
         return Verdict("missing", text, miss_n, miss_w, n_share, w_share)
     near = set().union(*(s.words for s in linked(names, chosen, split, texts)))
-    gaps = miss_w if miss_n else tuple(w for i, w in enumerate(words) if i not in said or i not in near)
+    gaps = miss_w if miss_n else tuple(words[i] for i in need if i not in said or i not in near)
     if miss_n or gaps:
-        found_w = [w for i, w in enumerate(words) if i in said]
+        found_w = [words[i] for i in need if i in said]
         subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
         text = (f"Partly found: nothing links {subject} to {_quote(gaps)}" if not miss_n
                 else f"Partly found: no evidence sentence names {_quote(miss_n)}")  # fmt: skip
