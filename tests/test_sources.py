@@ -310,3 +310,15 @@ def test_text_encodings_lose_only_the_bytes_that_are_wrong(data, text):
     """A few bad bytes in UTF-8 do not turn the file into cp1252 mojibake ("ZoÃ«") or a refusal; each becomes
     U+FFFD. UTF-16 without a byte-order mark is read, not called binary."""
     assert document_text("t.txt", data) == text
+
+
+def test_a_script_or_style_inside_markdown_is_dropped_like_the_html_readers():
+    """A Markdown note with `<script>alert(1)</script>` in a sentence kept "alert(1)" as prose (the tags went, the code
+    stayed) and the answer step quoted it as evidence; the HTML reader drops scripts and styles whole."""
+    from vgrag.documents.sources import document_sections
+
+    md = b"# Kiosk notes\n\nTarnwell Systems installed the kiosk in 2023. <script>alert(1)</script> It <b>works</b>.\n"
+    (sec,) = document_sections("notes.md", md)
+    assert sec.text == "Tarnwell Systems installed the kiosk in 2023. It works.", sec.text
+    (html,) = document_sections("notes.html", b"<h1>Kiosk notes</h1><p>In 2023. <script>alert(1)</script> It works.</p>")
+    assert "alert" not in html.text

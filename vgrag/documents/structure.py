@@ -171,6 +171,7 @@ _INLINE = [
     (re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]"), r"\1"),
     (re.compile(r"<(https?://[^<>\s]+)>"), r"\1"),
     (re.compile(r"<([^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>"), r"\1"),  # an e-mail autolink shows its address
+    (re.compile(r"<(script|style)\b[^<>]*>[^<]*</\1\s*>", re.I), ""),  # code, not prose (as the HTML reader)
     (re.compile(r"</?[A-Za-z][^<>]*>"), ""),  # inline HTML tags
     (re.compile(r"`+([^`]*)`+"), r"\1"),
     (re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*"), r"\1"),
