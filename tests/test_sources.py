@@ -320,5 +320,6 @@ def test_a_script_or_style_inside_markdown_is_dropped_like_the_html_readers():
     md = b"# Kiosk notes\n\nTarnwell Systems installed the kiosk in 2023. <script>alert(1)</script> It <b>works</b>.\n"
     (sec,) = document_sections("notes.md", md)
     assert sec.text == "Tarnwell Systems installed the kiosk in 2023. It works.", sec.text
-    (html,) = document_sections("notes.html", b"<h1>Kiosk notes</h1><p>In 2023. <script>alert(1)</script> It works.</p>")
+    page = b"<h1>Kiosk notes</h1><p>In 2023. <script>alert(1)</script> It works.</p>"
+    (html,) = document_sections("notes.html", page)
     assert "alert" not in html.text
