@@ -111,6 +111,26 @@ def modifiers(tok: Tok, deps: set[str], skip: set[str]) -> list[Tok]:
                                               c.children))]  # fmt: skip
 
 
+def proper(tok: Tok) -> bool:
+    """A proper noun as written: the tagger's PROPN, but not a lower-case word ("maps department", "tornado
+    outbreaks": English writes names with a capital)."""
+    return tok.pos_ == "PROPN" and not tok.text.islower()
+
+
+def description_start(keep: list[Tok], start: int) -> int:
+    """Where a description (a common noun's phrase from token `start`, `keep` its modifiers) begins once
+    coordinated modifiers are cut off ("the cartographic, topographic and general maps department", "continuous
+    or nearly continuous high tornado activity", "an American Civil War general and Democratic Party candidate"):
+    a list of properties, not a name; the phrase starts after the coordination ("maps department"). (Two cuts
+    measured and rejected, MuSiQue pair recall: a named possessor, "B R Chopra's hit television series", and a
+    stack of adjectives, "a 1970 American animated romantic musical comedy film" → "comedy film": GPT-3.5 names
+    such objects whole; docs/extraction.md, fifth session.)"""
+    for c in keep:
+        if any(d.dep_ == "conj" for d in c.subtree):
+            start = max(start, c.right_edge.i + 1)
+    return start
+
+
 def _breaks(prev: Tok, tok: Tok) -> bool:
     """Whether a new list item starts at `tok` inside one noun phrase."""
     if prev.text in _CELL or tok.text in _CELL or "\n" in prev.text or prev.is_space:
