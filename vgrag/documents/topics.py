@@ -5,9 +5,9 @@ A heading that reads like a name ("Chlorambucil", "Impact", "The Facts") is not 
 entity every subject-less clause hangs on. A document's outermost heading is its title and names what it is about
 (a Wikipedia-style article may paraphrase it: "Louis V of France" → "Louis V (c. 967 – 987) …"); a heading nested
 under another is the topic only when the text under it uses it as a name, read from spaCy's parse:
-- every content word of the heading is a word of a name in that text (a run of proper nouns or an entity span;
-  "Christopher Edward Nolan" under "Christopher Nolan"); a one-word heading must be a name by itself ("Law
-  Society" does not name "The Law"), or
+- a name in that text (a run of proper nouns or an entity span) holds every content word of the heading and
+  begins and ends with one of them ("Christopher Edward Nolan" under "Christopher Nolan"; not "the Law Society"
+  under "The Law", not "the Norwegian Code of Practice for Corporate Governance" under "Corporate Governance"), or
 - the heading, as written, is what a sentence defines: the subject of "be" with a noun attribute and without a
   determiner of its own ("Narcolepsy is a chronic sleep disorder"; not "The root cause was …", not "treatment is
   adjusted", not "without treatment").
@@ -39,14 +39,15 @@ def _words(text: str) -> list[str]:
 
 
 def _names(doc: Any) -> list[list[str]]:
-    """The names a parsed text uses: runs of proper nouns or tokens of a (non-numeric) entity, as folded words."""
+    """The names a parsed text uses, as folded words: runs of proper nouns or tokens of a (non-numeric) entity,
+    across a small word between two of them ("Code of Practice for Corporate Governance")."""
     runs: list[list[str]] = []
     prev = -2
     for tok in doc:
         if tok.pos_ == "PROPN" or (tok.ent_type_ and tok.ent_type_ not in _NUMERIC):
             if tok.is_alpha or tok.like_num:
-                if tok.i == prev + 1 and runs:
-                    runs[-1].append(fold(tok.text))
+                if runs and (tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL):
+                    runs[-1] += [fold(t.text) for t in doc[prev + 1 : tok.i + 1]]
                 else:
                     runs.append([fold(tok.text)])
                 prev = tok.i
@@ -83,17 +84,14 @@ def names_it(heading: str, text: str, nlp: Any | None) -> bool:
     if nlp is None:
         pattern = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words) + r"\b")
         return any(pattern.search(fold(s)) for s in sents)
-    named: set[str] = set()
-    whole: set[str] = set()
     for doc in nlp.pipe(sents):
         if _defined(doc, words):
             return True
         for run in _names(doc):
-            named.update(run)
-            whole.add(" ".join(w for w in run if w not in _SMALL))
-    if len(content) == 1:
-        return content[0] in whole
-    return all(w in named for w in content)
+            run = [w for w in run if w not in _SMALL]
+            if run and run[0] in content and run[-1] in content and set(content) <= set(run):
+                return True
+    return False
 
 
 def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | None] | None = None) -> list[str]:
