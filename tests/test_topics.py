@@ -126,3 +126,13 @@ def test_outermost_headings_stay_topics_and_numbers_are_not_part_of_a_name():
     assert section_topics(sections, lambda: None) == ["Louis V of France"]  # a title is what a document is about
     sections = document_sections("b.md", b"# Supply contract\n\n## 2. Supply of Products\n\nThe Supplier ships goods.")
     assert section_topics(sections, lambda: None) == [""]  # no mention of "Supply of Products" (no spaCy: mentions)
+
+
+@needs_spacy
+def test_held_out_annual_report_keeps_its_segments_and_drops_its_report_headings():
+    sections = document_sections("annual_report.pdf", (FIX / "annual_report.pdf").read_bytes())
+    topics = dict(zip((s.heading[-1] for s in sections), section_topics(sections, load_spacy), strict=True))
+    for segment in ("Offshore Wind Services", "Aquaculture Technology", "Ship Design"):
+        assert topics[segment] == segment, topics  # "Offshore Wind Services installs and maintains …"
+    for report in ("Financial Review", "Outlook", "Risk Factors", "Corporate Governance"):
+        assert topics[report] != report, topics  # a label of the report's own, or another name's words
