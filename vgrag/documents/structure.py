@@ -1,8 +1,9 @@
 """Document structure: sections under headings, markup stripped, code listings skipped.
 
 A document becomes a list of Sections. Chunks never cross a section; a section's heading path gives its passage
-title, and its innermost heading that names something (not "Early life", "References" …) is the topic that
-pronouns fall back to during offline extraction. A file name is never a topic.
+title, and its innermost heading that reads like a name (not "Early life", "References" …) is its candidate topic,
+what pronouns fall back to during offline extraction — topics.section_topics keeps a nested one only when the
+text under it uses it as a name ("Impact", "The Law" are not). A file name is never a topic.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class Section:
 
     @property
     def topic(self) -> str:
-        """The innermost heading that reads like a name (without a trailing "(film)"-style qualifier), else ""."""
+        """The innermost heading that reads like a name (without a trailing "(film)"-style qualifier), else "" (the
+        candidate; documents.topics.section_topics decides with the text)."""
         return next((name_of(h) for h in reversed(self.heading) if entity_like(name_of(h))), "")
 
     def title(self, fallback: str, topic: str | None = None) -> str:
