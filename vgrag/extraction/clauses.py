@@ -147,7 +147,7 @@ class ClauseReader:
         if noun and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
             year, words = words[0].text, words[1:]
         text = "".join(t.text_with_ws for t in words).strip()
-        if any(proper(t) for t in words):
+        if any(proper(t) for t in words) or tok.pos_ == "PROPN" and len(words) == 1:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)

@@ -113,7 +113,8 @@ def modifiers(tok: Tok, deps: set[str], skip: set[str]) -> list[Tok]:
 
 def proper(tok: Tok) -> bool:
     """A proper noun as written: the tagger's PROPN, but not a lower-case word ("maps department", "tornado
-    outbreaks": English writes names with a capital)."""
+    outbreaks": English writes names with a capital). Used for the words of a phrase; a single word the tagger
+    calls PROPN ("suffers from amnesia", "scored for … harp") stays a name, as GPT-3.5 names it."""
     return tok.pos_ == "PROPN" and not tok.text.islower()
 
 
@@ -140,7 +141,8 @@ def listed(mod: Tok) -> bool:
     if not conj:
         return False
     items = [mod, *conj]
-    return len(items) >= 3 or any(c.dep_ not in ("cc", "conj", "punct") for t in items for c in t.children)
+    return len(items) >= 3 or any(c.dep_ not in ("cc", "conj", "punct", "det", "predet") for t in items for c in
+                                  t.children)  # fmt: skip
 
 
 def _breaks(prev: Tok, tok: Tok) -> bool:
