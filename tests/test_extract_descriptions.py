@@ -21,6 +21,9 @@ def test_coordinated_modifiers_are_a_list_of_properties_not_a_name():
     )
     names = _names(ex)
     assert not [n for n in names if " and " in n or " or " in n or "," in n], names
+    # two bare words joined by "and" are one compound modifier: the description stays whole
+    ex = _extract("The Ferreira Collection is a music and automobile museum in Porto.", "Ferreira Collection")
+    assert "music and automobile museum" in _names(ex), ex.triples
 
 
 def test_a_lower_case_word_is_no_proper_noun():
