@@ -126,6 +126,8 @@ def test_outermost_headings_stay_topics_and_numbers_are_not_part_of_a_name():
     assert section_topics(sections, lambda: None) == ["Louis V of France"]  # a title is what a document is about
     sections = document_sections("b.md", b"# Supply contract\n\n## 2. Supply of Products\n\nThe Supplier ships goods.")
     assert section_topics(sections, lambda: None) == [""]  # no mention of "Supply of Products" (no spaCy: mentions)
+    sections = document_sections("c.md", b"# 2. Marie Curie\n\nMarie Curie was a physicist in Paris.")
+    assert section_topics(sections, lambda: None) == ["Marie Curie"]  # a section number is not part of a name
 
 
 @needs_spacy
