@@ -26,6 +26,8 @@ comparison measures both checkouts with the same ruler):
                 of the 19th century", "every 18 months"): when a fact happened, not a thing
   titled        person names carrying an honorific ("Mr Daniel Osei", "Dr. Mignot") or post-nominal letters ("Zoë
                 Lefèvre KC")
+  heading_entities  entities named as a nested section heading of their document ("Impact", "The Law",
+                "Narcolepsy"): a topic entity; read the list to tell report headings from names
   dangling      names ending in a function word or starting after a comma's glue ("Checkout Service of", "UTC,
                 card payments")
 """
@@ -60,6 +62,7 @@ _RANGE_DATE = re.compile(r"\d.*\b(?:to|and|until|through)\b.*\d|\b(?:between|fro
 _DATE_START = re.compile(r"(?:Between|From|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", re.I)
 _TITLED = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.?\s+\S+\s+\S+|\s(?:KC|QC|MW|DBE|OBE|MBE|CBE|PhD|FRS)$")
 _DANGLING = re.compile(r"\s(?:of|and|or|the|for|to|in|at|by)$|^[A-Z]\w*,\s+[a-z]")
+_ENUM = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _DEFINED = re.compile(r"([A-Za-z][\w\-]*(?:\s+[\w\-]+){1,7})\s+\(([A-Z][A-Za-z]*[A-Z]s?)\)")
 
 
@@ -95,10 +98,12 @@ def bench_file(spec: str) -> tuple[str, bytes]:
 def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False) -> dict:
     nlp = load_spacy()
     headings: set[str] = set()
+    inner: set[str] = set()  # headings nested under another (a document's title excluded)
     texts = []
     for name, data in files:
         for sec in document_sections(name, data):
             headings.update(h.strip().casefold() for h in sec.heading if h.strip())
+            inner.update(h.strip().casefold() for h in sec.heading[1:] if h.strip())
             texts.append(sec.text)
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(str(Path(tmp) / "noise.db"))
@@ -136,6 +141,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
     year_preds = sorted(p for p in preds if _YEAR.search(p))
     dated = sum(1 for r in rels if getattr(r, "when", ""))
     one = sum(1 for e in ents if len(e.relation_ids) == 1)
+    heading_names = [x for x in names if x.casefold() in inner or _ENUM.sub("", x).casefold() in inner]
     ranges = [x for x in names if _RANGE_DATE.search(x) and (not x[:1].isupper() or _DATE_START.match(x))]
     titled = [x for x in names if _TITLED.search(x)]
     dangling = [x for x in names if _DANGLING.search(x)]
@@ -153,6 +159,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
         "year_preds": [len(year_preds), len(preds), pct(len(year_preds), len(preds))],
         "dated_relations": dated,
         "one_relation": [one, pct(one)],
+        "heading_entities": len(heading_names),
         "range_dates": len(ranges),
         "titled": len(titled),
         "dangling": len(dangling),
@@ -165,6 +172,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
             "fold_dupes": dupes[:5],
             "abbr_split": split[:5],
             "year_preds": year_preds[:6],
+            "heading_entities": heading_names[:8],
             "range_dates": ranges[:6],
             "titled": titled[:6],
             "dangling": dangling[:6],

@@ -1,8 +1,9 @@
 """Document structure: sections under headings, markup stripped, code listings skipped.
 
 A document becomes a list of Sections. Chunks never cross a section; a section's heading path gives its passage
-title, and its innermost heading that names something (not "Early life", "References" …) is the topic that
-pronouns fall back to during offline extraction. A file name is never a topic.
+title, and its innermost heading that reads like a name (not "Early life", "References" …) is its candidate topic,
+what pronouns fall back to during offline extraction — topics.section_topics keeps a nested one only when the
+text under it uses it as a name ("Impact", "The Law" are not). A file name is never a topic.
 """
 
 from __future__ import annotations
@@ -29,19 +30,32 @@ class Section:
 
     @property
     def topic(self) -> str:
-        """The innermost heading that reads like a name (without a trailing "(film)"-style qualifier), else ""."""
+        """The innermost heading that reads like a name (without a trailing "(film)"-style qualifier), else "" (the
+        candidate; documents.topics.section_topics decides with the text)."""
         return next((name_of(h) for h in reversed(self.heading) if entity_like(name_of(h))), "")
 
-    def title(self, fallback: str) -> str:
-        """Passage title: from the topic heading down to the innermost one; the fallback (a file name) only when
-        the section has no heading at all; the page for PDFs."""
+    def title(self, fallback: str, topic: str | None = None) -> str:
+        """Passage title: from the topic heading (this section's own, or the `topic` chosen for it by
+        topics.section_topics) down to the innermost one; the fallback (a file name) only when the section has no
+        heading at all; the page for PDFs."""
         path = list(self.heading)
-        topic = self.topic
+        topic = self.topic if topic is None else topic
         if topic:
-            at = next(i for i in range(len(path) - 1, -1, -1) if name_of(path[i]) == topic)
+            at = next((i for i in range(len(path) - 1, -1, -1) if topic in (name_of(path[i]), heading_name(path[i]))),
+                      0)  # fmt: skip
             path = path[at:]
         base = " › ".join(path) or fallback
         return f"{base} · p. {self.page}" if self.page else base
+
+
+_ENUM = re.compile(r"^\d+(?:\.\d+)*\.\s+|^\d+(?:\.\d+)+\s+")  # "2. ", "3.1 " (not "1917 Revolution")
+
+
+def heading_name(heading: str) -> str:
+    """A heading as a name: without its qualifier and its section number ("2. Supply of Products" → "Supply of
+    Products")."""
+    name = name_of(heading)
+    return _ENUM.sub("", name).strip() or name
 
 
 def name_of(heading: str) -> str:

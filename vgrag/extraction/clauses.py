@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import (MONTH, honorific, is_title, item_span, joined_names, modifiers, point_date, post_nominal,
-                       quantified, quoted_spans)  # fmt: skip
+from .mentions import (MONTH, description_start, honorific, is_title, item_span, joined_names, modifiers,
+                       point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
 from .shapes import _SMALL, SUBJ, head_word, imperative, title_named
 
@@ -133,20 +133,22 @@ class ClauseReader:
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})
         start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
-        if tok.pos_ == "NOUN":  # a comma ends what came before a description ("11:52 UTC, card payments failed")
+        noun = not proper(tok)  # a common noun: its phrase is a description
+        if noun:  # a comma ends what came before a description ("11:52 UTC, card payments failed")
             start = max([start] + [i + 1 for i in range(start, end) if self.doc[i].text == ","])
+            start = description_start(keep, start)
         if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
             return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
             words = words[1:]
-        if tok.pos_ == "NOUN" and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
+        if noun and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         year = ""
-        if tok.pos_ == "NOUN" and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
+        if noun and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
             year, words = words[0].text, words[1:]
         text = "".join(t.text_with_ws for t in words).strip()
-        if tok.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in words):
+        if any(proper(t) for t in words) or tok.pos_ == "PROPN" and len(words) == 1:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
@@ -269,10 +271,14 @@ class ClauseReader:
         """(whose, what) when a copula's subject names an attribute of something: "The current editor" (of the
         topic), "Its capital" (the topic's), "France's capital" (France's); else None."""
         subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-        if subj is None or subj.pos_ != "NOUN" or subj.i in self.ent_of:
+        if subj is None or subj.pos_ not in ("NOUN", "PROPN") or subj.i in self.ent_of:
+            return None  # "The Association's General Secretary is X": a role, tagged PROPN, outside NER's names
+        if subj.pos_ == "PROPN" and not any(c.dep_ == "poss" and proper(c) for c in subj.children):
             return None
-        what = " ".join(t.text for t in subj.subtree if t.i <= subj.i and t.dep_ in ("amod", "compound") or t == subj)
         poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+        after = poss.right_edge.i if poss is not None else -1  # "the Association's General Secretary": the role
+        what = " ".join(t.text for t in subj.subtree if after < t.i <= subj.i and t.dep_ in ("amod", "compound") or
+                        t == subj)  # fmt: skip
         if poss is not None:  # "His father", "Its capital", "The film's director": the topic's, as "he" is the topic
             if poss.lower_ in ("his", "her", "its", "their"):
                 return (self.topic, what) if self.topic else None

@@ -111,6 +111,40 @@ def modifiers(tok: Tok, deps: set[str], skip: set[str]) -> list[Tok]:
                                               c.children))]  # fmt: skip
 
 
+def proper(tok: Tok) -> bool:
+    """A proper noun as written: the tagger's PROPN, but not a lower-case word ("maps department", "tornado
+    outbreaks": English writes names with a capital). Used for the words of a phrase; a single word the tagger
+    calls PROPN ("suffers from amnesia", "scored for … harp") stays a name, as GPT-3.5 names it."""
+    return tok.pos_ == "PROPN" and not tok.text.islower()
+
+
+def description_start(keep: list[Tok], start: int) -> int:
+    """Where a description (a common noun's phrase from token `start`, `keep` its modifiers) begins once
+    a list of coordinated modifiers is cut off ("the cartographic, topographic and general maps department",
+    "continuous or nearly continuous high tornado activity", "an American Civil War general and Democratic Party
+    candidate"): properties, not a name; the phrase starts after the list ("maps department"). (Two cuts
+    measured and rejected, MuSiQue pair recall: a named possessor, "B R Chopra's hit television series", and a
+    stack of adjectives, "a 1970 American animated romantic musical comedy film" → "comedy film": GPT-3.5 names
+    such objects whole; docs/extraction.md, fifth session.)"""
+    for c in keep:
+        if listed(c):
+            start = max(start, c.right_edge.i + 1)
+    return start
+
+
+def listed(mod: Tok) -> bool:
+    """Whether a modifier is a list of properties: three or more coordinated words, or conjuncts with modifiers of
+    their own. Two bare words joined by "and"/"or" are one compound modifier, as English writes descriptions
+    ("a music and automobile museum", "field and dungeon music", "primary and secondary education": GPT-3.5
+    names these whole)."""
+    conj = [d for d in mod.subtree if d.dep_ == "conj"]
+    if not conj:
+        return False
+    items = [mod, *conj]
+    return len(items) >= 3 or any(c.dep_ not in ("cc", "conj", "punct", "det", "predet") for t in items for c in
+                                  t.children)  # fmt: skip
+
+
 def _breaks(prev: Tok, tok: Tok) -> bool:
     """Whether a new list item starts at `tok` inside one noun phrase."""
     if prev.text in _CELL or tok.text in _CELL or "\n" in prev.text or prev.is_space:

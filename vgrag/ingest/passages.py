@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..documents.sources import InputError, base_name, clean_file_name, document_sections
+from ..documents.topics import section_topics
 from ..documents.triple_files import ImportedPassage
 from ..extraction.tags import tag_sentences
 from ..nlp import load_spacy
@@ -70,8 +71,9 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     shown = clean_file_name(name)
     fallback = base_name(shown)
     out: list[PlannedChunk] = []
-    for sec in document_sections(shown, data):
-        title, topic = sec.title(fallback), sec.topic
+    sections = document_sections(shown, data)
+    for sec, topic in zip(sections, section_topics(sections, load_spacy), strict=True):
+        title = sec.title(fallback, topic)
         for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
             out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part) for part in fit_passage(c))
     if not out:

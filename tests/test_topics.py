@@ -1,0 +1,140 @@
+"""Which heading a passage is about (vgrag/documents/topics.py): report-style headings that name nothing are no
+topic; names, titles and the disease/drug headings of notes are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vgrag.documents.sources import document_sections
+from vgrag.documents.topics import names_it, section_topics
+from vgrag.ingest import plan_chunks
+from vgrag.nlp import load_spacy
+
+FIX = Path(__file__).parent / "fixtures"
+nlp = load_spacy()
+needs_spacy = pytest.mark.skipif(nlp is None, reason="spaCy's en_core_web_sm is not installed")
+
+POSTMORTEM = b"""# Postmortem: search outage of 12 March 2024
+
+## Impact
+
+Between 14:05 and 15:40 UTC, search requests from the Android app timed out. The Orders API kept serving cached
+results. The root cause was not known until 15:10.
+
+## Root Cause
+
+A schema migration locked the products table for 95 minutes. The root cause was a missing index on the
+tenant column, which Marta Kowalski found in the slow query log.
+
+## Action Items
+
+Add the index before the next migration (owner: Marta Kowalski). Review the impact of long-running migrations.
+"""
+
+NOTES = b"""# Neurology notes
+
+## Narcolepsy
+
+Narcolepsy is a chronic sleep disorder. Most patients with narcolepsy report daytime sleepiness.
+
+### Treatment
+
+Modafinil is prescribed first; treatment is adjusted after a month.
+
+## Levetiracetam
+
+Levetiracetam is an anticonvulsant used to treat epilepsy. It was approved in 1999.
+
+## Treatment
+
+Patients are reviewed every six months without treatment changes.
+"""
+
+ARTICLES = b"""# Films and people
+
+## Christopher Nolan
+
+Christopher Edward Nolan (born 30 July 1970) is a British-American film director. He directed The Prestige.
+
+## The Prestige (film)
+
+The Prestige is a 2006 mystery thriller film directed by Christopher Nolan.
+"""
+
+
+def _topics(name: str, data: bytes) -> dict[str, str]:
+    return {c.title: c.topic for c in plan_chunks(name, data)}
+
+
+@needs_spacy
+def test_report_headings_that_name_nothing_are_no_topic():
+    topics = _topics("postmortem.md", POSTMORTEM)
+    assert set(topics.values()) == {""}, topics  # not "Impact", "Root Cause", "Action Items"
+    # the title is then the whole path, so a passage still says where it is
+    assert "Postmortem: search outage of 12 March 2024 › Root Cause" in topics
+
+
+@needs_spacy
+def test_a_heading_the_text_names_or_makes_its_subject_is_the_topic():
+    topics = _topics("notes.md", NOTES)
+    assert topics["Narcolepsy"] == "Narcolepsy"  # "Narcolepsy is …", though the text also writes "narcolepsy"
+    assert topics["Narcolepsy › Treatment"] == "Narcolepsy"  # "treatment is adjusted": no name, no definition
+    assert topics["Levetiracetam"] == "Levetiracetam"
+    assert topics["Neurology notes › Treatment"] == ""  # "without treatment changes": no name
+
+
+@needs_spacy
+def test_a_nested_article_whose_text_paraphrases_its_heading_keeps_it():
+    topics = _topics("films.md", ARTICLES)
+    assert topics == {"Christopher Nolan": "Christopher Nolan", "The Prestige (film)": "The Prestige"}
+
+
+@needs_spacy
+def test_new_domain_fixtures():
+    for name in ("postmortem.docx", "court_judgment.pdf"):
+        sections = document_sections(name, (FIX / name).read_bytes())
+        assert set(section_topics(sections, load_spacy)) == {""}, name  # not "Impact", "The Facts", "The Law"
+    sections = document_sections("clinical_notes.md", (FIX / "clinical_notes.md").read_bytes())
+    topics = dict(zip((s.heading[-1] for s in sections), section_topics(sections, load_spacy), strict=True))
+    assert topics["Chlorambucil"] == topics["Side effects"] == "Chlorambucil"
+    assert topics["Narcolepsy"] == topics["Diagnosis"] == "Narcolepsy"  # not "Diagnosis"
+    assert topics["Treatment"] == ""  # "observed without treatment"
+
+
+@needs_spacy
+def test_a_heading_its_section_defines_is_the_topic():
+    data = (b"# Cardiology notes\n\n## Hypertension\n\nHypertension is a long-term condition in which the blood "
+            b"pressure in the arteries is raised. It rarely causes symptoms.\n\n## Anaemia\n\nAnaemia is a decrease "
+            b"in the number of red blood cells. Iron deficiency is the commonest cause of anaemia.\n")  # fmt: skip
+    assert set(_topics("cardiology.md", data).values()) == {"Hypertension", "Anaemia"}  # common nouns, not names
+
+
+@needs_spacy
+def test_a_heading_inside_a_longer_name_is_not_named():
+    text = "The Law Society of England and Wales issued guidance. Counsel relied on the guidance."
+    assert not names_it("The Law", text, nlp)
+    assert names_it("The Law Society of England and Wales", text, nlp)
+    text = "The company follows the Norwegian Code of Practice for Corporate Governance. The board has seven members."
+    assert not names_it("Corporate Governance", text, nlp)  # a name holding the heading's words is another name
+    assert not names_it("Root Cause", "The root cause was a missing index.", nlp)
+
+
+def test_outermost_headings_stay_topics_and_numbers_are_not_part_of_a_name():
+    sections = document_sections("a.md", b"# Louis V of France\n\nLouis V (c. 967 - 987) was King of the Franks.")
+    assert section_topics(sections, lambda: None) == ["Louis V of France"]  # a title is what a document is about
+    sections = document_sections("b.md", b"# Supply contract\n\n## 2. Supply of Products\n\nThe Supplier ships goods.")
+    assert section_topics(sections, lambda: None) == [""]  # no mention of "Supply of Products" (no spaCy: mentions)
+    sections = document_sections("c.md", b"# 2. Marie Curie\n\nMarie Curie was a physicist in Paris.")
+    assert section_topics(sections, lambda: None) == ["Marie Curie"]  # a section number is not part of a name
+
+
+@needs_spacy
+def test_held_out_annual_report_keeps_its_segments_and_drops_its_report_headings():
+    sections = document_sections("annual_report.pdf", (FIX / "annual_report.pdf").read_bytes())
+    topics = dict(zip((s.heading[-1] for s in sections), section_topics(sections, load_spacy), strict=True))
+    for segment in ("Offshore Wind Services", "Aquaculture Technology", "Ship Design"):
+        assert topics[segment] == segment, topics  # "Offshore Wind Services installs and maintains …"
+    for report in ("Financial Review", "Outlook", "Risk Factors", "Corporate Governance"):
+        assert topics[report] != report, topics  # a label of the report's own, or another name's words

@@ -1,0 +1,123 @@
+"""Which heading a section is about: the topic that subject-less clauses and pronouns fall back to.
+
+A heading that reads like a name ("Chlorambucil", "Impact", "The Facts") is not yet a name: report-style headings
+("Impact", "Root Cause", "Action Items", "The Law") label what a section does, and made as topic they become an
+entity every subject-less clause hangs on. A document's outermost heading is its title and names what it is about
+(a Wikipedia-style article may paraphrase it: "Louis V of France" → "Louis V (c. 967 – 987) …"); a heading nested
+under another is the topic only when the text under it uses it as a name, read from spaCy's parse:
+- a name in that text (a run of proper nouns or an entity span) holds every content word of the heading and
+  begins and ends with one of them ("Christopher Edward Nolan" under "Christopher Nolan"; not "the Law Society"
+  under "The Law", not "the Norwegian Code of Practice for Corporate Governance" under "Corporate Governance"), or
+- the heading, as written, is what a sentence defines: the subject of "be" with a noun attribute and without a
+  determiner of its own ("Narcolepsy is a chronic sleep disorder"; not "The root cause was …", not "treatment is
+  adjusted", not "without treatment").
+Otherwise the topic is the nearest enclosing heading that passes, or none. Without spaCy a mention is enough.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .structure import _SMALL, Section, entity_like, heading_name
+
+_NUMERIC = {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
+_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+MAX_SENTENCES = 12  # sentences read per heading: the evidence, when there is some, is in the first few
+
+
+def fold(text: str) -> str:
+    """Case and accents folded."""
+    s = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in s if not unicodedata.combining(c))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_][\w'’-]*", fold(text))
+
+
+def _names(doc: Any) -> list[list[str]]:
+    """The names a parsed text uses, as folded words: runs of proper nouns or tokens of a (non-numeric) entity,
+    across a small word between two of them ("Code of Practice for Corporate Governance")."""
+    runs: list[list[str]] = []
+    prev = -2
+    for tok in doc:
+        if tok.pos_ == "PROPN" or (tok.ent_type_ and tok.ent_type_ not in _NUMERIC):
+            if tok.is_alpha or tok.like_num:
+                if runs and (tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL):
+                    runs[-1] += [fold(t.text) for t in doc[prev + 1 : tok.i + 1]]
+                else:
+                    runs.append([fold(tok.text)])
+                prev = tok.i
+    return runs
+
+
+def _defined(doc: Any, words: list[str]) -> bool:
+    """Whether the heading's words, in order, are what a sentence of `doc` defines ("X is a Y"): the subject of
+    "be" with a noun attribute, with no determiner or possessive outside them."""
+    toks = [fold(t.text) for t in doc]
+    n = len(words)
+    for i in range(len(toks) - n + 1):
+        if toks[i : i + n] != words:
+            continue
+        span = doc[i : i + n]
+        root = span.root
+        if root.dep_ != "nsubj" or root.head.lemma_ != "be" or not any(c.dep_ == "attr" for c in root.head.children):
+            continue
+        if any(c.dep_ in ("det", "poss") and not (i <= c.i < i + n) for c in root.children):
+            continue
+        return True
+    return False
+
+
+def names_it(heading: str, text: str, nlp: Any | None) -> bool:
+    """Whether `text` uses `heading` as a name (see the module's docstring)."""
+    words = _words(heading_name(heading))
+    content = [w for w in words if w not in _SMALL]
+    if not content:
+        return False
+    sents = [s for s in _SENT.split(text) if any(w in fold(s) for w in content)][:MAX_SENTENCES]
+    if not sents:
+        return False
+    if nlp is None:
+        pattern = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words) + r"\b")
+        return any(pattern.search(fold(s)) for s in sents)
+    for doc in nlp.pipe(sents):
+        if _defined(doc, words):
+            return True
+        for run in _names(doc):
+            run = [w for w in run if w not in _SMALL]
+            if run and run[0] in content and run[-1] in content and set(content) <= set(run):
+                return True
+    return False
+
+
+def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | None] | None = None) -> list[str]:
+    """Each section's topic: the innermost heading of its path that reads like a name and, unless it is the
+    outermost, is used as a name by the text under it (that section and the sections below it); else ""."""
+    under: dict[tuple[str, ...], list[str]] = {}
+    for sec in sections:
+        for k in range(2, len(sec.heading) + 1):
+            under.setdefault(sec.heading[:k], []).append(sec.text)
+    found: dict[tuple[str, ...], bool] = {}
+    nlp: list[Any | None] = []
+
+    def about(path: tuple[str, ...]) -> bool:
+        if path not in found:
+            if not nlp:
+                nlp.append(load_nlp() if load_nlp else None)
+            found[path] = names_it(path[-1], "\n".join(under.get(path, ())), nlp[0])
+        return found[path]
+
+    out = []
+    for sec in sections:
+        topic = ""
+        for k in range(len(sec.heading), 0, -1):
+            name = heading_name(sec.heading[k - 1])
+            if entity_like(name) and (k == 1 or about(sec.heading[:k])):
+                topic = name
+                break
+        out.append(topic)
+    return out
