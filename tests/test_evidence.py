@@ -4,11 +4,8 @@ chosen one — instead of one more sentence of the top passage that says nothing
 
 from __future__ import annotations
 
-from tests.fakes import HashEmbedder
-from vgrag.config import QueryParams
+from answer_step import offline_answer
 from vgrag.query import evidence
-from vgrag.query.answer import extractive_answer
-from vgrag.query.trace import PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
 
 BRIDGE = (
     "Varn Bridge",
@@ -34,13 +31,7 @@ KESTREL = (
 
 
 def _evidence(question: str, passages: list[tuple[str, str]], names: tuple[str, ...]) -> list[str]:
-    ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "dense") for i, (t, x) in enumerate(passages))
-    trace = QueryTrace(
-        question, "graph", QueryParams(),
-        query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
-        passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
-    )  # fmt: skip
-    return [e.sentence for e in extractive_answer(trace, HashEmbedder(), None).evidence]
+    return [e.sentence for e in offline_answer(question, passages, names).evidence]
 
 
 def test_the_chain_goes_on_through_an_entity_a_chosen_sentence_names():

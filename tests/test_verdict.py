@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from answer_step import offline_answer as _answer
 from fakes import HashEmbedder
 from llm_server import ScriptedServer
 from test_retrieve import Q, small  # noqa: F401 - the fixture
@@ -26,16 +27,6 @@ from vgrag.query.trace import (
 FILM = ("Black Hawk Down (film)", "Black Hawk Down is a 2001 war film directed by Ridley Scott.")
 CAST = ("Black Hawk Down (film)", "Black Hawk Down stars Josh Hartnett. It was filmed in Morocco.")
 OTHER = ("Kettle", "A kettle boils water. Tea is made in a pot.")
-
-
-def _answer(question: str, passages: list[tuple[str, str]], names: tuple[str, ...]):
-    ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "dense") for i, (t, x) in enumerate(passages))
-    trace = QueryTrace(
-        question, "graph", QueryParams(),
-        query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
-        passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
-    )  # fmt: skip
-    return extractive_answer(trace, HashEmbedder(), None)
 
 
 def test_found_when_the_evidence_states_the_names_and_every_word():
