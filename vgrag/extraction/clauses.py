@@ -26,7 +26,7 @@ from ..models import Triple
 from .mentions import (MONTH, description_start, honorific, is_title, item_span, joined_names, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import _SMALL, SUBJ, head_word, imperative, title_named
+from .shapes import _SMALL, SUBJ, acts_on_topic, imperative, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -89,9 +89,8 @@ class ClauseReader:
             if words and words <= self.topic_words and self.topic_words and _content(self.topic.split()[0]) <= words:
                 return Arg(self.topic, "name")
             lead = tok.i in self.lead or tok.head.i in self.lead
-            if lead and head_word(text) and head_word(text) == head_word(self.topic):
-                return Arg(self.topic, "name")  # a name is headed by its last word: "Rodney George Laver" is "Rod
-                # Laver"; "Vellora Appliances" under "Vellora CM-40 Warranty and Service Guide" is another thing
+            if words & self.topic_words and lead and not acts_on_topic(tok, words, self.topic_words):
+                return Arg(self.topic, "name")
         if " " not in text and text in self.full_name:
             return self.named(self.full_name[text], tok) if self.full_name[text] != text else Arg(text, "name")
         return Arg(text, "name")

@@ -1,5 +1,5 @@
 """Sentence and title shapes the clause reader asks about: an instruction to the reader (no fact about the topic),
-the part of a document's title that its text names, and a name's head word."""
+the part of a document's title that its text names, and a subject acting on the titled thing."""
 
 from __future__ import annotations
 
@@ -11,22 +11,22 @@ Tok = Any  # a spaCy Token
 SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _SMALL = {"the", "a", "an", "of", "and", "in", "on", "at", "for", "to", "de", "la", "le"}
 
-TITLE_PARTS = re.compile(r",|\s[—–-]\s|:\s|\s\|\s")  # where a title's parts meet: "Tucson, Arizona"
+KIND = re.compile(r"\s[—–-]\s|\s\|\s")  # a name, then its kind: "Vellora CM-40 Espresso Machine — User Manual"
 
 
 def title_named(title: str, text: str) -> str:
-    """The name a title gives in the words of the (case-folded) text: the first of its parts the text contains
-    ("Tucson" of "Tucson, Arizona"), else the longest start of two or more words of a part it contains
-    ("Vellora CM-40" of "Vellora CM-40 Espresso Machine — User Manual"); else the title."""
-    parts = [p.strip() for p in TITLE_PARTS.split(title) if p.strip()]
-    if len(parts) < 2:
-        return title
-    for part in parts:
-        if part.casefold() in text:
-            return part
-    for part in parts:
-        words = part.split()
-        for n in range(len(words) - 1, 1, -1):
+    """The name a title gives in the words of the (case-folded) text: the part before a comma when the text contains
+    it ("Tucson" of "Tucson, Arizona"); for a title whose name is followed by its kind after a spaced dash or bar,
+    that name, or the longest start of two or more of its words the text contains ("Vellora CM-40" of "Vellora
+    CM-40 Espresso Machine — User Manual"); else the whole title. (A colon is a subtitle's: "Capricorn One: Singles
+    & Rarities" is one name.)"""
+    head = title.split(",")[0].strip()
+    if head != title and head.casefold() in text:
+        return head
+    parts = KIND.split(title, maxsplit=1)
+    if len(parts) == 2 and parts[0].strip():
+        words = parts[0].split()
+        for n in range(len(words), 1, -1):
             if re.search(r"(?<!\w)" + re.escape(" ".join(words[:n]).casefold()) + r"(?!\w)", text):
                 return " ".join(words[:n])
     return title
@@ -45,7 +45,16 @@ def imperative(verb: Tok) -> bool:
     return bare(verb) and main.dep_ == "ROOT" and bare(main)
 
 
-def head_word(text: str) -> str:
-    """A name's last content word (its head), outside a parenthesised qualifier: "Laver", "guide"."""
-    words = [w for w in re.findall(r"[^\W_]+", re.sub(r"\([^)]*\)", " ", text).casefold()) if w not in _SMALL]
-    return words[-1] if words else ""
+def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
+    """Whether the subject `tok` (its content `words`) does something to a thing closer to the topic than itself:
+    "Vellora Appliances guarantees the Vellora CM-40 espresso machine" under "Vellora CM-40 Warranty and Service
+    Guide" — the company is not the guide. Only a verb's direct object counts (not "is", not "known as")."""
+    verb = tok.head
+    if tok.dep_ not in SUBJ or verb.lemma_ == "be":
+        return False
+    for obj in (c for c in verb.children if c.dep_ == "dobj"):
+        span = obj.doc[obj.left_edge.i : obj.i + 1]
+        said = {w for w in re.findall(r"[^\W_]+", span.text.casefold()) if w not in _SMALL}
+        if len(said & topic_words) > len(words & topic_words):
+            return True
+    return False
