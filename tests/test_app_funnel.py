@@ -116,7 +116,21 @@ def test_questions_marked_not_answerable_are_scored_by_the_verdict(app_env):
     assert not at.exception, at.exception
     assert not [s for s in _said(at) if "row 2" in s]  # not left out
     row = at.dataframe[0].value.set_index("run").loc["graph"]
-    assert row["unanswerable: “not in” said"] == "1 of 1" and row["unanswerable: “found”"] == "0 of 1", row
-    assert row["answerable: “not in” said"] == "0 of 1"
+    assert row["unanswerable: “not in”"] == "1 of 1" and row["unanswerable: “found”"] == "0 of 1", row
+    assert row["answerable: “not in”"] == "0 of 1"
     (unanswerable,) = [x for x in at.session_state["funnel"]["results"]["graph"].results if not x.question.answerable]
     assert unanswerable.answer["not_in"] == 1.0 and unanswerable.funnel.n_gold == 0
+
+
+def test_a_file_without_any_source_scores_answers_and_verdicts_and_draws_no_drill_down(app_env):
+    """Only answers and unanswerable rows (no source): the per-question trace and its drill-down have nothing to
+    show — the page raised a TypeError (the drill-down's empty picker gave None)."""
+    at = page("pages/evaluate.py")
+    csv = (f"question,answer,answerable\n{GOOD},Priya Raman,yes\n"
+           "Who is the chief executive of Globex Aerospace?,,no\n").encode()  # fmt: skip
+    _upload(at, "answers_only.csv", csv)
+    at.multiselect(key="funnel_methods").set_value(["naive", "graph"])
+    at.button(key="run_funnel").click().run()
+    assert not at.exception, at.exception
+    assert len(at.dataframe) == 1 and any("no step lost one" in c.value for c in at.caption)
+    assert at.dataframe[0].value.set_index("run").loc["graph", "unanswerable: “not in”"] == "1 of 1"

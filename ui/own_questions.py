@@ -76,11 +76,11 @@ def _table(results: dict[str, MethodResult]) -> pd.DataFrame:
             ("unanswerable", [x for x in m.results if x.answer and not x.question.answerable]),
         ):
             if group and (part == "unanswerable" or any(not x.question.answerable for x in m.results)):
-                row[f"{part}: “not in” said"] = f"{sum(int(x.answer['not_in']) for x in group)} of {len(group)}"
+                row[f"{part}: “not in”"] = f"{sum(int(x.answer['not_in']) for x in group)} of {len(group)}"
                 row[f"{part}: “found”"] = f"{sum(int(x.answer['found']) for x in group)} of {len(group)}"
         row["lost where (stage: n)"] = ", ".join(f"{s}: {d}" for s, d in zip(t.stages, t.dropped, strict=True) if d)
         rows.append(row)
-    verdicts = [f"{p}: {v}" for p in ("answerable", "unanswerable") for v in ("“not in” said", "“found”")]
+    verdicts = [f"{p}: {v}" for p in ("answerable", "unanswerable") for v in ("“not in”", "“found”")]
     rest = [c for c in ("evidence contains %", "answer contains %", *verdicts, "lost where (stage: n)")
             if any(c in r for r in rows)]  # fmt: skip
     return pd.DataFrame(rows, columns=["run", "questions", "gold", *stages, *rest]).fillna("—")
@@ -197,6 +197,12 @@ def show_funnel(r: dict | None) -> None:
             lost = sorted({x.lost_at for x in f.fates if not x.found})
             row[lb] = f"{f.final}/{f.n_gold}" + (f" · lost at {', '.join(lost)}" if lost else "")
         per.append(row)
+    if not per:  # answers and verdicts only (no row names a source in the graph): nothing to trace step by step
+        st.caption(
+            "No question names an expected source in this graph, so no step lost one: the table above scores "
+            "the answers and verdicts."
+        )
+        return
     st.dataframe(pd.DataFrame(per), hide_index=True, width="stretch",
                  column_config={"question": st.column_config.TextColumn(width="medium")})  # fmt: skip
     c1, c2, c3 = st.columns([5, 2, 2], vertical_alignment="bottom")
