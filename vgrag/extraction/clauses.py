@@ -77,7 +77,7 @@ class ClauseReader:
             # the text names its subject without the title's place qualifier ("Tucson, Arizona" → "Tucson is …");
             # replacing the title by the first sentence's subject ("Rodney George Laver" for "Rod Laver") was
             # measured too and matched GPT-3.5's names less often (MuSiQue 0-300 and 1200-1500)
-            # likewise a document's title without its kind ("Vellora CM-40 — User Manual", "Acme: Annual Report")
+            # likewise a document's title without its kind after a spaced dash ("Vellora CM-40 — User Manual")
             self.topic = title_named(self.topic, doc.text.casefold())
         self.topic_words = _content(self.topic)
 
