@@ -11,6 +11,7 @@ Tok = Any  # a spaCy Token
 SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _SMALL = {"the", "a", "an", "of", "and", "in", "on", "at", "for", "to", "de", "la", "le"}
 
+NAME_WORDS = 12  # a name's start is looked for among a title's first words (a 20,000-word "title" took minutes)
 KIND = re.compile(r"\s[—–-]\s|\s\|\s")  # a name, then its kind: "Vellora CM-40 Espresso Machine — User Manual"
 
 
@@ -25,7 +26,7 @@ def title_named(title: str, text: str) -> str:
         return head
     parts = KIND.split(title, maxsplit=1)
     if len(parts) == 2 and parts[0].strip():
-        words = parts[0].split()
+        words = parts[0].split()[:NAME_WORDS]
         for n in range(len(words), 1, -1):
             if re.search(r"(?<!\w)" + re.escape(" ".join(words[:n]).casefold()) + r"(?!\w)", text):
                 return " ".join(words[:n])
