@@ -21,6 +21,18 @@ from vgrag.query.retrieve import retrieve  # noqa: E402
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402
 
 
+def _timed(inner, sink: list[float]):  # type: ignore[no-untyped-def]
+    """`inner`, recording each call's milliseconds in `sink`."""
+
+    def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        t0 = time.perf_counter()
+        out = inner(*args, **kwargs)
+        sink.append((time.perf_counter() - t0) * 1000)
+        return out
+
+    return timed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("db")
@@ -31,25 +43,9 @@ def main() -> None:
     embedder = make_embedder("minilm")
     graph = Database(a.db).open_graph(a.graph, embedder.model_id, embedder.dim, create=False)
     judged: list[float] = []
-    inner = answer.judge
-
-    def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
-        t0 = time.perf_counter()
-        out = inner(*args, **kwargs)
-        judged.append((time.perf_counter() - t0) * 1000)
-        return out
-
-    answer.judge = timed  # type: ignore[assignment]
     margins: list[float] = []
-    inner_margin = answer.held_by_name
-
-    def timed_margin(*args, **kwargs):  # type: ignore[no-untyped-def]
-        t0 = time.perf_counter()
-        out = inner_margin(*args, **kwargs)
-        margins.append((time.perf_counter() - t0) * 1000)
-        return out
-
-    answer.held_by_name = timed_margin  # type: ignore[assignment]
+    answer.judge = _timed(answer.judge, judged)  # type: ignore[assignment]
+    answer.held_by_name = _timed(answer.held_by_name, margins)  # type: ignore[assignment]
     steps: list[float] = []
     questions = load_bench(a.data).questions
     answer.extractive_answer(retrieve(questions[0].question, graph, embedder), embedder, graph)  # spaCy loaded
