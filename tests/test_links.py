@@ -17,25 +17,48 @@ T = Triple
 # MuSiQue's shape: the question names the river; the river's passage ends at the country (the bridge); the answer's
 # passage names the country but neither the river nor the question's words more than the look-alike waterfalls do.
 PASSAGES = [
-    ("Bubye River", "The Bubye River is a tributary of the Limpopo River in southern Zimbabwe.",
-     (T("Bubye River", "is a tributary of", "Limpopo River"), T("Bubye River", "flows through", "Zimbabwe"))),
-    ("Victoria Falls", "Victoria Falls, the waterfall found on the Zambezi, lies between Zambia and Zimbabwe.",
-     (T("Victoria Falls", "lies on", "Zambezi"), T("Victoria Falls", "lies between", "Zambia"),
-      T("Victoria Falls", "lies between", "Zimbabwe"))),
-    ("Metlako Falls", "Metlako Falls is the name of a waterfall on Eagle Creek in the country's Columbia River Gorge.",
-     (T("Metlako Falls", "is on", "Eagle Creek"),)),
-    ("Hopetoun Falls", "Hopetoun Falls is the name of a waterfall on the Aire River in the country of Australia.",
-     (T("Hopetoun Falls", "is on", "Aire River"),)),
-    ("Devon Falls", "Devon Falls is the name of a waterfall in the country of New Zealand, found near Taranaki.",
-     (T("Devon Falls", "is near", "Taranaki"),)),
-    ("Limpopo River", "The Limpopo River rises in South Africa and flows east to the Indian Ocean.",
-     (T("Limpopo River", "rises in", "South Africa"), T("Limpopo River", "flows to", "Indian Ocean"))),
+    (
+        "Bubye River",
+        "The Bubye River is a tributary of the Limpopo River in southern Zimbabwe.",
+        (T("Bubye River", "is a tributary of", "Limpopo River"), T("Bubye River", "flows through", "Zimbabwe")),
+    ),
+    (
+        "Victoria Falls",
+        "Victoria Falls, the waterfall found on the Zambezi, lies between Zambia and Zimbabwe.",
+        (
+            T("Victoria Falls", "lies on", "Zambezi"),
+            T("Victoria Falls", "lies between", "Zambia"),
+            T("Victoria Falls", "lies between", "Zimbabwe"),
+        ),
+    ),
+    (
+        "Metlako Falls",
+        "Metlako Falls is the name of a waterfall on Eagle Creek in the country's Columbia River Gorge.",
+        (T("Metlako Falls", "is on", "Eagle Creek"),),
+    ),
+    (
+        "Hopetoun Falls",
+        "Hopetoun Falls is the name of a waterfall on the Aire River in the country of Australia.",
+        (T("Hopetoun Falls", "is on", "Aire River"),),
+    ),
+    (
+        "Devon Falls",
+        "Devon Falls is the name of a waterfall in the country of New Zealand, found near Taranaki.",
+        (T("Devon Falls", "is near", "Taranaki"),),
+    ),
+    (
+        "Limpopo River",
+        "The Limpopo River rises in South Africa and flows east to the Indian Ocean.",
+        (T("Limpopo River", "rises in", "South Africa"), T("Limpopo River", "flows to", "Indian Ocean")),
+    ),
 ]
 QUESTION = "What is the name of the waterfall in the country where the Bubye River is found?"
 
 
 def _write(graph, embedder, passages) -> dict[str, str]:
-    write_chunks(graph, embedder, [SourceChunk("doc", t, text, i, triples) for i, (t, text, triples) in enumerate(passages)])
+    write_chunks(
+        graph, embedder, [SourceChunk("doc", t, text, i, triples) for i, (t, text, triples) in enumerate(passages)]
+    )
     return {p.title: p.id for p in graph.iter_passages()}
 
 
@@ -50,8 +73,10 @@ def test_the_answer_passage_is_reached_through_the_bridge_entity_the_first_passa
 
 
 def test_an_entity_many_passages_name_links_each_of_them_less_than_a_rare_one(graph, embedder):
-    towns = [(f"Town {n}", f"Town {n} is a market town in Zimbabwe's Matabeleland.", (T(f"Town {n}", "is in", "Zimbabwe"),))
-             for n in range(4)]
+    towns = [
+        (f"Town {n}", f"Town {n} is a market town in Zimbabwe's Matabeleland.", (T(f"Town {n}", "is in", "Zimbabwe"),))
+        for n in range(4)
+    ]
     ids = _write(graph, embedder, PASSAGES[:2] + towns)
     river = T("Bubye River", "is a tributary of", "Limpopo River")
     rid = relation_id(river.subject, river.predicate, river.object)

@@ -1,14 +1,15 @@
 """The passage step's next hops from its evidence passages (the passages carrying the top selected relations):
-passages titled by a name an evidence passage mentions, and passages that share an entity with one.
+passages titled by a name an evidence passage mentions, and passages that share an entity with the best one.
 
-A multi-hop question's last passage names the bridge entity its first passage ends at ("… the Bubye River … in
-southern Zimbabwe" → "Victoria Falls … on the border of Zambia and Zimbabwe"), rarely by title and rarely in
-words the question uses, so neither the title links nor dense search rank it. A passage sharing a graph entity
-with an evidence passage is that passage's next hop; how strongly depends on how many passages share that entity:
-an entity a few passages name links them, one hundreds name (a country, "film") links nothing in particular. Its
-graph evidence is the evidence passage's score divided by the number of passages naming the entity (besides the
-evidence passages), so no threshold or weight is added. The question's own names are not bridges: every passage
-about them is already a candidate by similarity and through the relations.
+A multi-hop question's last passage names the bridge entity its first passage (the best fact's) ends at ("… the
+Bubye River … in southern Zimbabwe" → "Victoria Falls … on the border of Zambia and Zimbabwe"), rarely by title
+and rarely in words the question uses, so neither the title links nor dense search rank it. A passage sharing a
+graph entity with the passage of the best selected relation is that passage's next hop (only the best: the second
+and third facts are often a look-alike's, and their links spread to its look-alikes). How strongly depends on how
+many passages share that entity: an entity a few passages name links them, one hundreds name (a country, "film")
+links nothing in particular. Its graph evidence is the evidence passage's score divided by the number of passages
+naming the entity (besides the evidence passages), so no threshold or weight is added. The question's own names are
+not bridges: every passage about them is already a candidate by similarity and through the relations.
 """
 
 from __future__ import annotations

@@ -176,9 +176,9 @@ def rank_passages(
     does not resemble. The passages of those top relations are the evidence passages: a passage whose title one
     of them mentions is linked to it (titles.py), as its next hop. Each candidate scores max(sim to question,
     sim to question+evidence) plus `params.relation_weight` times its graph evidence: the best rerank score
-    among its selected relations, or of the top relation whose passage names it, or that score shared among the
-    passages naming an entity its passage states (`question_entities`, the ids of the question's own names, are
-    not followed).
+    among its selected relations, or of the top relation whose passage names it, or the best relation's score
+    shared among the passages naming an entity the best relation's passage states (links.py; `question_entities`,
+    the ids of the question's own names, are not followed).
     """
     t0 = time.perf_counter()
     k = params.passage_top_k
@@ -204,7 +204,7 @@ def rank_passages(
     rel_score = {s.id: s.score for s in selected}
     evidence_psg = evidence_scores(selected[: params.evidence_relations], rels)
     named = named_passages(graph, pool, evidence_psg, scope)
-    linked = linked_passages(graph, pool, evidence_psg, question_entities, scope)
+    linked = linked_passages(graph, pool, evidence_scores(selected[:1], rels), question_entities, scope)
     new = [x for x in dict.fromkeys([*named, *linked]) if x not in pool]
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", new))  # type: ignore[misc]
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
