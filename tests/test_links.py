@@ -90,3 +90,19 @@ def test_an_entity_many_passages_name_links_each_of_them_less_than_a_rare_one(gr
     assert linked[ids["Victoria Falls"]] == (ids["Bubye River"], pytest.approx(0.9 / 5))
     # the question's own names are no bridges
     assert linked_passages(graph, pool, evidence, {entity_id("Bubye River"), entity_id("Zimbabwe")}) == {}
+
+
+def test_only_the_best_facts_passage_is_followed_not_a_look_alikes(graph, embedder):
+    # the third selected fact is the look-alike Hopetoun Falls's ("is on Aire River"); the Aire River's own passage
+    # shares that entity with it, and nothing with the river the question asks about: following it would only spread
+    # the look-alike further
+    aire = ("Rivers of the Otway Ranges", "The Aire River rises in the Otway Ranges and flows into Bass Strait.",
+            (T("Aire River", "rises in", "Otway Ranges"),))  # fmt: skip
+    ids = _write(graph, embedder, [*PASSAGES, aire])
+    tr = retrieve(QUESTION, graph, embedder, QueryParams(passage_top_k=10))
+    rels = {r.id: r for r in tr.relations}
+    evidence = [pid for rid in tr.rerank.selected[:3] for pid in rels[rid].passage_ids]
+    assert ids["Hopetoun Falls"] in evidence  # the look-alike is an evidence passage ...
+    source = {p.title: (p.source, p.named_by) for p in tr.passages.passages}
+    assert source["Victoria Falls"] == ("linked", ids["Bubye River"])
+    assert source["Rivers of the Otway Ranges"][1] != ids["Hopetoun Falls"]  # ... but its links are not followed
