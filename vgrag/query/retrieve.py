@@ -205,12 +205,11 @@ def rank_passages(
     evidence_psg = evidence_scores(selected[: params.evidence_relations], rels)
     named = named_passages(graph, pool, evidence_psg, scope)
     linked = linked_passages(graph, pool, evidence_scores(selected[:1], rels), question_entities, scope)
-    new = [x for x in dict.fromkeys([*named, *linked]) if x not in pool]
-    pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", new))  # type: ignore[misc]
+    pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", [x for x in named if x not in pool]))  # type: ignore[misc]
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
     lexical_ids = {p for ids in lexical for p in ids}
-    scored = []
-    for pid, (psg, v) in pool.items():
+
+    def score(pid: str, psg: Passage, v: np.ndarray) -> tuple:
         sim = max(float(v @ q) for q in queries)
         via = tuple(x for x in psg.relation_ids if x in rel_score)
         link: PassageSource | None = "linked" if linked.get(pid, ("", 0.0))[1] > named.get(pid, ("", 0.0))[1] else (
@@ -221,7 +220,16 @@ def rank_passages(
             "graph" if pid in graph_ids else link if link else "dense" if pid in dense_ids
             else "lexical" if pid in lexical_ids and pid not in {h.record.id for h in expanded} else "expanded"
         )  # fmt: skip
-        scored.append((sim + params.relation_weight * best, psg, via, source, by))
+        return (sim + params.relation_weight * best, psg, via, source, by)
+
+    scored = [score(pid, psg, v) for pid, (psg, v) in pool.items()]
+    # a linked passage outside the pool is no nearer a query than the last hit of that query's search: it is read
+    # only when that similarity plus its link could still reach the top k (the top k is exact, the rest is cut)
+    kth = sorted((x[0] for x in scored), reverse=True)[k - 1] if len(scored) >= k and not lexical else -np.inf
+    ceiling = max(min(float(h.vector @ q) for h in hits) if len(hits) >= k else np.inf  # type: ignore[operator]
+                  for hits, q in zip(searched, queries, strict=True))  # fmt: skip
+    reach = [x for x, (_, ls) in linked.items() if x not in pool and ceiling + params.relation_weight * ls >= kth]
+    scored += [score(p.id, p, v) for p, v in graph.get_with_vectors("passages", reach)]  # type: ignore[arg-type]
     scored.sort(key=lambda x: (-x[0], x[1].id))
     if lexical and params.lexical == "fused":  # graph ranking and the word rankings fused by reciprocal rank
         fused = dict(rrf([[x[1].id for x in scored]] + lexical))
