@@ -9,6 +9,7 @@ from vgrag.config import QueryParams
 from vgrag.models import Triple
 from vgrag.query.links import evidence_scores, linked_passages
 from vgrag.query.retrieve import retrieve
+from vgrag.query.scope import Scope
 from vgrag.query.trace import ScoredId
 from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id, relation_id
@@ -106,3 +107,11 @@ def test_only_the_best_facts_passage_is_followed_not_a_look_alikes(graph, embedd
     source = {p.title: (p.source, p.named_by) for p in tr.passages.passages}
     assert source["Victoria Falls"] == ("linked", ids["Bubye River"])
     assert source["Rivers of the Otway Ranges"][1] != ids["Hopetoun Falls"]  # ... but its links are not followed
+
+
+def test_a_passage_outside_the_questions_scope_is_never_linked(graph, embedder):
+    ids = _write(graph, embedder, PASSAGES)
+    scope = Scope(excluded=frozenset({ids["Victoria Falls"]}))
+    tr = retrieve(QUESTION, graph, embedder, QueryParams(passage_top_k=10), scope=scope)
+    listed = [p.id for p in tr.passages.passages] + list(tr.passages.cut)
+    assert ids["Victoria Falls"] not in listed and ids["Bubye River"] in listed
