@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -21,6 +21,7 @@ from ..nlp import mentions, ngrams
 from ..storage.store import Graph
 from ..text import entity_id, normalize_name
 from .baselines import rrf
+from .links import evidence_scores, linked_passages, named_passages
 from .rerank import RerankInput, rerank_graph, rerank_similarity
 from .scope import EVERYTHING, Scope, lexical_search, scope_for, search
 from .state import QueryState
@@ -156,28 +157,6 @@ def _evict(cand: _Candidates, keep: set[str], cap: int) -> EvictionStep:
     return EvictionStep(before, len(cand.rels), cap, evicted, ms_since(t0))
 
 
-def _named_passages(
-    graph: Graph,
-    pool: dict[str, tuple[Passage, np.ndarray]],
-    top: Sequence[ScoredId],
-    rels: dict[str, Relation],
-    scope: Scope = EVERYTHING,
-) -> dict[str, tuple[str, float]]:
-    """Passages titled by a name that an evidence passage (one carrying a top relation) mentions, each with the
-    evidence passage that names it and that passage's best top-relation score."""
-    evidence: dict[str, float] = {}
-    for s in top:
-        for pid in rels[s.id].passage_ids if s.id in rels else ():
-            evidence[pid] = max(evidence.get(pid, 0.0), s.score)
-    ids = [pid for pid in evidence if pid in pool]
-    named: dict[str, tuple[str, float]] = {}
-    for src, found in zip(ids, graph.passages_named_in([pool[pid][0].text for pid in ids]), strict=True):
-        for pid in scope.passages(sorted(found - {src})):
-            if evidence[src] > named.get(pid, ("", -1.0))[1]:
-                named[pid] = (src, evidence[src])
-    return named
-
-
 def rank_passages(
     graph: Graph,
     embedder: Embedder,
@@ -187,16 +166,19 @@ def rank_passages(
     rels: dict[str, Relation],
     params: QueryParams,
     scope: Scope = EVERYTHING,
+    question_entities: Collection[str] = (),
 ) -> PassageStep:
-    """Passages from the selected relations, from the names the evidence passages mention, and from two dense
-    searches, ranked by similarity plus graph evidence.
+    """Passages from the selected relations, from the names the evidence passages mention, from the entities they
+    share with other passages (links.py), and from two dense searches, ranked by similarity plus graph evidence.
 
     The second dense search embeds the question together with the top selected relations (the facts the
     graph found, e.g. the bridge entity of a two-hop question), which reaches passages the question alone
     does not resemble. The passages of those top relations are the evidence passages: a passage whose title one
     of them mentions is linked to it (titles.py), as its next hop. Each candidate scores max(sim to question,
     sim to question+evidence) plus `params.relation_weight` times its graph evidence: the best rerank score
-    among its selected relations, or of the top relation whose passage names it.
+    among its selected relations, or of the top relation whose passage names it, or the best relation's score
+    shared among the passages naming an entity the best relation's passage states (links.py; `question_entities`,
+    the ids of the question's own names, are not followed).
     """
     t0 = time.perf_counter()
     k = params.passage_top_k
@@ -220,21 +202,34 @@ def rank_passages(
     wanted = list(dict.fromkeys(pid for pid in from_graph + [p for ids in lexical for p in ids] if pid not in pool))
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", wanted))  # type: ignore[misc]
     rel_score = {s.id: s.score for s in selected}
-    named = _named_passages(graph, pool, selected[: params.evidence_relations], rels, scope)
+    evidence_psg = evidence_scores(selected[: params.evidence_relations], rels)
+    named = named_passages(graph, pool, evidence_psg, scope)
+    linked = linked_passages(graph, pool, evidence_scores(selected[:1], rels), question_entities, scope)
     pool.update((p.id, (p, v)) for p, v in graph.get_with_vectors("passages", [x for x in named if x not in pool]))  # type: ignore[misc]
     dense_ids, graph_ids = {h.record.id for h in dense}, set(from_graph)
     lexical_ids = {p for ids in lexical for p in ids}
-    scored = []
-    for pid, (psg, v) in pool.items():
+
+    def score(pid: str, psg: Passage, v: np.ndarray) -> tuple:
         sim = max(float(v @ q) for q in queries)
         via = tuple(x for x in psg.relation_ids if x in rel_score)
-        by, named_score = named.get(pid, ("", 0.0))
-        best = max([rel_score[x] for x in via] + [named_score])
+        link: PassageSource | None = "linked" if linked.get(pid, ("", 0.0))[1] > named.get(pid, ("", 0.0))[1] else (
+            "named" if pid in named else None)  # fmt: skip
+        by, link_score = (linked if link == "linked" else named).get(pid, ("", 0.0))
+        best = max([rel_score[x] for x in via] + [link_score])
         source: PassageSource = (
-            "graph" if pid in graph_ids else "named" if by else "dense" if pid in dense_ids
+            "graph" if pid in graph_ids else link if link else "dense" if pid in dense_ids
             else "lexical" if pid in lexical_ids and pid not in {h.record.id for h in expanded} else "expanded"
         )  # fmt: skip
-        scored.append((sim + params.relation_weight * best, psg, via, source, by))
+        return (sim + params.relation_weight * best, psg, via, source, by)
+
+    scored = [score(pid, psg, v) for pid, (psg, v) in pool.items()]
+    # a linked passage outside the pool is no nearer a query than the last hit of that query's search: it is read
+    # only when that similarity plus its link could still reach the top k (the top k is exact, the rest is cut)
+    kth = sorted((x[0] for x in scored), reverse=True)[k - 1] if len(scored) >= k and not lexical else -np.inf
+    ceiling = max(min(float(h.vector @ q) for h in hits) if len(hits) >= k else np.inf  # type: ignore[operator]
+                  for hits, q in zip(searched, queries, strict=True))  # fmt: skip
+    reach = [x for x, (_, ls) in linked.items() if x not in pool and ceiling + params.relation_weight * ls >= kth]
+    scored += [score(p.id, p, v) for p, v in graph.get_with_vectors("passages", reach)]  # type: ignore[arg-type]
     scored.sort(key=lambda x: (-x[0], x[1].id))
     if lexical and params.lexical == "fused":  # graph ranking and the word rankings fused by reciprocal rank
         fused = dict(rrf([[x[1].id for x in scored]] + lexical))
@@ -313,7 +308,8 @@ def retrieve(
             rstep = replace(rstep, error="no LLM configured: used the offline graph rerank")
     chosen = set(rstep.selected)
     selected = [c for c in rstep.candidates if c.id in chosen]
-    pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params, scope)
+    named_ids = {entity_id(g) for g in grams}
+    pstep = rank_passages(graph, embedder, question, qvec, selected, cand.rels, params, scope, named_ids)
 
     views = tuple(
         RelationView(

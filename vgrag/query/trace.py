@@ -22,7 +22,7 @@ def ms_since(t0: float) -> float:
     return round((time.perf_counter() - t0) * 1000, 2)
 
 
-PassageSource = Literal["graph", "named", "dense", "expanded", "lexical"]
+PassageSource = Literal["graph", "named", "linked", "dense", "expanded", "lexical"]
 RerankMethod = Literal["graph", "similarity", "llm"]
 AnswerMethod = Literal["extractive", "llm"]
 TraceMethod = Literal["graph", "naive", "hybrid"]
@@ -142,9 +142,10 @@ class RankedPassage:
     text: str
     score: float
     source: PassageSource  # found through the graph's relations, by a name an evidence passage mentions (titles.py),
-    # by the question's dense search, or the evidence search
+    # by an entity it shares with an evidence passage (links.py), by the question's dense search, or the evidence search
     relation_ids: tuple[str, ...] = ()
-    named_by: str = ""  # the evidence passage that mentions this passage's title
+    named_by: str = ""  # the evidence passage that mentions this passage's title ("named") or shares an entity with
+    # it ("linked", query/links.py)
     sentences: str = ""  # its sentences and their named entities as stored at ingest (storage/tags.py)
 
 
