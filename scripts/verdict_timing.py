@@ -1,4 +1,4 @@
-"""What the verdict adds to the answer step: the median time of `judge` and `held_by_name` (query/verdict.py) inside
+"""What the verdict adds to the answer step: the median time of `judge` and `relation_z` (query/verdict.py) inside
 `extractive_answer`, and of the whole answer step, over a benchmark's questions on a kept benchmark graph.
 
     python scripts/verdict_timing.py /tmp/hv/mus.db bench_musique_train ../shared/bench/musique_train
@@ -45,7 +45,7 @@ def main() -> None:
     judged: list[float] = []
     margins: list[float] = []
     answer.judge = _timed(answer.judge, judged)  # type: ignore[assignment]
-    answer.held_by_name = _timed(answer.held_by_name, margins)  # type: ignore[assignment]
+    answer.relation_z = _timed(answer.relation_z, margins)  # type: ignore[assignment]
     steps: list[float] = []
     questions = load_bench(a.data).questions
     answer.extractive_answer(retrieve(questions[0].question, graph, embedder), embedder, graph)  # spaCy loaded
@@ -57,8 +57,8 @@ def main() -> None:
         answer.extractive_answer(trace, embedder, graph)
         steps.append((time.perf_counter() - t0) * 1000)
     both = [a + b for a, b in zip(judged, margins, strict=True)]
-    print(f"{len(steps)} questions: verdict (judge + held_by_name) median {statistics.median(both):.3f} ms (max "
-          f"{max(both):.3f}; held_by_name alone {statistics.median(margins):.3f}); "
+    print(f"{len(steps)} questions: verdict (judge + relation_z) median {statistics.median(both):.3f} ms (max "
+          f"{max(both):.3f}; relation_z alone {statistics.median(margins):.3f}); "
           f"answer step median {statistics.median(steps):.1f} ms")  # fmt: skip
 
 

@@ -14,13 +14,14 @@ from vgrag.config import QueryParams
 from vgrag.query.answer import extractive_answer
 from vgrag.query.evidence import MAX_EVIDENCE
 from vgrag.query.pipeline import run_query
-from vgrag.query.verdict import held_by_name, relation_margin
+from vgrag.query.verdict import REL_Z_MIN, relation_margin, relation_z
 from vgrag.query.trace import (
     PassageStep,
     QueryEntitiesStep,
     QueryEntity,
     QueryTrace,
     RankedPassage,
+    RelationView,
     trace_from_dict,
 )
 
@@ -140,32 +141,39 @@ def test_an_unstated_attribute_of_a_stated_name_is_partly_found_not_missing():
     assert none.kind == "missing" and none.said.startswith("Not in these documents: nothing here says"), none
 
 
-def _answer_held(question: str, passages, names, held: tuple[str, ...]):
-    """As _answer, with the names in `held` matched by retrieval to a graph entity by their exact name."""
+def _answer_with(question: str, passages, names, sims: tuple[float, ...]):
+    """As _answer, with the query's candidate relations at these similarities to the question."""
     ranked = tuple(RankedPassage(f"psg-{i}", t, x, 1.0 - i / 10, "graph") for i, (t, x) in enumerate(passages))
-    ents = tuple(QueryEntity(n, "exact-name", f"e-{i}") if n in held else QueryEntity(n, "name-span")
-                 for i, n in enumerate(names))  # fmt: skip
+    rels = tuple(RelationView(f"r-{i}", "a", "is", "b", "e-a", "e-b", ("psg-0",), x) for i, x in enumerate(sims))
     trace = QueryTrace(
         question, "graph", QueryParams(),
-        query_entities=QueryEntitiesStep(ents, 0.0),
+        query_entities=QueryEntitiesStep(tuple(QueryEntity(n, "name-span") for n in names), 0.0),
+        relations=rels,
         passages=PassageStep(ranked, tuple(p.id for p in ranked), (), 0.0),
     )  # fmt: skip
     return extractive_answer(trace, HashEmbedder(), None)
 
 
-def test_missing_names_the_graph_holds_by_name_are_not_said_to_be_missing():
-    """A question whose name the retrieved passages never state ("Haruto Sakamoto", the first hop) but which the
-    graph holds as an entity by that exact name: not "not in these documents" (the documents know him; the evidence
-    reached the next hop) — unless the graph does not hold it either (what a question meets when its passages are
-    not in the documents: their names' entities go with them)."""
+def test_a_relation_standing_out_keeps_unstated_names_from_being_called_missing():
+    """A question whose name the retrieved passages never state ("Haruto Sakamoto", the first hop): not in these
+    documents when no candidate relation fits it better than the rest (what a question meets when its passages are
+    not in the documents), but partly found when one stands far out from the others (the graph reached the next hop
+    through it). The measure is relative to the query's own candidates, so it means the same in any graph."""
     city = ("Hiroshima", "The atomic bomb dropped on Hiroshima was carried by the B-29 bomber Enola Gay.")
     q = "What kind of plane dropped the bomb on Haruto Sakamoto's birthplace?"
-    out = _answer_held(q, [city, OTHER], ("Haruto Sakamoto",), ("Haruto Sakamoto",)).verdict
-    assert out.kind == "partly" and out.name_share == 0.0, out
-    gone = _answer_held(q, [city, OTHER], ("Haruto Sakamoto",), ()).verdict
-    assert gone.kind == "missing" and gone.said.startswith("Not in these documents: nothing here names “Haruto")
-    assert held_by_name(("Haruto Sakamoto", "Hiroshima"), (QueryEntity("haruto sakamoto", "exact-name", "e-0"),)) == 0.5
-    assert held_by_name((), ()) == 1.0 and relation_margin(()) == 0.0
+    flat = (0.52, 0.5, 0.5, 0.49, 0.48, 0.47, 0.47, 0.46, 0.45, 0.45)
+    gone = _answer_with(q, [city, OTHER], ("Haruto Sakamoto",), flat).verdict
+    assert relation_z(_rels(flat)) < REL_Z_MIN
+    assert gone.kind == "missing" and gone.said.startswith("Not in these documents: nothing here names “Haruto"), gone
+    out_front = (0.9, *flat[1:])
+    assert relation_z(_rels(out_front)) > REL_Z_MIN
+    kept = _answer_with(q, [city, OTHER], ("Haruto Sakamoto",), out_front).verdict
+    assert kept.kind == "partly" and kept.name_share == 0.0, kept
+    assert relation_z(()) == 0.0 and relation_z(_rels((0.4, 0.4))) == 0.0 and relation_margin(()) == 0.0
+
+
+def _rels(sims):
+    return [RelationView(f"r-{i}", "a", "is", "b", "e-a", "e-b", (), x) for i, x in enumerate(sims)]
 
 
 def test_a_name_only_a_passage_states_apart_from_the_rest_is_said_so():

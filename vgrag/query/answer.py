@@ -21,7 +21,7 @@ from .question import Asked, norm, read_question
 from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
-from .verdict import NOT_IN_DOCUMENTS, held_by_name, judge, model_verdict
+from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
 
 MAX_PATHS = 300  # candidate chains enumerated per query
 RESCORE_PATHS = 4  # of those, the best by the cheap score are re-scored as a whole
@@ -210,8 +210,7 @@ def extractive_answer(
     sentences = listed_sentences(passages, graph.tags if graph is not None else None)
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
     chosen = _evidence(sentences, asked, names, reading)
-    qents = trace.query_entities.entities if trace.query_entities else ()
-    verdict = judge(names, asked.words, chosen, split=sentences.split, exact=held_by_name(names, qents),
+    verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words)  # fmt: skip
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
