@@ -87,3 +87,30 @@ def test_a_given_name_the_title_starts_with_stays_in_the_name():
         "Holly Williams",
     )
     assert "Audrey Williams" not in names_of(ex), ex.triples
+
+
+def test_a_word_the_document_uses_as_a_common_noun_is_a_role():
+    ex = extract_one(
+        "Each ward is led by a matron, who reports to the Director of Nursing. Matron Eileen Cartwright presented "
+        "the infection control report of the St Brannock Hospital Trust to the board.",
+        "Board of Directors meeting",
+    )
+    assert ("Eileen Cartwright", "presented report of", "St Brannock Hospital Trust") in facts([ex]), ex.triples
+
+
+def test_a_word_before_several_names_the_parser_keeps_in_them_is_a_role():
+    ex = extract_one(
+        "Present: Councillor Anita Sorensen, Councillor Olu Bankole, Councillor Rosa Delgado. Councillor Olu "
+        "Bankole proposed the sale of the Harbour Road depot to Carrick Homes.",
+        "Planning committee",
+    )
+    assert ("Olu Bankole", "proposed sale of", "Harbour Road depot") in facts([ex]), ex.triples
+
+
+def test_a_name_the_document_also_writes_alone_loses_the_words_before_it():
+    ex = extract_one(
+        "Councillor Priya Raman opened the debate on the Harbour Road depot. After the vote Priya Raman withdrew "
+        "her amendment and thanked Carrick Homes.",
+        "Planning committee",
+    )
+    assert not [n for n in names_of(ex) if n.startswith("Councillor")], ex.triples

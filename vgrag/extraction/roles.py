@@ -102,8 +102,9 @@ def role_evidence(
         if start == s and e - s == 2:
             bare.append(doc[s:e].text)
         glued += _splits(doc, start, s, e, noun, True)
+    person = {t.i for e in doc.ents if e.label_ == "PERSON" for t in e}
     for tok in doc:  # a proper-noun phrase NER did not call a person ("Environmental Health Officer Nadia Voss"):
-        if tok.pos_ == "PROPN" and tok.i not in ent_of and _word(tok) and tok.dep_ != "compound":  # its name must
+        if tok.pos_ == "PROPN" and tok.i not in person and _word(tok) and tok.dep_ != "compound":  # its name must
             start = tok.i  # be written as a person's elsewhere in the document
             while start > tok.left_edge.i and doc[start - 1].dep_ == "compound" and _word(doc[start - 1]) and \
                     doc[start - 1].pos_ == "PROPN":  # fmt: skip
