@@ -113,35 +113,42 @@ class Canonicalizer:
         found = [r.roles for r in results if getattr(r, "roles", None) is not None]
         said = {key(self._strip(x)) for r in results for t in r.triples for x in (t.subject, t.object)}
         named = lambda n: key(n) in self.names or key(n) in said  # noqa: E731  (the name on its own)
-        if self._each:  # a corpus of passages: "Robert" before two names in two articles is no role
-            self._roles |= {m: g for ev in found for m, g in glued_roles([ev], named).items()}
+        if self._each:  # a corpus of passages: "Robert" before two names in two articles is no role, but a name
+            names = frozenset().union(*(ev.given for ev in found)) if found else frozenset()  # written alone in one
+            self._roles |= {m: g for ev in found for m, g in glued_roles([ev], named, names).items()}  # is a name
         else:
             self._evidence += found
             self._roles = glued_roles(self._evidence, named)
-        roles = {g.role.casefold() for g in self._roles.values()}  # this document's role words: "Sergeant Achebe"
+        doc_roles = {g.role.casefold() for g in self._roles.values()}  # this document's role words ("Sergeant")
         for mention, g in self._roles.items():  # "Councillor David Lindqvist" is David Lindqvist
             if key(mention) != key(g.name):
                 self._same[key(mention)], self._short[key(mention)] = g.name, mention
                 longs.append(g.name)
         for r in results:
+            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
+                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
             for long, short in getattr(r, "defined", ()):
                 if key(short) != key(long):
                     self._same[key(short)] = long
                     self._short[key(short)] = short
                     longs.append(long)
-            for full in getattr(r, "people", ()) + tuple(g.name for g in self._roles.values()):
+            shown = () if self._each else tuple(g.name for g in self._roles.values())  # names cut from a role
+            for full in getattr(r, "people", ()) + shown:
                 full = self._roles[full].name if full in self._roles else full
                 if _HONORIFIC.match(full) or _role_word(full) in roles:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
         for r in results:  # "Mignot" after "Emmanuel Mignot": the one person of this document with that last name
+            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
+                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
             for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
                 bare = m.split()[-1] if _role_word(m) in roles else _HONORIFIC.sub("", m)  # "Ms Okafor" too
                 fulls = self._people.get(key(bare), {})
                 one = " " not in bare.strip()
                 if one and m[:1].isupper() and len(fulls) == 1 and key(m) not in self._same:
                     self._same[key(m)], self._short[key(m)] = next(iter(fulls.values())), m
-                    longs.append(self._same[key(m)])
+                    longs += [] if self._each else [self._same[key(m)]]  # named so even if no triple names it (in
+                    # one document only: across a corpus one "Washington" is no person's surname)
         return longs
 
     def add(self, mentions: Iterable[str]) -> None:

@@ -10,8 +10,9 @@ words are a role is decided over the whole document (`glued_roles`), by any of:
   with a determiner of its own ("the Mayor said", "written to the Town Clerk");
 - the same words stand before two or more different names ("Councillor Priya Raman", "Councillor Martin Hale");
 - the name is written on its own elsewhere in the document or already named in the graph ("Margaret Ellis").
-A role's last word is a common noun of the language (spaCy's lemmatizer table), and never a word the document
-starts a person's name with ("Holly Williams" makes "Holly Audrey Williams" one name).
+A role's last word is a common noun of the language (spaCy's lemmatizer table), and not the first word of a
+two-word name the document writes alone, unless the name after it is written alone too ("Holly Williams" keeps
+"Holly Audrey Williams" one name; "Sergeant Achebe" beside "Helen Achebe" is a role and a surname).
 Places and organisations are never candidates ("Lake Geneva", "Bank of England", "General Motors": not PERSON),
 nor is a single word after the candidate ("Mayor Okafor" keeps its word: a surname alone names nobody yet).
 """
@@ -45,7 +46,7 @@ class RoleEvidence:
     glued: tuple[Glued, ...] = ()
     nouns: frozenset[str] = frozenset()  # case-folded words used as common nouns ("officer", "mayor" in "the Mayor")
     bare: tuple[str, ...] = ()  # full names (2+ words) of PERSON spans with no capitalised word glued before them
-    given: frozenset[str] = frozenset()  # first words (case-folded) of two-word PERSON names written alone ("Holly")
+    given: frozenset[str] = frozenset()  # two-word PERSON names written alone, case-folded ("holly williams")
 
 
 def _word(tok: Tok) -> bool:
@@ -85,9 +86,9 @@ def role_evidence(
               c.dep_ in ("det", "poss") and c.lower_ in _DETERMINERS for c in t.children)}  # fmt: skip
     glued: list[Glued] = []
     bare = []
-    given = {e[0].lower_ for e in doc.ents if e.label_ == "PERSON" and len(e) == 2 and not any(
+    given = {e.text.casefold() for e in doc.ents if e.label_ == "PERSON" and len(e) == 2 and not any(
              0 <= i < len(doc) and _word(doc[i]) for i in (e.start - 1, e.end))}  # fmt: skip
-    given |= {topic.split()[0].casefold()} if len(topic.split()) >= 2 else set()
+    given |= {" ".join(topic.split()[:1] + topic.split()[-1:]).casefold()} if len(topic.split()) >= 2 else set()
     for ent in doc.ents:
         if ent.label_ != "PERSON" or len(ent) < 2:
             continue
@@ -97,7 +98,7 @@ def role_evidence(
         while e > s and not doc[e - 1].is_alpha:
             e -= 1
         start = extended_start(doc, s, e, ent_of - set(range(s, e)))
-        if not all(_word(t) or t.text in ("-", ".") or t.text.endswith(".") for t in doc[start:e]):
+        if not all(_word(t) or t.is_space or t.text in ("-", ".") or t.text.endswith(".") for t in doc[start:e]):
             continue  # "John D. Rockefeller" is a name; anything else is not a person's
         if start == s and e - s == 2:
             bare.append(doc[s:e].text)
@@ -120,33 +121,49 @@ def _splits(doc: Any, start: int, s: int, e: int, noun: Callable[[str], bool], p
     out = []
     for k in range(start + 1, e - 1):
         name, role = doc[k:e], doc[left:k]
-        if all(_word(t) for t in role) and _word(name[0]) and (noun(role[-1].lower_) or noun(role[-1].lemma_.lower())):
+        role = [t for t in role if not t.is_space]  # "Sergeant\nHelen Achebe": a line break inside the name
+        if (
+            role
+            and all(_word(t) for t in role)
+            and _word(name[0])
+            and (noun(role[-1].lower_) or noun(role[-1].lemma_.lower()))
+        ):
             # NER left the role out, or the words it left out hang on one it kept ("Kitchen [Porter Ben Ashdown]")
             outside = start < s and (k == s or k > s and all(doc[i].head.i < k for i in range(left, s)))
-            out.append(Glued(doc[start:e].text, role.text, name.text, outside, person))
+            words = " ".join(t.text for t in role)
+            out.append(Glued(doc[start:e].text, words, " ".join(name.text.split()), outside, person))
     return out
 
 
-def glued_roles(evidence: Iterable[RoleEvidence], named: Callable[[str], bool]) -> dict[str, Glued]:
+def glued_roles(
+    evidence: Iterable[RoleEvidence], named: Callable[[str], bool], names: frozenset[str] = frozenset()
+) -> dict[str, Glued]:
     """Mention → its reading as a role and a name, for the mentions whose role the document (all its
     `evidence`) shows; `named(name)` says whether the graph or this ingest already has the name on its own.
-    Where a mention reads several ways, the longest role shown is taken."""
+    Where a mention reads several ways, the longest role shown is taken. `names`: more two-word names written
+    alone (a corpus's: "Robert Byrne" in one article makes "Robert" a given name in all)."""
     evidence = list(evidence)
     nouns = frozenset().union(*(ev.nouns for ev in evidence)) if evidence else frozenset()
     bare = {n.casefold() for ev in evidence for n in ev.bare}
-    given = frozenset().union(*(ev.given for ev in evidence)) if evidence else frozenset()
+    given = {n.split()[0] for n in names.union(*(ev.given for ev in evidence))}
     before: dict[str, set[str]] = {}
     for g in (g for ev in evidence for g in ev.glued):
         before.setdefault(g.role.casefold(), set()).add(g.name.casefold())
     out: dict[str, Glued] = {}
     for g in sorted((g for ev in evidence for g in ev.glued), key=lambda g: -len(g.role.split())):
-        if g.mention in out or g.role.split()[-1].casefold() in given:  # the longest role shown first: "Vice
-            continue  # President Al Gore" is Al Gore; "Holly Audrey Williams" beside "Holly Williams" is one name
+        if g.mention in out or g.role.split()[-1].casefold() in given and g.name.casefold() not in bare:  # the
+            continue  # longest role first: "Vice President Al Gore" is Al Gore; "Holly Audrey Williams" is one name
         shown = g.outside or g.role.split()[-1].casefold() in nouns or len(before[g.role.casefold()]) >= 2
         if g.name.casefold() in bare or g.person and (shown or named(g.name)):
             out[g.mention] = g
     people = {g.name.casefold() for g in out.values() if g.person}  # "Environmental Health Officer Nadia Voss"
-    for g in (g for ev in evidence for g in ev.glued if not g.person and g.mention not in out):  # after "Officer
-        if g.name.casefold() in people and g.role.split()[-1].casefold() not in given:  # Nadia Voss" (a PERSON)
+    roles = {g.role.split()[-1].casefold() for g in out.values()}  # after "Officer Nadia Voss" (a PERSON); a role
+    for g in sorted((g for ev in evidence for g in ev.glued if g.mention not in out), key=lambda g: -len(g.role)):
+        last = g.role.split()[-1].casefold()  # the document showed for someone else ("Police Constable Daniel
+        if g.mention in out or last in given and g.name.casefold() not in bare:  # Mercer": "Detective Constable
+            continue  # Rhys Calloway"); a role shown and the name alone ("Head Chef Tomasz Wielgus" beside "the head
+            # chef" and "Tomasz Wielgus agreed")
+        alone = g.name.casefold() in people or named(g.name)
+        if alone and (last in roles or last in nouns or len(before[g.role.casefold()]) >= 2):
             out[g.mention] = g
     return out
