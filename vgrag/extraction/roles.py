@@ -98,7 +98,7 @@ def role_evidence(
         while e > s and not doc[e - 1].is_alpha:
             e -= 1
         start = extended_start(doc, s, e, ent_of - set(range(s, e)))
-        if not all(_word(t) or t.is_space or t.text in ("-", ".") or t.text.endswith(".") for t in doc[start:e]):
+        if not all(_word(t) or t.text in ("-", ".") or t.text.endswith(".") for t in doc[start:e]):
             continue  # "John D. Rockefeller" is a name; anything else is not a person's
         if start == s and e - s == 2:
             bare.append(doc[s:e].text)
@@ -121,7 +121,7 @@ def _splits(doc: Any, start: int, s: int, e: int, noun: Callable[[str], bool], p
     out = []
     for k in range(start + 1, e - 1):
         name, role = doc[k:e], doc[left:k]
-        role = [t for t in role if not t.is_space]  # "Sergeant\nHelen Achebe": a line break inside the name
+        role = list(role)
         if (
             role
             and all(_word(t) for t in role)
