@@ -22,7 +22,7 @@ from .roles import Glued, glued_roles
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
-_HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[A-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms Okafor"
+_HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 

@@ -8,11 +8,14 @@ words are a role is decided over the whole document (`glued_roles`), by any of:
 - the span NER found leaves them out ("Chief Fire Officer [Ruth Danvers]") — spaCy's own reading;
 - the document uses the role's last word as a common noun: lower-case ("the duty officer", "head librarian"), or
   with a determiner of its own ("the Mayor said", "written to the Town Clerk");
-- the same words stand before two or more different names ("Councillor Priya Raman", "Councillor Martin Hale");
-- the name is written on its own elsewhere in the document or already named in the graph ("Margaret Ellis").
+- the same words stand before two or more different names ("Councillor Priya Raman", "Councillor Martin Hale"),
+  or before the person's surname alone ("Sergeant Achebe");
+- the name is written on its own elsewhere in the document or already named in the graph ("Margaret Ellis"), when
+  NER's span leaves the role out (inside it a given name reads the same: "Robert De Niro" beside "De Niro").
 A role's last word is a common noun of the language (spaCy's lemmatizer table), and not the first word of a
-two-word name the document writes alone, unless the name after it is written alone too ("Holly Williams" keeps
-"Holly Audrey Williams" one name; "Sergeant Achebe" beside "Helen Achebe" is a role and a surname).
+two-word name written alone ("Holly Williams" keeps "Holly Audrey Williams" one name; in a corpus, "Robert Byrne"
+keeps "Robert De Niro"), unless it also stands before the surname alone and the name after it is written alone
+("Sergeant Achebe", "Sergeant Helen Achebe" and "Helen Achebe": a title and a surname).
 Places and organisations are never candidates ("Lake Geneva", "Bank of England", "General Motors": not PERSON),
 nor is a single word after the candidate ("Mayor Okafor" keeps its word: a surname alone names nobody yet).
 """
@@ -37,6 +40,7 @@ class Glued:
     name: str
     outside: bool  # NER's PERSON span left the role out
     person: bool = True  # NER called the name a person (else it must be written as one elsewhere)
+    inside: bool = False  # NER's PERSON span holds (some of) the role: a given name reads the same way
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class RoleEvidence:
     nouns: frozenset[str] = frozenset()  # case-folded words used as common nouns ("officer", "mayor" in "the Mayor")
     bare: tuple[str, ...] = ()  # full names (2+ words) of PERSON spans with no capitalised word glued before them
     given: frozenset[str] = frozenset()  # two-word PERSON names written alone, case-folded ("holly williams")
+    pairs: frozenset[str] = frozenset()  # runs of exactly two capitalised proper nouns, case-folded ("sergeant achebe")
 
 
 def _word(tok: Tok) -> bool:
@@ -111,7 +116,14 @@ def role_evidence(
                     doc[start - 1].pos_ == "PROPN":  # fmt: skip
                 start -= 1
             glued += [replace(g, person=False) for g in _splits(doc, start, start, tok.i + 1, noun, False)]
-    return RoleEvidence(tuple(glued), frozenset(nouns), tuple(bare), frozenset(given))
+    runs, run = set(), []
+    for tok in [*doc, None]:
+        if tok is not None and tok.pos_ == "PROPN" and _word(tok):
+            run.append(tok.lower_)
+            continue
+        runs |= {" ".join(run)} if len(run) == 2 else set()
+        run = []
+    return RoleEvidence(tuple(glued), frozenset(nouns), tuple(bare), frozenset(given), frozenset(runs))
 
 
 def _splits(doc: Any, start: int, s: int, e: int, noun: Callable[[str], bool], person: bool) -> list[Glued]:
@@ -131,7 +143,7 @@ def _splits(doc: Any, start: int, s: int, e: int, noun: Callable[[str], bool], p
             # NER left the role out, or the words it left out hang on one it kept ("Kitchen [Porter Ben Ashdown]")
             outside = start < s and (k == s or k > s and all(doc[i].head.i < k for i in range(left, s)))
             words = " ".join(t.text for t in role)
-            out.append(Glued(doc[start:e].text, words, " ".join(name.text.split()), outside, person))
+            out.append(Glued(doc[start:e].text, words, " ".join(name.text.split()), outside, person, person and k > s))
     return out
 
 
@@ -146,21 +158,29 @@ def glued_roles(
     nouns = frozenset().union(*(ev.nouns for ev in evidence)) if evidence else frozenset()
     bare = {n.casefold() for ev in evidence for n in ev.bare}
     given = {n.split()[0] for n in names.union(*(ev.given for ev in evidence))}
+    pairs = frozenset().union(*(ev.pairs for ev in evidence)) if evidence else frozenset()
     before: dict[str, set[str]] = {}
     for g in (g for ev in evidence for g in ev.glued):
-        before.setdefault(g.role.casefold(), set()).add(g.name.casefold())
+        before.setdefault(g.role.casefold(), set()).add(g.name.split()[-1].casefold())  # different people
+
+    def titles(g: Glued) -> bool:  # a word before the surname alone and before the name written alone: a title
+        return f"{g.role.split()[-1]} {g.name.split()[-1]}".casefold() in pairs and g.name.casefold() in bare
+
     out: dict[str, Glued] = {}
     for g in sorted((g for ev in evidence for g in ev.glued), key=lambda g: -len(g.role.split())):
-        if g.mention in out or g.role.split()[-1].casefold() in given and g.name.casefold() not in bare:  # the
+        if g.mention in out or g.role.split()[-1].casefold() in given and not titles(g):  # the
             continue  # longest role first: "Vice President Al Gore" is Al Gore; "Holly Audrey Williams" is one name
-        shown = g.outside or g.role.split()[-1].casefold() in nouns or len(before[g.role.casefold()]) >= 2
-        if g.name.casefold() in bare or g.person and (shown or named(g.name)):
+        last = g.role.split()[-1].casefold()
+        shown = g.outside or last in nouns or len(before[g.role.casefold()]) >= 2 or f"{last} {g.name.split()[-1]}" \
+            .casefold() in pairs  # "Sergeant Achebe" beside "Sergeant Helen Achebe"  # fmt: skip
+        alone = g.name.casefold() in bare or named(g.name)  # not enough inside NER's span: "Robert De Niro" is no
+        if g.person and (shown or alone and not g.inside) or g.name.casefold() in bare:  # role before "De Niro"
             out[g.mention] = g
     people = {g.name.casefold() for g in out.values() if g.person}  # "Environmental Health Officer Nadia Voss"
     roles = {g.role.split()[-1].casefold() for g in out.values()}  # after "Officer Nadia Voss" (a PERSON); a role
     for g in sorted((g for ev in evidence for g in ev.glued if g.mention not in out), key=lambda g: -len(g.role)):
         last = g.role.split()[-1].casefold()  # the document showed for someone else ("Police Constable Daniel
-        if g.mention in out or last in given and g.name.casefold() not in bare:  # Mercer": "Detective Constable
+        if g.mention in out or last in given and not titles(g):  # Mercer": "Detective Constable
             continue  # Rhys Calloway"); a role shown and the name alone ("Head Chef Tomasz Wielgus" beside "the head
             # chef" and "Tomasz Wielgus agreed")
         alone = g.name.casefold() in people or named(g.name)

@@ -64,20 +64,28 @@ def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
 
 def lost_subject(verb: Tok) -> bool:
     """Whether a clause without a named subject is about something other than the topic: its subject is a first or
-    second person ("you need the receipt": the reader), or a finite verb with its own auxiliary has no subject
-    because the parser lost it ("Warranty [claims] in Germany … are handled by X": "handled" hangs on a misread
-    verb, and the claims, not the document, are handled). A clause with no subject written ("Situated in
-    Kalupahana, …") or a common noun as subject ("Many patients received the drug at …": the drug is the topic)
-    stays the topic's."""
-    if any(c.dep_ in SUBJ and c.pos_ == "PRON" and c.morph.get("Person") in (["1"], ["2"]) for c in verb.children):
+    second person ("you need the receipt": the reader), or a passive clause complement has no subject because the
+    parser lost it ("Warranty [claims] in Germany … are handled by X": "handled" hangs on a misread verb, and the
+    claims, not the document, are handled; a ROOT or a copula without a subject is mostly a subject hung
+    elsewhere: "It is, however, often considered …"). A clause with no subject written ("Situated in Kalupahana,
+    …") or a common noun as subject ("Many patients received the drug at …": the drug is the topic) stays the
+    topic's."""
+    if any(
+        c.dep_ in SUBJ
+        and c.pos_ == "PRON"
+        and c.morph.get("Person") in (["1"], ["2"])
+        and (c.text.islower() or c.is_sent_start)
+        for c in verb.children
+    ):  # not "Lord Kitchener Wants You is …"
         return True  # "you need the receipt", "we recommend …": the reader or the writer, not the topic
     if verb.dep_ in ("nsubj", "nsubjpass") or any(c.dep_ in ("nsubj", "nsubjpass") and c.pos_ in ("VERB", "AUX") for
                                                   c in verb.children):  # fmt: skip
         return True  # "Repair [claims] in Spain are handled by X": a noun read as a verb is the subject
-    return _lost(verb) or any(c.dep_ == "ccomp" and _lost(c) for c in verb.children)  # "[Warranty] claims": a noun
+    return _lost(verb) or any(_lost(c) for c in verb.children)  # "[Warranty] claims": a noun
     # read as the verb whose clausal complement lost its subject is no clause about the topic either
 
 
 def _lost(verb: Tok) -> bool:
-    own = [c for c in verb.children if c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass")]
-    return bool(own) and not any(c.dep_ in SUBJ for c in own) and verb.dep_ in ("ROOT", "ccomp", "parataxis")
+    """A passive clause complement with no patient: "… are handled by X" hung on a misread "claims"."""
+    deps = {c.dep_ for c in verb.children}
+    return verb.dep_ == "ccomp" and verb.tag_ == "VBN" and "auxpass" in deps and not deps & SUBJ
