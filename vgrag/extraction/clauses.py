@@ -230,7 +230,7 @@ class ClauseReader:
             owner, what = described
             subjects = []
         elif self.topic and not any(s.node for s in subjects) and not (verb.lemma_ == "be" and self.possessed(verb)) \
-                and not lost_subject(verb):  # fmt: skip
+                and not lost_subject(verb, self.topic_words):  # fmt: skip
             subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but "someone's
             # father was X" is not "the topic was X" (it made "Alan Turing | was | Julius Mathison Turing")
         if not subjects and described is None:

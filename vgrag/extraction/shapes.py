@@ -62,7 +62,7 @@ def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
     return False
 
 
-def lost_subject(verb: Tok) -> bool:
+def lost_subject(verb: Tok, topic_words: set[str] | frozenset[str] = frozenset()) -> bool:
     """Whether a clause without a named subject is about something other than the topic: its subject is a first or
     second person ("you need the receipt": the reader), or a passive clause complement has no subject because the
     parser lost it ("Warranty [claims] in Germany … are handled by X": "handled" hangs on a misread verb, and the
@@ -78,9 +78,12 @@ def lost_subject(verb: Tok) -> bool:
         for c in verb.children
     ):  # not "Lord Kitchener Wants You is …"
         return True  # "you need the receipt", "we recommend …": the reader or the writer, not the topic
-    if verb.dep_ in ("nsubj", "nsubjpass") or any(c.dep_ in ("nsubj", "nsubjpass") and c.pos_ in ("VERB", "AUX") for
-                                                  c in verb.children):  # fmt: skip
-        return True  # "Repair [claims] in Spain are handled by X": a noun read as a verb is the subject
+    misread = [verb] if verb.dep_ in ("nsubj", "nsubjpass") else [c for c in verb.children if c.dep_ in (
+               "nsubj", "nsubjpass") and c.pos_ in ("VERB", "AUX")]  # fmt: skip
+    for v in misread:  # "Repair [claims] in Spain are handled by X": a noun read as a verb is the subject — unless
+        said = {w for w in re.findall(r"[^\W_]+", v.doc[v.left_edge.i : v.right_edge.i + 1].text.casefold())}
+        if not said & set(topic_words) - _SMALL:  # it is the title, a clause ("Every Man Dies Alone is a novel")
+            return True
     return _lost(verb) or any(_lost(c) for c in verb.children)  # "[Warranty] claims": a noun
     # read as the verb whose clausal complement lost its subject is no clause about the topic either
 
