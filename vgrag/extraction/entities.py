@@ -111,8 +111,13 @@ class Canonicalizer:
         """The document's own evidence in these results; returns the long forms (to be named like any mention)."""
         longs = []
         found = [r.roles for r in results if getattr(r, "roles", None) is not None]
-        said = {key(self._strip(x)) for r in results for t in r.triples for x in (t.subject, t.object)}
-        named = lambda n: key(n) in self.names or key(n) in said  # noqa: E731  (the name on its own)
+        said: set[str] = set()
+
+        def named(n: str) -> bool:  # the name on its own: in the graph, or mentioned in these results
+            if not said:
+                said.update(key(self._strip(x)) for r in results for t in r.triples for x in (t.subject, t.object))
+            return key(n) in self.names or key(n) in said
+
         if self._each:  # a corpus of passages: "Robert" before two names in two articles is no role, but a name
             names = frozenset().union(*(ev.given for ev in found)) if found else frozenset()  # written alone in one
             self._roles |= {m: g for ev in found for m, g in glued_roles([ev], named, names).items()}  # is a name

@@ -85,16 +85,31 @@ def role_evidence(
     whether a word is a common noun of the language, as a role's last word must be: "Officer", "Chef", "Mayor" —
     not "Mushfiqur Rahman Gulzar", "FC Hammonia Hamburg", "ISL Perang Bintang"; `topic`: the text's title, a name
     whose first word is a name's, "Holly Williams" over "Holly Audrey Williams (born 1981) is …")."""
-    ent_of = {t.i for e in doc.ents for t in e}
-    nouns = {t.lower_ for t in doc if t.pos_ == "NOUN" and t.text.islower()}
-    nouns |= {t.lower_ for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ != "compound" and any(
-              c.dep_ in ("det", "poss") and c.lower_ in _DETERMINERS for c in t.children)}  # fmt: skip
+    ents = list(doc.ents)
+    ent_of = {t.i for e in ents for t in e}
+    person = {t.i for e in ents if e.label_ == "PERSON" for t in e}
+    nouns, runs, run, heads = set(), set(), [], []
+    for t in doc:  # one pass: common nouns, two-word proper-noun runs, heads of proper-noun phrases
+        pos = t.pos_
+        if pos == "NOUN" and t.text.islower():
+            nouns.add(t.lower_)
+        elif t.dep_ in ("det", "poss") and t.lower_ in _DETERMINERS and t.head.pos_ in ("NOUN", "PROPN") and \
+                t.head.dep_ != "compound":  # fmt: skip
+            nouns.add(t.head.lower_)  # "the Mayor said"
+        if pos == "PROPN" and _word(t):
+            run.append(t.lower_)
+            if t.i not in person and t.dep_ != "compound":
+                heads.append(t)
+            continue
+        runs |= {" ".join(run)} if len(run) == 2 else set()
+        run = []
+    runs |= {" ".join(run)} if len(run) == 2 else set()
     glued: list[Glued] = []
     bare = []
-    given = {e.text.casefold() for e in doc.ents if e.label_ == "PERSON" and len(e) == 2 and not any(
+    given = {e.text.casefold() for e in ents if e.label_ == "PERSON" and len(e) == 2 and not any(
              0 <= i < len(doc) and _word(doc[i]) for i in (e.start - 1, e.end))}  # fmt: skip
     given |= {" ".join(topic.split()[:1] + topic.split()[-1:]).casefold()} if len(topic.split()) >= 2 else set()
-    for ent in doc.ents:
+    for ent in ents:
         if ent.label_ != "PERSON" or len(ent) < 2:
             continue
         s, e = ent.start, ent.end
@@ -108,21 +123,13 @@ def role_evidence(
         if start == s and e - s == 2:
             bare.append(doc[s:e].text)
         glued += _splits(doc, start, s, e, noun, True)
-    person = {t.i for e in doc.ents if e.label_ == "PERSON" for t in e}
-    for tok in doc:  # a proper-noun phrase NER did not call a person ("Environmental Health Officer Nadia Voss"):
-        if tok.pos_ == "PROPN" and tok.i not in person and _word(tok) and tok.dep_ != "compound":  # its name must
-            start = tok.i  # be written as a person's elsewhere in the document
-            while start > tok.left_edge.i and doc[start - 1].dep_ == "compound" and _word(doc[start - 1]) and \
-                    doc[start - 1].pos_ == "PROPN":  # fmt: skip
-                start -= 1
+    for tok in heads:  # a proper-noun phrase NER did not call a person ("Environmental Health Officer Nadia Voss"):
+        start = tok.i  # its name must be written as a person's elsewhere in the document
+        while start > tok.left_edge.i and doc[start - 1].dep_ == "compound" and _word(doc[start - 1]) and \
+                doc[start - 1].pos_ == "PROPN":  # fmt: skip
+            start -= 1
+        if tok.i - start >= 2:
             glued += [replace(g, person=False) for g in _splits(doc, start, start, tok.i + 1, noun, False)]
-    runs, run = set(), []
-    for tok in [*doc, None]:
-        if tok is not None and tok.pos_ == "PROPN" and _word(tok):
-            run.append(tok.lower_)
-            continue
-        runs |= {" ".join(run)} if len(run) == 2 else set()
-        run = []
     return RoleEvidence(tuple(glued), frozenset(nouns), tuple(bare), frozenset(given), frozenset(runs))
 
 
