@@ -130,3 +130,15 @@ def test_a_name_the_document_also_writes_alone_loses_the_words_before_it():
         "Planning committee",
     )
     assert not [n for n in names_of(ex) if n.startswith("Councillor")], ex.triples
+
+
+def test_a_place_before_an_institution_is_no_role():
+    """ "Cedar Valley" stands before two names, and "High School" is written alone: still an institution's name, not
+    a role before a person's."""
+    ex = extract_one(
+        "Cedar Valley High School is a public high school operated by the Cedar Valley School District. The High "
+        "School was designed by Simone Achterberg and opened by Harold Pemberton.",
+        "Cedar Valley High School",
+    )
+    said = {(t.subject, t.object) for t in ex.triples}
+    assert {("Cedar Valley High School", "Cedar Valley School District")} <= said, ex.triples

@@ -129,7 +129,8 @@ def role_evidence(
                 doc[start - 1].pos_ == "PROPN":  # fmt: skip
             start -= 1
         if tok.i - start >= 2:
-            glued += [replace(g, person=False) for g in _splits(doc, start, start, tok.i + 1, noun, False)]
+            found = _splits(doc, start, start, tok.i + 1, noun, False)  # a person's name, not "High School"
+            glued += [replace(g, person=False) for g in found if not noun(g.name.split()[-1].casefold())]
     return RoleEvidence(tuple(glued), frozenset(nouns), tuple(bare), frozenset(given), frozenset(runs))
 
 
