@@ -142,3 +142,12 @@ def test_a_place_before_an_institution_is_no_role():
     )
     said = {(t.subject, t.object) for t in ex.triples}
     assert {("Cedar Valley High School", "Cedar Valley School District")} <= said, ex.triples
+
+
+def test_a_word_before_the_surname_alone_is_a_title():
+    ex = extract_one(
+        "Sergeant Helen Achebe took charge of the scene on Lake Road and called the Portwell Business Watch. At "
+        "04:10 Sergeant Achebe closed the cordon.",
+        "Incident at Kestrel Quay",
+    )
+    assert "Helen Achebe" in names_of(ex) and not [n for n in names_of(ex) if n.startswith("Sergeant")], ex.triples
