@@ -3,8 +3,10 @@ Clerk Margaret Ellis", "Head Chef Marco Bellini"): which leading words of a name
 spaCy's parse and the document's own evidence (no list of role words).
 
 A parse gives the candidates (`role_evidence`): a PERSON span of at least two words — a given name and a surname
-— with capitalised words before it, either inside the span or compounded onto it by the parser. Whether those
-words are a role is decided over the whole document (`glued_roles`), by any of:
+— with capitalised words before it, either inside the span or compounded onto it by the parser, and a compound of
+proper nouns NER did not call a person whose last word is no common noun ("Environmental Health Officer Nadia
+Voss", not "Cedar Valley High School"). Whether those words are a role is decided over the whole document
+(`glued_roles`), by any of:
 - the span NER found leaves them out ("Chief Fire Officer [Ruth Danvers]") — spaCy's own reading;
 - the document uses the role's last word as a common noun: lower-case ("the duty officer", "head librarian"), or
   with a determiner of its own ("the Mayor said", "written to the Town Clerk");
@@ -12,12 +14,16 @@ words are a role is decided over the whole document (`glued_roles`), by any of:
   or before the person's surname alone ("Sergeant Achebe");
 - the name is written on its own elsewhere in the document or already named in the graph ("Margaret Ellis"), when
   NER's span leaves the role out (inside it a given name reads the same: "Robert De Niro" beside "De Niro").
-A role's last word is a common noun of the language (spaCy's lemmatizer table), and not the first word of a
+A phrase NER did not call a person needs its name written alone as a PERSON, or a role the document showed for
+someone else ("Police Constable Daniel Mercer" → "Detective Constable Rhys Calloway") or as a common noun, with the
+name written alone. A role's last word is a common noun of the language (spaCy's lemmatizer table; it also holds
+some given names, "robert", "mary", hence the next rule), and not the first word of a
 two-word name written alone ("Holly Williams" keeps "Holly Audrey Williams" one name; in a corpus, "Robert Byrne"
 keeps "Robert De Niro"), unless it also stands before the surname alone and the name after it is written alone
 ("Sergeant Achebe", "Sergeant Helen Achebe" and "Helen Achebe": a title and a surname).
-Places and organisations are never candidates ("Lake Geneva", "Bank of England", "General Motors": not PERSON),
-nor is a single word after the candidate ("Mayor Okafor" keeps its word: a surname alone names nobody yet).
+Places and organisations stay whole ("Lake Geneva", "Bank of England", "General Motors": no PERSON, no role), and a
+role with a single word after it is left to the surname look-up (entities.Canonicalizer: "Sergeant Achebe", "Ms
+Okonjo" are the document's one person with that surname).
 """
 
 from __future__ import annotations
