@@ -28,6 +28,10 @@ comparison measures both checkouts with the same ruler):
                 Lefèvre KC")
   heading_entities  entities named as a nested section heading of their document ("Impact", "The Law",
                 "Narcolepsy"): a topic entity; read the list to tell report headings from names
+  role_glued    person-like names (3+ capitalised words) whose first words look like a role: a shorter name it
+                ends with is an entity or written after another word in the texts ("Councillor David Lindqvist" beside
+                "David Lindqvist"), or its first word starts two or more such names ("Councillor Priya Raman",
+                "Councillor Martin Hale"); read the list (a given name can pass: "Mary Ann Evans")
   dangling      names ending in a function word or starting after a comma's glue ("Checkout Service of", "UTC,
                 card payments")
 """
@@ -145,6 +149,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
     ranges = [x for x in names if _RANGE_DATE.search(x) and (not x[:1].isupper() or _DATE_START.match(x))]
     titled = [x for x in names if _TITLED.search(x)]
     dangling = [x for x in names if _DANGLING.search(x)]
+    role_glued = _role_glued(names, texts, nlp)
     pct = lambda k, d=n: round(100 * k / max(d, 1), 1)  # noqa: E731
     return {
         "files": [f for f, _ in files],
@@ -163,6 +168,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
         "range_dates": len(ranges),
         "titled": len(titled),
         "dangling": len(dangling),
+        "role_glued": [len(role_glued), pct(len(role_glued))],
         "ingest_s": round(secs, 1),
         "extract_s": round(report.timings.get("extract", 0.0), 1),
         "examples": {
@@ -176,8 +182,30 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
             "range_dates": ranges[:6],
             "titled": titled[:6],
             "dangling": dangling[:6],
+            "role_glued": role_glued if every else role_glued[:8],
         },
     }
+
+
+def _role_glued(names: list[str], texts: list[str], nlp: object) -> list[str]:
+    caps = [x for x in names if len(x.split()) >= 3 and all(w[:1].isupper() and w.isalpha() for w in x.split())]
+    caps = [x for x, d in zip(caps, nlp.pipe(caps), strict=True) if any(e.label_ == "PERSON" for e in d.ents)]  # type: ignore[attr-defined]
+    known = set(names)
+    first: dict[str, set[str]] = {}
+    for x in caps:
+        first.setdefault(x.split()[0], set()).add(x)
+
+    def alone(tail: str, before: str) -> bool:  # written after something other than `before`
+        return any(not t[: m.start()].endswith(before + " ") for t in texts for m in re.finditer(r"\b" + re.escape(
+                   tail) + r"\b", t))  # fmt: skip
+
+    out = []
+    for x in caps:
+        w = x.split()
+        if len(first[w[0]]) >= 2 or any(" ".join(w[k:]) in known or alone(" ".join(w[k:]), w[k - 1]) for k in
+                                        range(1, len(w) - 1)):  # fmt: skip
+            out.append(x)
+    return out
 
 
 def main() -> None:

@@ -49,3 +49,23 @@ def test_a_huge_title_with_a_kind_is_read_in_linear_time():
     t0 = time.perf_counter()
     assert title_named(title, "x " * 600) == title
     assert time.perf_counter() - t0 < 2.0
+
+
+def test_a_clause_whose_subject_the_parser_lost_is_not_about_the_title():
+    """ "Repair claims in Spain … are handled by X": the parser reads "claims" as a verb and "handled" has no
+    subject left; the claims, not the guide, are handled."""
+    guide = "Corvane K9 Kettle Warranty Guide"
+    ex = extract_one(
+        "Repair claims in Spain and Portugal are handled by Iberia Servicios Tecnicos, which runs a workshop in "
+        "Valencia. To register the kettle you need the serial number printed under the base.",
+        guide,
+    )
+    assert not [t for t in ex.triples if t.subject == guide], ex.triples
+
+
+def test_a_title_that_reads_as_a_clause_keeps_its_facts():
+    """A verb the parser makes a subject is a misread noun ("Repair claims …") unless it holds the title's words:
+    "Every Man Dies Alone is a novel …" is about the title."""
+    title = "Every Man Dies Alone"
+    ex = extract_one("Every Man Dies Alone is a 1962 novel by the Welsh author Gwen Parry, set in Cardiff.", title)
+    assert (title, "Gwen Parry") in {(t.subject, t.object) for t in ex.triples}, ex.triples

@@ -138,3 +138,27 @@ def test_held_out_annual_report_keeps_its_segments_and_drops_its_report_headings
         assert topics[segment] == segment, topics  # "Offshore Wind Services installs and maintains …"
     for report in ("Financial Review", "Outlook", "Risk Factors", "Corporate Governance"):
         assert topics[report] != report, topics  # a label of the report's own, or another name's words
+
+
+KETTLE = """# Corvane K9 Kettle — Instruction Manual
+
+## About your kettle
+
+The Corvane K9 is a 1.7-litre cordless kettle made by Corvane Home of Leeds. Its heating element was supplied by
+Strix.
+
+## Descaling
+
+Descale the kettle every month with Corvane ScaleAway. Limescale builds up faster where the water is hard.
+
+## Warranty
+
+Repairs in Ireland are handled by Liffey Appliance Care of Dublin.
+"""
+
+
+def test_a_title_is_named_once_for_its_whole_document():
+    """A section that never names the product ("Descaling") still has the name the document gives its title, not
+    the whole title with its kind ("— Instruction Manual")."""
+    topics = _topics("kettle.md", KETTLE.encode())
+    assert set(topics.values()) == {"Corvane K9"}, topics

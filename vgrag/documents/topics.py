@@ -12,6 +12,8 @@ under another is the topic only when the text under it uses it as a name, read f
   determiner of its own ("Narcolepsy is a chronic sleep disorder"; not "The root cause was …", not "treatment is
   adjusted", not "without treatment").
 Otherwise the topic is the nearest enclosing heading that passes, or none. Without spaCy a mention is enough.
+A title is the topic under the name the whole document gives it (`extraction.shapes.title_named`: "Vellora CM-40"
+for "Vellora CM-40 Espresso Machine — User Manual"), chosen once, not per passage.
 """
 
 from __future__ import annotations
@@ -111,13 +113,16 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             found[path] = names_it(path[-1], "\n".join(under.get(path, ())), nlp[0])
         return found[path]
 
+    from ..extraction.shapes import title_named  # the name a title gives in its document's words
+
+    whole = "\n".join(sec.text for sec in sections).casefold()
     out = []
     for sec in sections:
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
             if entity_like(name) and (k == 1 or about(sec.heading[:k])):
-                topic = name
-                break
+                topic = title_named(name, whole) if k == 1 else name  # one per document: "Vellora CM-40" of
+                break  # "Vellora CM-40 Espresso Machine — User Manual", also under "Error codes", which never names it
         out.append(topic)
     return out

@@ -26,7 +26,7 @@ from ..models import Triple
 from .mentions import (MONTH, description_start, honorific, is_title, item_span, joined_names, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import _SMALL, SUBJ, acts_on_topic, imperative, title_named
+from .shapes import _SMALL, SUBJ, acts_on_topic, imperative, lost_subject, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -229,7 +229,8 @@ class ClauseReader:
         if described is not None:  # "The current editor is X", "France's capital is Paris"
             owner, what = described
             subjects = []
-        elif self.topic and not any(s.node for s in subjects) and not (verb.lemma_ == "be" and self.possessed(verb)):
+        elif self.topic and not any(s.node for s in subjects) and not (verb.lemma_ == "be" and self.possessed(verb)) \
+                and not lost_subject(verb, self.topic_words):  # fmt: skip
             subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but "someone's
             # father was X" is not "the topic was X" (it made "Alan Turing | was | Julius Mathison Turing")
         if not subjects and described is None:

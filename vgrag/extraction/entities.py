@@ -18,10 +18,19 @@ from ..documents.structure import strip_markers
 from ..text import display_name, entity_id, normalize_name
 from .identity import heading_forms, strip_heading, unaccented
 from .parse import clean_triple
+from .roles import Glued, glued_roles
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
+_HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
+
+
+def _role_word(name: str) -> str:
+    """The words before the last of a name of two to four words, case-folded ("Detective Constable Calloway" →
+    "detective constable"): a role, when the document shows it is one."""
+    words = name.split()
+    return " ".join(words[:-1]).casefold() if 2 <= len(words) <= 4 else ""
 
 
 def tidy(name: str) -> str:
@@ -70,8 +79,9 @@ class Canonicalizer:
     canonical name it was given, so batches written earlier stay consistent; `aliases` collects the spellings
     merged into each canonical name."""
 
-    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None) -> None:
+    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None, each_text: bool = False) -> None:
         self._known = known  # spelling → name of the entity already in the graph with that spelling's id
+        self._each = each_text  # the texts given are not known to be one document: role evidence is each text's
         self.names: dict[str, str] = {}  # key of a mention → canonical display name
         self.aliases: dict[str, set[str]] = {}
         self.begin()
@@ -84,6 +94,8 @@ class Canonicalizer:
         self._same: dict[str, str] = {}  # key of a short form → the long form this document gives it
         self._people: dict[str, dict[str, str]] = {}  # key of a last name → the full names ending with it
         self._short: dict[str, str] = {}  # key of a short form → its spelling (an alias of the long form)
+        self._evidence: list[Any] = []  # role words before names (roles.RoleEvidence of each text)
+        self._roles: dict[str, Glued] = {}  # a mention with a role word glued on → its role and name
 
     def _strip(self, mention: str) -> str:
         return strip_heading(tidy(mention), self._headings) if self._headings else mention
@@ -98,19 +110,50 @@ class Canonicalizer:
     def _learn(self, results: Sequence[Any]) -> list[str]:
         """The document's own evidence in these results; returns the long forms (to be named like any mention)."""
         longs = []
+        found = [r.roles for r in results if getattr(r, "roles", None) is not None]
+        said: set[str] = set()
+
+        def named(n: str) -> bool:  # the name on its own: in the graph, or mentioned in these results
+            if not said:
+                said.update(key(self._strip(x)) for r in results for t in r.triples for x in (t.subject, t.object))
+            return key(n) in self.names or key(n) in said
+
+        if self._each:  # a corpus of passages: "Robert" before two names in two articles is no role, but a name
+            names = frozenset().union(*(ev.given for ev in found)) if found else frozenset()  # written alone in one
+            self._roles |= {m: g for ev in found for m, g in glued_roles([ev], named, names).items()}  # is a name
+        else:
+            self._evidence += found
+            self._roles = glued_roles(self._evidence, named)
+        doc_roles = {g.role.casefold() for g in self._roles.values()}  # this document's role words ("Sergeant")
+        for mention, g in self._roles.items():  # "Councillor David Lindqvist" is David Lindqvist
+            if key(mention) != key(g.name):
+                self._same[key(mention)], self._short[key(mention)] = g.name, mention
+                longs.append(g.name)
         for r in results:
+            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
+                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
             for long, short in getattr(r, "defined", ()):
                 if key(short) != key(long):
                     self._same[key(short)] = long
                     self._short[key(short)] = short
                     longs.append(long)
-            for full in getattr(r, "people", ()):
+            shown = () if self._each else tuple(g.name for g in self._roles.values())  # names cut from a role
+            for full in getattr(r, "people", ()) + shown:
+                full = self._roles[full].name if full in self._roles else full
+                if _HONORIFIC.match(full) or _role_word(full) in roles:
+                    continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
         for r in results:  # "Mignot" after "Emmanuel Mignot": the one person of this document with that last name
+            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
+                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
             for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
-                fulls = self._people.get(k := key(m), {})
-                if " " not in m.strip() and m[:1].isupper() and len(fulls) == 1 and k not in self._same:
-                    self._same[k], self._short[k] = next(iter(fulls.values())), m
+                bare = m.split()[-1] if _role_word(m) in roles else _HONORIFIC.sub("", m)  # "Ms Okafor" too
+                fulls = self._people.get(key(bare), {})
+                one = " " not in bare.strip()
+                if one and m[:1].isupper() and len(fulls) == 1 and key(m) not in self._same:
+                    self._same[key(m)], self._short[key(m)] = next(iter(fulls.values())), m
+                    longs += [] if self._each else [self._same[key(m)]]  # named so even if no triple names it (in
+                    # one document only: across a corpus one "Washington" is no person's surname)
         return longs
 
     def add(self, mentions: Iterable[str]) -> None:
@@ -164,8 +207,21 @@ class Canonicalizer:
         for r in results:
             named = ((clean_triple((self.name(t.subject), t.predicate, self.name(t.object))), t) for t in r.triples)
             triples = tuple(dict.fromkeys(replace(c, when=t.when) if t.when else c for c, t in named if c))
+            triples += self._role_facts(r, triples)
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
+
+    def _role_facts(self, result: Any, triples: tuple[Any, ...]) -> tuple[Any, ...]:
+        """(name, is, role) for the roles of two or more words cut off a name a text mentions ("Chief Fire Officer
+        Ruth Danvers" → Ruth Danvers is Chief Fire Officer); a one-word role ("Councillor") is a bare common noun,
+        no entity (see clauses.py), and is only dropped."""
+        said = {x for t in triples for x in (t.subject, t.object)}
+        out = []
+        for g in getattr(getattr(result, "roles", None), "glued", ()):
+            if self._roles.get(g.mention) == g and len(g.role.split()) >= 2 and self.name(g.mention) in said:
+                t = clean_triple((self.name(g.mention), "is", self.name(g.role)))
+                out += [t] if t and t not in triples else []
+        return tuple(dict.fromkeys(out))
 
 
 class AliasLog:

@@ -24,6 +24,7 @@ from .identity import defined_abbreviations
 from .mentions import honorific, post_nominal
 from .nominal import nominal_triples
 from .parse import parse_triples_output
+from .roles import RoleEvidence, noun_table, role_evidence
 
 ExtractorKind = Literal["offline", "llm"]
 
@@ -42,6 +43,7 @@ class Extraction:
     named: Named = Named()  # offline: the named entities its parse found, where (ingest gives them to sentences)
     defined: tuple[tuple[str, str], ...] = ()  # (long form, abbreviation) the text defines: "… leukemia (CLL)"
     people: tuple[str, ...] = ()  # the people the text names in full (a later surname alone is one of them)
+    roles: RoleEvidence = RoleEvidence()  # offline: role words before person names, and the text's evidence
     failed: bool = False  # the extractor could not run (endpoint down …): not "no triples", try again later
 
 
@@ -62,6 +64,7 @@ class OfflineExtractor:
     def __init__(self, batch_size: int = 32) -> None:
         self._nlp = load_spacy()
         self._batch = batch_size
+        self._noun = noun_table(self._nlp) if self._nlp is not None else None
 
     def extract_many(self, texts: Sequence[str], titles: Sequence[str] | None = None) -> list[Extraction]:
         if self._nlp is None:
@@ -74,12 +77,14 @@ class OfflineExtractor:
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
         for doc, title in zip(docs, titles, strict=True):
-            triples = doc_triples(doc, name_of(title) if title else "")
+            title = name_of(title) if title else ""
+            triples = doc_triples(doc, title)
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
-                                  defined=tuple(defined_abbreviations(doc.text)), people=people(doc)))  # fmt: skip
-        return Canonicalizer().apply(out)  # clean names: no leading article, markers or repeated titles
+                                  defined=tuple(defined_abbreviations(doc.text)), people=people(doc),
+                                  roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
+        return Canonicalizer(each_text=True).apply(out)  # clean names: no leading article, markers, repeated titles
 
 
 def people(doc: Any) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """Sentence and title shapes the clause reader asks about: an instruction to the reader (no fact about the topic),
-the part of a document's title that its text names, and a subject acting on the titled thing."""
+the part of a document's title that its text names, a subject acting on the titled thing, and a clause whose
+subject is a common noun or was lost by the parser (not the topic's either)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,35 @@ def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
         if len(said & topic_words) > len(words & topic_words):
             return True
     return False
+
+
+def lost_subject(verb: Tok, topic_words: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Whether a clause without a named subject is about something other than the topic: its subject is a first or
+    second person ("you need the receipt": the reader), or a passive clause complement has no subject because the
+    parser lost it ("Warranty [claims] in Germany … are handled by X": "handled" hangs on a misread verb, and the
+    claims, not the document, are handled; a ROOT or a copula without a subject is mostly a subject hung
+    elsewhere: "It is, however, often considered …"). A clause with no subject written ("Situated in Kalupahana,
+    …") or a common noun as subject ("Many patients received the drug at …": the drug is the topic) stays the
+    topic's."""
+    if any(
+        c.dep_ in SUBJ
+        and c.pos_ == "PRON"
+        and c.morph.get("Person") in (["1"], ["2"])
+        and (c.text.islower() or c.is_sent_start)
+        for c in verb.children
+    ):  # not "Lord Kitchener Wants You is …"
+        return True  # "you need the receipt", "we recommend …": the reader or the writer, not the topic
+    misread = [verb] if verb.dep_ in ("nsubj", "nsubjpass") else [c for c in verb.children if c.dep_ in (
+               "nsubj", "nsubjpass") and c.pos_ in ("VERB", "AUX")]  # fmt: skip
+    for v in misread:  # "Repair [claims] in Spain are handled by X": a noun read as a verb is the subject — unless
+        said = {w for w in re.findall(r"[^\W_]+", v.doc[v.left_edge.i : v.right_edge.i + 1].text.casefold())}
+        if not said & set(topic_words) - _SMALL:  # it is the title, a clause ("Every Man Dies Alone is a novel")
+            return True
+    return _lost(verb) or any(_lost(c) for c in verb.children)  # "[Warranty] claims": a noun
+    # read as the verb whose clausal complement lost its subject is no clause about the topic either
+
+
+def _lost(verb: Tok) -> bool:
+    """A passive clause complement with no patient: "… are handled by X" hung on a misread "claims"."""
+    deps = {c.dep_ for c in verb.children}
+    return verb.dep_ == "ccomp" and verb.tag_ == "VBN" and "auxpass" in deps and not deps & SUBJ
