@@ -36,7 +36,10 @@ if typed.strip():
         spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))} for e, _ in hits
     ):  # say so, rather than show a lookalike as if it were the one asked for
         st.caption(
-            md_escape(f"No entity is named “{typed.strip()}”: names that begin with it are listed first, then the closest by meaning.")
+            md_escape(
+                f"No entity is named “{typed.strip()}”: names that begin with it are listed first, "
+                "then the closest by meaning."
+            )
         )
     picked = st.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None

@@ -35,7 +35,8 @@ def test_rank_exact_then_prefix_then_word_prefix_then_the_rest():
         "Calder Brothers", "Calder Brothers Ltd", "Calder Brothers tender", "tender of Calder Brothers",
         "Calder B. Construction"]  # fmt: skip
     # an alias counts as the entity's name
-    assert rank_by_name("CBC", ["Calder Brothers", "CBC Ltd"], {0: ("Calder Brothers", "CBC")}, {})[0] == "Calder Brothers"
+    aliased = rank_by_name("CBC", ["Calder Brothers", "CBC Ltd"], {0: ("Calder Brothers", "CBC")}, {})
+    assert aliased[0] == "Calder Brothers"
 
 
 class Scripted:

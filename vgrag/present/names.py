@@ -37,9 +37,7 @@ def match_tier(typed: str, name: str) -> int:
     return WORD_PREFIX
 
 
-def rank_by_name(
-    typed: str, hits: Sequence[T], names: dict[int, Iterable[str]], relations: dict[int, int]
-) -> list[T]:
+def rank_by_name(typed: str, hits: Sequence[T], names: dict[int, Iterable[str]], relations: dict[int, int]) -> list[T]:
     """`hits` (in the order found by meaning) re-ordered: best match tier over each hit's names (`names[i]`: the
     name and its aliases of hit i), then most relations (`relations[i]`), then the order found."""
     tier = {i: min((match_tier(typed, n) for n in names.get(i, ())), default=OTHER) for i in range(len(hits))}
