@@ -9,9 +9,10 @@ import streamlit as st
 
 from ui import jobs
 from ui.safe import md_escape
+from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.config import Settings
-from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, clean_text
-from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
+from vgrag.documents.sources import TEXT_TYPES, clean_text
+from vgrag.documents.triple_files import TRIPLE_TYPES
 from vgrag.ingest import IngestReport, Progress, ProgressFn, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.storage.store import Graph
@@ -50,13 +51,14 @@ def _given(files: list | None, pasted: str) -> list[tuple[str, bytes]]:
 
 def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     """Upload or paste, choose chunking and extractor, build with live progress and the triples as they come."""
+    show_refused()
     files = st.file_uploader(
-        f"PDF, TXT, MD, HTML or DOCX files (up to {MAX_FILE_MB} MB each)",
+        "PDF, TXT, MD, HTML or DOCX files",  # the limit is stated once, in the drop zone (UPLOAD_MB)
         type=[t.lstrip(".") for t in TEXT_TYPES],
         accept_multiple_files=True,
         key="doc_files",
-        max_upload_size=MAX_FILE_MB,  # the widget says and enforces the same limit as its label (not the 200 MB
-    )  # server-wide one, which the triple files below need)
+        max_upload_size=UPLOAD_MB,
+    )
     pasted = st.text_area("…or paste text", key="pasted", height=120)
     c1, c2, c3 = st.columns(3)
     chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
@@ -196,11 +198,12 @@ def build_report(job: jobs.Job) -> None:
 
 def triples_tab(ws: Workspace, graph: Graph) -> None:
     """Import a HippoRAG OpenIE JSON, JSONL or CSV file of passages with their triples."""
+    show_refused()
     tf = st.file_uploader(
-        f"HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object; up to {MAX_TRIPLES_MB} MB)",
+        "HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
         type=[t.lstrip(".") for t in TRIPLE_TYPES],
         key="triple_file",
-        max_upload_size=MAX_TRIPLES_MB,
+        max_upload_size=UPLOAD_MB,
     )
     where = (ws.settings.milvus_uri, graph.name, "triples")
     if st.button("Import", key="import") and tf is not None:
