@@ -11,10 +11,11 @@ from ui import jobs
 from ui.safe import md_escape
 from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.config import Settings
-from vgrag.documents.sources import TEXT_TYPES, clean_text
+from vgrag.documents.sources import TEXT_TYPES, clean_text, document_text
 from vgrag.documents.triple_files import TRIPLE_TYPES
 from vgrag.ingest import IngestReport, Progress, ProgressFn, plan_chunks
 from vgrag.llm import estimate_tokens
+from vgrag.present.prose import prose_check
 from vgrag.storage.store import Graph
 from vgrag.text import text_name
 from vgrag.workspace import Workspace
@@ -39,6 +40,24 @@ def chunk_texts(name: str, data: bytes, chunk_chars: int, overlap: int) -> tuple
         return ()
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def not_prose(name: str, data: bytes) -> str:
+    """Why a file does not read as prose (vgrag/present/prose.py), or "" — shown before the build, which still
+    builds it if the user wants. Cached by content; a file that cannot be read is left to the build's report."""
+    try:
+        check = prose_check(document_text(name, data))
+    except Exception:  # noqa: BLE001 - a hint only: the build says why a file cannot be read
+        return ""
+    if check.prose:
+        return ""
+    return (
+        f"“{name}” does not read as prose: only {check.share:.1%} of its {check.words:,} words are words like "
+        f"“the”, “of”, “is” (running text has 8 % or more). Building it finds little that means anything and takes "
+        f"long (300 KB of random words: about 3 minutes). To leave it out, remove it from the list above (×); to "
+        f"build it anyway, press Build."
+    )
+
+
 def _given(files: list | None, pasted: str) -> list[tuple[str, bytes]]:
     """The uploaded files and the pasted text as (name, bytes); a paste is named after its content, so each
     different paste is its own document."""
@@ -60,6 +79,11 @@ def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
         max_upload_size=UPLOAD_MB,
     )
     pasted = st.text_area("…or paste text", key="pasted", height=120)
+    with st.container():  # a slot on every run: what follows keeps its place when a warning comes or goes
+        for name, data in _given(files, pasted):
+            why = not_prose(name, data)
+            if why:
+                st.warning(md_escape(why), icon=":material/warning:")
     c1, c2, c3 = st.columns(3)
     chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
     overlap = c2.number_input("Overlap (sentences)", 0, 5, 1, key="overlap")
