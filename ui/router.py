@@ -65,6 +65,14 @@ def navigation():  # -> StreamlitPage
     page = st.navigation(_pages())
     st.session_state["_vgrag_routed"] = True
     _sidebar()
+    missing = st.session_state.pop("missing_graph", None)  # a link naming a graph this database does not have
+    if missing:
+        shown = st.session_state.get("graph")
+        st.toast(
+            md_escape(f"This link names the graph “{missing}”, which this database does not have: showing “{shown}”."),
+            icon=":material/warning:",
+            duration="long",
+        )
     flash = st.session_state.pop("flash", None)  # a confirmation set just before a rerun
     if flash:
         st.toast(flash, icon=":material/check_circle:")
