@@ -45,6 +45,11 @@ def test_every_step_and_the_comparison_fit_the_window(tmp_path):
                 _in_view(page, h, 160 if answer else 360, f"{w}x{h} {STEP_LABELS[n - 1]}")
                 assert_readable(frame)
                 _shot(page, f"fit_ask_{w}x{h}_{n}")
+            for button in ("Present", "Leave Present"):  # the frame moves up, then down again: no new data
+                page.get_by_role("button", name=button, exact=True).click()
+                page.get_by_role("button", name="Leave Present" if button == "Present" else "Present").wait_for()
+                page.wait_for_timeout(1500)
+                _in_view(page, h, 160, f"{w}x{h} after {button}")
             page.get_by_role("button", name="Pin", exact=True).click()
             page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
             set_hops(page, 2)
