@@ -228,7 +228,8 @@ if pair:
 else:
     g = trace_graph(trace, step, None if show_all else 60)
     g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
-    show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
+    answer_above = step is Step.ANSWER and trace.answer is not None  # the evidence above: as short as answer_summary
+    show_graph(g, view=f"{trace.question} · {step.label}", fill=True, fill_min=160 if answer_above else 360)
 with st.container():  # the comparison's slot
     if pair:
         details(*pair, step)

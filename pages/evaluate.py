@@ -13,6 +13,7 @@ from ui.own_questions import funnel_section
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import current_graph, select_graph, workspace
+from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.evaluation.bench import run_bench
 from vgrag.evaluation.data import BenchData, allowed_folder, bench_roots, load_bench, load_uploads
 from vgrag.documents.inputs import InputError
@@ -38,11 +39,13 @@ folder = st.text_input(
     key="bench_dir",
     help="A folder under the app's data folder, or under one that VGRAG_BENCH_DIRS lists (see docs/ui.md).",
 )
+show_refused()
 uploads = st.file_uploader(
     "…or upload the folder's files (corpus, questions, optional openie JSON)",
     type=["json"],
     accept_multiple_files=True,
     key="bench_files",
+    max_upload_size=UPLOAD_MB,
 )
 c1, c2 = st.columns(2)
 extract = c1.radio(

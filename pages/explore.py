@@ -8,6 +8,7 @@ from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
 from vgrag.extraction.entities import graph_aliases
+from vgrag.present.names import rank_by_name
 from vgrag.present.viz import neighbourhood
 from vgrag.storage.export import export_graph
 from vgrag.text import normalize_name
@@ -21,15 +22,24 @@ s_col, b_col = st.columns([6, 1], vertical_alignment="bottom")
 typed = s_col.text_input("Search an entity", placeholder="a name, then Enter or Search", key="entity_query")
 b_col.button("Search", key="entity_search", width="stretch")  # a click reruns with the typed text, like Enter
 if typed.strip():
-    hits = ws.find_entities(typed, graph.name, 15)
-    options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
+    near = ws.find_entities(typed, graph.name, 40)  # by meaning; then the names that match what was typed first
     written = graph_aliases(graph).all()  # entity name -> the spellings merged into it (one read for every hit)
+    hits = rank_by_name(
+        typed,
+        near,
+        {i: (e.name, *written.get(e.name, ())) for i, (e, _) in enumerate(near)},
+        {i: len(e.relation_ids) for i, (e, _) in enumerate(near)},
+    )[:15]
+    options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
     spelled = {normalize_name(typed).removeprefix("the ")}  # "The Northwind" is Northwind; an alias is its entity
     if hits and not any(
         spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))} for e, _ in hits
     ):  # say so, rather than show a lookalike as if it were the one asked for
         st.caption(
-            md_escape(f"No entity is named “{typed.strip()}”: the closest by meaning are listed, nearest first.")
+            md_escape(
+                f"No entity is named “{typed.strip()}”: names that begin with it are listed first, "
+                "then the closest by meaning."
+            )
         )
     picked = st.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None

@@ -9,11 +9,13 @@ import streamlit as st
 
 from ui import jobs
 from ui.safe import md_escape
+from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.config import Settings
-from vgrag.documents.sources import MAX_FILE_MB, TEXT_TYPES, clean_text
-from vgrag.documents.triple_files import MAX_TRIPLES_MB, TRIPLE_TYPES
+from vgrag.documents.sources import TEXT_TYPES, clean_text, document_text
+from vgrag.documents.triple_files import TRIPLE_TYPES
 from vgrag.ingest import IngestReport, Progress, ProgressFn, plan_chunks
 from vgrag.llm import estimate_tokens
+from vgrag.present.prose import prose_check
 from vgrag.storage.store import Graph
 from vgrag.text import text_name
 from vgrag.workspace import Workspace
@@ -38,6 +40,24 @@ def chunk_texts(name: str, data: bytes, chunk_chars: int, overlap: int) -> tuple
         return ()
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def not_prose(name: str, data: bytes) -> str:
+    """Why a file does not read as prose (vgrag/present/prose.py), or "" — shown before the build, which still
+    builds it if the user wants. Cached by content; a file that cannot be read is left to the build's report."""
+    try:
+        check = prose_check(document_text(name, data))
+    except Exception:  # noqa: BLE001 - a hint only: the build says why a file cannot be read
+        return ""
+    if check.prose:
+        return ""
+    return (
+        f"“{name}” does not read as prose: only {check.share:.1%} of its {check.words:,} words are words like "
+        f"“the”, “of”, “is” (running text has 8 % or more). Building it finds little that means anything and takes "
+        f"long (300 KB of random words: about 3 minutes). To leave it out, remove it from the list above (×); to "
+        f"build it anyway, press Build."
+    )
+
+
 def _given(files: list | None, pasted: str) -> list[tuple[str, bytes]]:
     """The uploaded files and the pasted text as (name, bytes); a paste is named after its content, so each
     different paste is its own document."""
@@ -50,14 +70,20 @@ def _given(files: list | None, pasted: str) -> list[tuple[str, bytes]]:
 
 def documents_tab(ws: Workspace, graph: Graph, s: Settings) -> None:
     """Upload or paste, choose chunking and extractor, build with live progress and the triples as they come."""
+    show_refused()
     files = st.file_uploader(
-        f"PDF, TXT, MD, HTML or DOCX files (up to {MAX_FILE_MB} MB each)",
+        "PDF, TXT, MD, HTML or DOCX files",  # the limit is stated once, in the drop zone (UPLOAD_MB)
         type=[t.lstrip(".") for t in TEXT_TYPES],
         accept_multiple_files=True,
         key="doc_files",
-        max_upload_size=MAX_FILE_MB,  # the widget says and enforces the same limit as its label (not the 200 MB
-    )  # server-wide one, which the triple files below need)
+        max_upload_size=UPLOAD_MB,
+    )
     pasted = st.text_area("…or paste text", key="pasted", height=120)
+    with st.container():  # a slot on every run: what follows keeps its place when a warning comes or goes
+        for name, data in _given(files, pasted):
+            why = not_prose(name, data)
+            if why:
+                st.warning(md_escape(why), icon=":material/warning:")
     c1, c2, c3 = st.columns(3)
     chunk_chars = c1.number_input("Chunk size (characters)", 200, 8000, 1200, step=100, key="chunk_chars")
     overlap = c2.number_input("Overlap (sentences)", 0, 5, 1, key="overlap")
@@ -196,11 +222,12 @@ def build_report(job: jobs.Job) -> None:
 
 def triples_tab(ws: Workspace, graph: Graph) -> None:
     """Import a HippoRAG OpenIE JSON, JSONL or CSV file of passages with their triples."""
+    show_refused()
     tf = st.file_uploader(
-        f"HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object; up to {MAX_TRIPLES_MB} MB)",
+        "HippoRAG OpenIE JSON, JSONL or CSV (passage, subject, predicate, object)",
         type=[t.lstrip(".") for t in TRIPLE_TYPES],
         key="triple_file",
-        max_upload_size=MAX_TRIPLES_MB,
+        max_upload_size=UPLOAD_MB,
     )
     where = (ws.settings.milvus_uri, graph.name, "triples")
     if st.button("Import", key="import") and tf is not None:

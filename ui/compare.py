@@ -84,7 +84,7 @@ def legend_html(g: VizGraph) -> str:
     items = (
         f"<span style='white-space:nowrap;margin-right:18px;display:inline-block;font-size:1.05em;font-weight:600'>"
         f"<span style='color:{ROLE_COLORS[r]};font-size:1.3em'>●</span> {html.escape(ROLE_LABELS[r])}</span>"
-        for r in DIFF_ROLES
+        for r in ("path", *DIFF_ROLES, "context")  # the answer step draws its chain as the step-through does
         if r in drawn
     )
     hidden = f" <span style='color:#666'>{g.hidden_nodes} more hidden.</span>" if g.hidden_nodes else ""

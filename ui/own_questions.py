@@ -12,6 +12,7 @@ import streamlit as st
 from ui.run_link import run_params
 from ui.safe import md_escape
 from ui.state import select_graph
+from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.config import QueryParams
 from vgrag.documents.inputs import InputError
 from vgrag.documents.questions import MAX_ROWS, parse_question_file
@@ -110,7 +111,10 @@ def funnel_section(ws: Workspace, graph: Graph | None) -> None:
     if graph is None:
         st.info("Pick or build a graph first: the questions are asked over the current graph.")
         return
-    upload = st.file_uploader("Questions file", type=["csv", "json", "jsonl", "tsv", "txt"], key="own_questions")
+    show_refused()
+    upload = st.file_uploader(
+        "Questions file", type=["csv", "json", "jsonl", "tsv", "txt"], key="own_questions", max_upload_size=UPLOAD_MB
+    )
     bench = st.session_state.get("bench")
     use_bench = bench is not None and "bench_questions" in st.session_state and not upload
     if use_bench:  # no file: the last benchmark's questions, over the benchmark's graph

@@ -53,19 +53,21 @@ def _graph_frame_ready() -> bool:
     return True
 
 
-def show_graph(g: VizGraph, height: int = 560, view: str = "", fill: bool = False) -> None:
+def show_graph(g: VizGraph, height: int = 560, view: str = "", fill: bool = False, fill_min: int = 360) -> None:
     """The graph in a frame (`view` names what it shows, for tests) and its legend. With `fill`, the drawing fills
     whatever height the page's style gives the frame (see step_style) and the page draws the legend itself.
     The frame is a component that stays loaded from one run to the next: a step sends the new step's data to the
     same vis network (measured: the browser's part of a step ~140 → ~30 ms, docs/ui.md), rather than a new page
-    that loads vis-network and builds the network again."""
+    that loads vis-network and builds the network again. A filling frame ends at the window's bottom, measured
+    in the browser from where it starts (ui/graph_frame.html), and is never shorter than `fill_min` px."""
     if not g.nodes:
         st.info("Nothing to draw at this step.")
         return
     with st.container(key="graph_frame" if fill else None):
         if _graph_frame_ready():
             drawing = declare_component("graph", path=str(GRAPH_DIR))
-            drawing(graph=vis_data(g, view) | {"height": None if fill else height}, key="graph_drawing", default=None)
+            args = {"height": None if fill else height, "fit_min": fill_min if fill else 0}
+            drawing(graph=vis_data(g, view) | args, key="graph_drawing", default=None)
         else:
             st.iframe(render_html(g, None if fill else height - 20, vis_assets_url(), view), height=height)
     if not fill:

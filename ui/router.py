@@ -20,14 +20,21 @@ ICON = str(Path(__file__).resolve().parent.parent / "data" / "icon.png")  # loca
 
 def _pages() -> list:
     return [
-        st.Page("pages/overview.py", title="Overview", icon=":material/home:", default=True),
+        st.Page("pages/overview.py", title="Overview", icon=":material/home:", default=True, url_path="home"),
         st.Page("pages/build.py", title="Build", icon=":material/upload_file:"),
         st.Page("pages/explore.py", title="Explore", icon=":material/hub:"),
         st.Page("pages/ask.py", title="Ask", icon=":material/quiz:"),
         st.Page("pages/review.py", title="Review", icon=":material/rate_review:"),
         st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:"),
         st.Page("pages/settings.py", title="Settings", icon=":material/settings:"),
+        # the default page is served at "/" but reserves its url_path: /overview (what a user types or bookmarks,
+        # like /ask or /build) opened the main page under a "Page not found" dialog; it leads there now
+        st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]
+
+
+def _to_overview() -> None:
+    st.switch_page("pages/overview.py", query_params=st.query_params.to_dict())
 
 
 def _sidebar() -> None:
@@ -58,6 +65,14 @@ def navigation():  # -> StreamlitPage
     page = st.navigation(_pages())
     st.session_state["_vgrag_routed"] = True
     _sidebar()
+    missing = st.session_state.pop("missing_graph", None)  # a link naming a graph this database does not have
+    if missing:
+        shown = st.session_state.get("graph")
+        st.toast(
+            md_escape(f"This link names the graph “{missing}”, which this database does not have: showing “{shown}”."),
+            icon=":material/warning:",
+            duration="long",
+        )
     flash = st.session_state.pop("flash", None)  # a confirmation set just before a rerun
     if flash:
         st.toast(flash, icon=":material/check_circle:")

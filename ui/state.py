@@ -105,7 +105,10 @@ def current_graph_name(ws: Workspace) -> str | None:
     sorts first (a database with a benchmark graph opened every new session on "bench_…")."""
     names = [g.name for g in ws.db.list_graphs()]
     s = settings()
-    for name in (st.session_state.get("graph"), st.query_params.get("graph"), _in_use().get(s.milvus_uri), s.graph):
+    linked = st.query_params.get("graph")
+    if linked and names and linked not in names and st.session_state.get("graph") is None:  # a link's graph is gone
+        st.session_state["missing_graph"] = linked  # said by the router, once (ui/router.py)
+    for name in (st.session_state.get("graph"), linked, _in_use().get(s.milvus_uri), s.graph):
         if name in names:
             return name
     return names[0] if names else None

@@ -10,12 +10,14 @@ from dataclasses import dataclass, fields
 
 from ..config import QueryParams
 from ..query.trace import QueryTrace, Step
+from .chain import answer_chain
 from .explain import steps_for
 from .layout import layout
 from .viz import VizEdge, VizGraph, VizNode
 
 DIFF_ROLES = ("lost", "gained", "both")  # the drawing's roles: only the pinned run (A), only the new run (B), both
-MARK = {"gained": "+ ", "lost": "− ", "both": ""}  # in every label, so the difference reads without colour too
+# in every label, so the difference reads without colour too
+MARK = {"gained": "+ ", "lost": "− ", "both": "", "path": "", "context": ""}
 
 
 @dataclass(frozen=True)
@@ -127,8 +129,7 @@ def _own(t: QueryTrace, step: Step) -> tuple[list[str], list[str]]:
         return [], list(t.eviction.evicted) if t.eviction else []
     if step is Step.RERANK:
         return [], list(t.rerank.selected) if t.rerank else []
-    path = t.answer.paths[0] if t.answer and t.answer.paths else ()
-    return [], list(path)
+    return [], list(answer_chain(t))
 
 
 def _ends(t: QueryTrace, rids: Iterable[str]) -> list[str]:
@@ -195,7 +196,9 @@ def _diff_parts(
                                   ("lost", d.subgraph_entities.lost)) for i in ids}  # fmt: skip
     role_r = {i: r for r, ids in (("both", d.subgraph_relations.kept), ("gained", d.subgraph_relations.gained),
                                   ("lost", d.subgraph_relations.lost)) for i in ids}  # fmt: skip
-    changed_first = sorted(role_e, key=lambda i: (role_e[i] == "both", i))
+    if d.step is Step.ANSWER:
+        role_e, role_r = _answer_roles(a, b, role_e, role_r)
+    changed_first = sorted(role_e, key=lambda i: (role_e[i] in ("both", "context"), i))
     keep = changed_first[:cap] if cap is not None else changed_first
     kept = set(keep)
     edges = []
@@ -203,9 +206,31 @@ def _diff_parts(
         r = b.relation(rid) or a.relation(rid)
         if r is None or not {r.subject_id, r.object_id} <= kept:
             continue
-        where = {"both": "in both runs", "gained": "only in the new run", "lost": "only in the pinned run"}[role]
+        where = WHERE[role]
         edges.append(VizEdge(rid, r.subject_id, r.object_id, MARK[role] + r.predicate, role, f"{r.text}\n{where}"))
     return role_e, keep, edges
+
+
+WHERE = {"both": "in both runs", "gained": "only in the new run", "lost": "only in the pinned run",
+         "path": "on both runs' answer chains", "context": "selected, not on an answer chain"}  # fmt: skip
+
+
+def _answer_roles(
+    a: QueryTrace, b: QueryTrace, role_e: dict[str, str], role_r: dict[str, str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The answer step as the step-through draws it: the chain to the cited passages in colour ("path" when both runs
+    draw it, "gained" / "lost" when only the new / the pinned run does), the rest of the selection faded."""
+    ca, cb = set(answer_chain(a)), set(answer_chain(b))
+    roles = {rid: ("path" if rid in ca and rid in cb else "gained" if rid in cb else "lost") for rid in ca | cb}
+    new_r = {rid: roles.get(rid, "context") for rid in role_r} | roles
+    new_e = dict.fromkeys(role_e, "context")
+    rank = {"path": 0, "gained": 1, "lost": 1, "context": 2}
+    for rid, role in roles.items():
+        r = b.relation(rid) or a.relation(rid)
+        for eid in (r.subject_id, r.object_id) if r else ():
+            if rank[role] < rank[new_e.get(eid, "context")]:
+                new_e[eid] = role
+    return new_e, new_r
 
 
 def diff_layout(a: QueryTrace, b: QueryTrace, diff: RunDiff, cap: int | None = 60) -> dict[str, tuple[float, float]]:
@@ -240,7 +265,7 @@ def diff_graph(
         VizNode(i, n, role_e[i], f"{_name(a, b, i)}\n{role_e[i]}", pos[i][0], pos[i][1])
         for i, n in zip(ids, names, strict=True)
     )
-    focus = tuple(i for i in keep if role_e[i] != "both") or ids
+    focus = tuple(i for i in keep if role_e[i] not in ("both", "context")) or ids
     return VizGraph(nodes, tuple(edges), len(role_e) - len(keep), focus)
 
 

@@ -162,6 +162,6 @@ def explain(trace: QueryTrace, step: Step) -> str:
         return (
             f"{lead}The top {_n(len(trace.passages.passages), 'passage')} ({n_graph} reached through the selected "
             f"relations{named}{words}; Passages = {p.passage_top_k}) were read, {cites} cited; the thick "
-            "orange-red chain is the best reasoning path."
+            "orange-red chain leads to the cited passages."
         )
     return "This step has no data in this trace."

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from ..query.trace import QueryTrace, Step
 from ..storage.store import Graph
+from .chain import answer_chain
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
 from .layout import layout, relation_label
@@ -149,7 +150,7 @@ def _trace_graph(trace: QueryTrace, step: Step, cap: int | None) -> VizGraph:
     shown = {"seed"} | {f"hop{d}" for d, st in ((1, Step.HOP_1), (2, Step.HOP_2)) if step.reached(st)}
     selected = set(trace.rerank.selected) if trace.rerank and step.reached(Step.RERANK) else set()
     top = set(trace.rerank.selected[:TOP_SELECTED]) if trace.rerank else set()
-    on_path = set(trace.answer.paths[0]) if trace.answer and trace.answer.paths and step is Step.ANSWER else set()
+    on_path = set(answer_chain(trace)) if step is Step.ANSWER else set()
     for r in trace.relations:
         where = origin.get(r.id)
         if where not in shown:

@@ -1,0 +1,82 @@
+"""Explore's name search lists the entity whose name is what was typed, then names that begin with it, then names
+whose words begin with its words, before lookalikes found by meaning (a probe typed "Calder Brothers" and got
+"Calder Brothers tender" above "Calder Brothers Construction")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from vgrag.extraction.extract import Extraction
+from vgrag.ingest import ingest_documents
+from vgrag.models import Triple
+from vgrag.present.names import EXACT, OTHER, PREFIX, WORD_PREFIX, match_tier, rank_by_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_match_tiers():
+    assert match_tier("Calder Brothers", "calder brothers") == EXACT
+    assert match_tier("Northwind", "The Northwind") == EXACT
+    assert match_tier("Calder Brothers", "Calder Brothers Construction") == PREFIX
+    assert match_tier("Calder Bro", "Calder Brothers Construction") == PREFIX
+    assert match_tier("Calder Construction", "Calder Brothers Construction") == WORD_PREFIX
+    assert match_tier("Brothers Calder", "Calder Brothers Construction") == OTHER  # words out of order
+    assert match_tier("Calder Brothers", "Harlow & Calder") == OTHER
+
+
+def test_rank_exact_then_prefix_then_word_prefix_then_the_rest():
+    hits = ["tender of Calder Brothers", "Calder B. Construction", "Calder Brothers tender", "Calder Brothers Ltd",
+            "Calder Brothers"]  # fmt: skip
+    names = {i: (h,) for i, h in enumerate(hits)}
+    rels = {0: 9, 1: 1, 2: 1, 3: 5, 4: 0}
+    assert rank_by_name("Calder Brothers", hits, names, rels) == [
+        "Calder Brothers", "Calder Brothers Ltd", "Calder Brothers tender", "tender of Calder Brothers",
+        "Calder B. Construction"]  # fmt: skip
+    # an alias counts as the entity's name
+    aliased = rank_by_name("CBC", ["Calder Brothers", "CBC Ltd"], {0: ("Calder Brothers", "CBC")}, {})
+    assert aliased[0] == "Calder Brothers"
+
+
+class Scripted:
+    """A real Extractor: "subject | predicate | object" per text."""
+
+    name = "scripted"
+
+    def extract_many(self, texts, titles=None):
+        return [Extraction((Triple(*[x.strip().strip(".") for x in t.split(" | ")]),)) for t in texts]
+
+
+def test_explore_lists_the_prefix_name_first(tmp_path, monkeypatch, minilm):
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path / "n.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    graph = ws.graph("town")
+    docs = [
+        ("a.txt", b"Calder Brothers tender | was the lowest bid for | Riverside Library."),
+        ("b.txt", b"Calder Brothers Construction | won | Riverside Library contract."),
+        ("c.txt", b"Calder Brothers Construction | is based in | Harlow."),
+        ("d.txt", b"Calder Brothers Construction | was founded by | Tom Calder."),
+    ]
+    ingest_documents(graph, minilm, Scripted(), docs)
+    by_meaning = [e.name for e, _ in ws.find_entities("Calder Brothers", "town", 15)]
+    ws.close()
+    server_manager_instance.release_server(path)
+    # the premise: by meaning alone, the tender comes first
+    assert by_meaning.index("Calder Brothers tender") < by_meaning.index("Calder Brothers Construction"), by_meaning
+    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
+    monkeypatch.chdir(ROOT)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["graph"] = at.session_state["select_graph"] = "town"
+    at.run()
+    at.switch_page("pages/explore.py")
+    at.run()
+    at.text_input(key="entity_query").input("Calder Brothers").run()
+    assert not at.exception
+    options = at.selectbox(key="entity_pick").options
+    assert options[0].startswith("Calder Brothers Construction"), options
+    assert options[1].startswith("Calder Brothers tender"), options
