@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from ui.render import step_table
 from vgrag.config import QueryParams
 from vgrag.models import Triple
 from vgrag.query.links import evidence_scores, linked_passages
 from vgrag.query.retrieve import retrieve
 from vgrag.query.scope import Scope
-from vgrag.query.trace import ScoredId
+from vgrag.present.explain import explain
+from vgrag.query.trace import ScoredId, Step
 from vgrag.storage.writer import SourceChunk, write_chunks
 from vgrag.text import entity_id, relation_id
 
@@ -71,6 +73,10 @@ def test_the_answer_passage_is_reached_through_the_bridge_entity_the_first_passa
     assert "Victoria Falls" in top  # without the link, the three look-alike waterfalls fill the top 3
     falls = next(p for p in tr.passages.passages if p.title == "Victoria Falls")
     assert (falls.source, falls.named_by) == ("linked", ids["Bubye River"])
+    # the Ask page's step text and table say how it was found
+    assert "1 sharing an entity with an evidence passage" in explain(tr, Step.ANSWER)
+    table, _ = step_table(tr, Step.ANSWER)
+    assert "shares an entity with “Bubye River”" in list(table["found by"])
 
 
 def test_an_entity_many_passages_name_links_each_of_them_less_than_a_rare_one(graph, embedder):

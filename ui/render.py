@@ -163,9 +163,7 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
                 "rank": n + 1,
                 "title": p.title,
                 "score": p.score,
-                "found by": f"named in “{titles[p.named_by]}”"
-                if p.source == "named" and p.named_by in titles
-                else p.source,
+                "found by": _found_by(p, titles),
                 "via relations": len(p.relation_ids),
             }
             for n, p in enumerate(trace.passages.passages)
@@ -216,3 +214,13 @@ def show_offline_answer(a: AnswerStep) -> None:
         st.markdown(f"**Short answer:** {md_escape(a.short)} · confidence {a.confidence:.0%}")
         if a.how:
             st.caption(md_escape(f"Decided by: {a.how}."))
+
+
+def _found_by(p, titles: dict[str, str]) -> str:  # noqa: ANN001 - a RankedPassage
+    """How a passage of the answer step was found, in words (the evidence passage it came through, by its title)."""
+    via = titles.get(p.named_by)
+    if p.source == "named" and via is not None:
+        return f"named in “{via}”"
+    if p.source == "linked" and via is not None:
+        return f"shares an entity with “{via}”"
+    return p.source

@@ -154,9 +154,11 @@ def explain(trace: QueryTrace, step: Step) -> str:
         n_graph = sum(1 for x in trace.passages.passages if x.source == "graph")
         n_words = sum(1 for x in trace.passages.passages if x.source == "lexical")
         n_named = sum(1 for x in trace.passages.passages if x.source == "named")
+        n_linked = sum(1 for x in trace.passages.passages if x.source == "linked")
         cites = len(trace.answer.citations) if trace.answer else 0
         words = f", {n_words} found only by the BM25 word search" if n_words else ""
         named = f", {n_named} titled by a name that an evidence passage mentions" if n_named else ""
+        named += f", {n_linked} sharing an entity with an evidence passage" if n_linked else ""
         verdict = trace.answer.verdict if trace.answer else None
         lead = f"{verdict.said} " if verdict else ""
         return (
