@@ -63,6 +63,20 @@ def opened(url: dict[str, str], settings=None) -> AppTest:
     return at
 
 
+def explore_search(monkeypatch, db_path: str, graph: str, query: str) -> AppTest:
+    """The app on the Lite file `db_path`, Explore on `graph`, with `query` typed into the name search."""
+    monkeypatch.setenv("VGRAG_MILVUS_URI", db_path)
+    monkeypatch.chdir(ROOT)
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["graph"] = at.session_state["select_graph"] = graph
+    at.run()
+    at.switch_page("pages/explore.py")
+    at.run()
+    at.text_input(key="entity_query").input(query).run()
+    assert not at.exception, at.exception
+    return at
+
+
 def app_workspace(at: AppTest):
     """The workspace the app under test opened (its cached resource), to look at the database it sees."""
     from ui.state import _workspace

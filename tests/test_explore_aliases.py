@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+from apptest import explore_search
 
 from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class Scripted:
@@ -34,14 +31,6 @@ def test_explore_shows_the_aliases_of_a_merged_entity(tmp_path, monkeypatch, min
     ingest_documents(graph, minilm, Scripted(), [("b.txt", b"Evans, Mary Ann | Silas Marner.")])
     ws.close()
     server_manager_instance.release_server(path)
-    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
-    monkeypatch.chdir(ROOT)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state["graph"] = at.session_state["select_graph"] = "books"
-    at.run()
-    at.switch_page("pages/explore.py")
-    at.run()
-    at.text_input(key="entity_query").input("Mary Ann Evans").run()
-    assert not at.exception
+    at = explore_search(monkeypatch, path, "books", "Mary Ann Evans")
     assert at.selectbox(key="entity_pick").value.startswith("Mary Ann Evans")
     assert "Also written: Evans, Mary Ann" in [t.value for t in at.text]

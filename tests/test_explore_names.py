@@ -4,16 +4,13 @@ whose words begin with its words, before lookalikes found by meaning (a probe ty
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+from apptest import explore_search
 
 from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
 from vgrag.present.names import EXACT, OTHER, PREFIX, WORD_PREFIX, match_tier, rank_by_name
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_match_tiers():
@@ -68,15 +65,7 @@ def test_explore_lists_the_prefix_name_first(tmp_path, monkeypatch, minilm):
     server_manager_instance.release_server(path)
     # the premise: by meaning alone, the tender comes first
     assert by_meaning.index("Calder Brothers tender") < by_meaning.index("Calder Brothers Construction"), by_meaning
-    monkeypatch.setenv("VGRAG_MILVUS_URI", path)
-    monkeypatch.chdir(ROOT)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state["graph"] = at.session_state["select_graph"] = "town"
-    at.run()
-    at.switch_page("pages/explore.py")
-    at.run()
-    at.text_input(key="entity_query").input("Calder Brothers").run()
-    assert not at.exception
+    at = explore_search(monkeypatch, path, "town", "Calder Brothers")
     options = at.selectbox(key="entity_pick").options
     assert options[0].startswith("Calder Brothers Construction"), options
     assert options[1].startswith("Calder Brothers tender"), options
