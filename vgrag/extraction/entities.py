@@ -129,23 +129,23 @@ class Canonicalizer:
             if key(mention) != key(g.name):
                 self._same[key(mention)], self._short[key(mention)] = g.name, mention
                 longs.append(g.name)
-        for r in results:
-            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
-                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
+        # each result's role words: the document's, or in a corpus of passages the ones cut from its own names
+        role_words = [doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
+            g.mention) == g} if getattr(r, "roles", None) else set() for r in results]  # fmt: skip
+        shown = () if self._each else tuple(g.name for g in self._roles.values())  # names cut from a role
+        for r, roles in [*zip(results, role_words, strict=True), (None, doc_roles)]:
             for long, short in getattr(r, "defined", ()):
                 if key(short) != key(long):
                     self._same[key(short)] = long
                     self._short[key(short)] = short
                     longs.append(long)
-            shown = () if self._each else tuple(g.name for g in self._roles.values())  # names cut from a role
-            for full in getattr(r, "people", ()) + shown:
+            for full in getattr(r, "people", ()) if r is not None else shown:
                 full = self._roles[full].name if full in self._roles else full
                 if _HONORIFIC.match(full) or _role_word(full) in roles:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
-        for r in results:  # "Mignot" after "Emmanuel Mignot": the one person of this document with that last name
-            roles = doc_roles if not self._each else {g.role.casefold() for g in r.roles.glued if self._roles.get(
-                g.mention) == g} if getattr(r, "roles", None) else set()  # fmt: skip
+        for r, roles in zip(results, role_words, strict=True):  # "Mignot" after "Emmanuel Mignot": the one person
+            # of this document with that last name
             for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
                 bare = m.split()[-1] if _role_word(m) in roles else _HONORIFIC.sub("", m)  # "Ms Okafor" too
                 fulls = self._people.get(key(bare), {})
