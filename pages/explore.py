@@ -8,10 +8,9 @@ from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
 from vgrag.extraction.entities import graph_aliases
-from vgrag.present.names import rank_by_name
+from vgrag.present.names import EXACT, match_tier, rank_by_name
 from vgrag.present.viz import neighbourhood
 from vgrag.storage.export import export_graph
-from vgrag.text import normalize_name
 
 ensure_router()
 
@@ -31,10 +30,9 @@ if typed.strip():
         {i: len(e.relation_ids) for i, (e, _) in enumerate(near)},
     )[:15]
     options = {f"{e.name}  ({len(e.relation_ids)} relations)": e for e, _ in hits}
-    spelled = {normalize_name(typed).removeprefix("the ")}  # "The Northwind" is Northwind; an alias is its entity
     if hits and not any(
-        spelled & {normalize_name(n).removeprefix("the ") for n in (e.name, *written.get(e.name, ()))} for e, _ in hits
-    ):  # say so, rather than show a lookalike as if it were the one asked for
+        match_tier(typed, n) == EXACT for e, _ in hits for n in (e.name, *written.get(e.name, ()))
+    ):  # no entity (or alias) is named so, "The Northwind" being Northwind: say so, rather than show a lookalike
         st.caption(
             md_escape(
                 f"No entity is named “{typed.strip()}”: names that begin with it are listed first, "

@@ -1,6 +1,6 @@
 """The one upload limit of the app: every file chooser (Build's documents and triple files, Evaluate's benchmark
 files, own questions) takes files up to UPLOAD_MB each, the library's own limit per document (MAX_FILE_MB), and
-`.streamlit/config.toml`'s server.maxUploadSize is the same number (tests/test_uploads.py holds them together).
+`.streamlit/config.toml`'s server.maxUploadSize is the same number (tests/test_browser_uploads.py holds them together).
 The drop zone states it ("Limit 50MB per file"); a bigger file is refused there, by name."""
 
 from __future__ import annotations
