@@ -10,16 +10,18 @@ import streamlit as st
 
 from ui.render import evidence_html, verdict_badge
 from vgrag.config import QueryParams
+from vgrag.present.clip import bridge_names, clipped
 from vgrag.query.trace import Evidence, QueryTrace
 
 ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
 LINE_PX = 22  # one line of an evidence paragraph (0.92 rem, line height 1.45, in Chromium with the app's theme)
 
 
-def evidence_lines(evidence: Sequence[Evidence], per_line: int) -> int:
-    """How many lines the evidence sentences take (each a paragraph: sentence, [n], title) at `per_line` characters
-    a line (the main column at 1280 px wide holds ~128 at 0.92 rem, in Present ~174)."""
-    return sum(-(-(len(e.sentence) + len(e.title) + 6) // per_line) for e in evidence)
+def evidence_lines(evidence: Sequence[Evidence], per_line: int, keep: dict[int, tuple[str, ...]]) -> int:
+    """How many lines the evidence sentences take as shown, clipped (each a paragraph: sentence, [n], title) at
+    `per_line` characters a line (the main column at 1280 px wide holds ~128 at 0.92 rem, in Present ~174)."""
+    shown = ((sum(len(t) for t, _ in clipped(e, keep.get(i, ()))), e) for i, e in enumerate(evidence))
+    return sum(-(-(n + len(e.title) + 6) // per_line) for n, e in shown)
 
 
 def answer_summary(trace: QueryTrace, present: bool = False) -> None:
@@ -31,7 +33,8 @@ def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     a = trace.answer
     if a is None:
         return
-    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128)
+    keep = bridge_names(trace)
+    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128, keep)
     st.html(
         f"<style>.st-key-graph_frame iframe{{height:max(160px,calc(100vh - {above}px))!important}}"
         ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
@@ -39,7 +42,7 @@ def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
     st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
     if a.evidence:
-        st.html("".join(evidence_html(e) for e in a.evidence))
+        st.html("".join(evidence_html(e, True, keep.get(i, ())) for i, e in enumerate(a.evidence)))
     elif a.text:
         st.text(a.text[:600])
 

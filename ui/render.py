@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +12,7 @@ from streamlit.components.v1 import declare_component
 
 from ui.safe import md_escape
 from ui.state import STATIC, vis_assets_url
+from vgrag.present.clip import clipped
 from vgrag.present.drawing import FIT_JS, VIS_CSS, VIS_JS, render_html, vis_asset, vis_data
 from vgrag.present.viz import ROLE_COLORS, VizGraph, legend
 from vgrag.query.trace import AnswerStep, Evidence, QueryTrace, Step
@@ -177,14 +179,19 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
 _MARK_STYLE = {"name": "background:#dbeafe", "answer": "background:#fde68a;font-weight:600"}
 
 
-def evidence_html(e: Evidence) -> str:
+def evidence_html(e: Evidence, clip: bool = False, keep: Sequence[str] = ()) -> str:
     """One evidence sentence as HTML: every piece of document text escaped, the question's names and the answer in
-    <mark>, then its passage number."""
+    <mark>, then its passage number. `clip`: a sentence over the answer step's budget (a table read as one sentence)
+    keeps its marked pieces and the `keep` names, with a few words around each (vgrag/present/clip.py), the whole
+    sentence on hover."""
+    parts = e.parts()
+    shown = clipped(e, keep) if clip else parts
     pieces = (
         f"<mark style='{_MARK_STYLE[kind]}'>{html.escape(text)}</mark>" if kind else html.escape(text)
-        for text, kind in e.parts()
+        for text, kind in shown
     )
-    return f"<p>{''.join(pieces)} <b>[{e.n}]</b> <small>{html.escape(e.title)}</small></p>"
+    hover = f" title='{html.escape(e.sentence, quote=True)}'" if shown != parts else ""
+    return f"<p{hover}>{''.join(pieces)} <b>[{e.n}]</b> <small>{html.escape(e.title)}</small></p>"
 
 
 _BADGE = {"found": "green", "partly": "orange", "missing": "red"}
