@@ -18,6 +18,7 @@ from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
 from ..models import Named, Triple
 from ..nlp import load_spacy
+from .aboutness import pool
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
@@ -76,9 +77,11 @@ class OfflineExtractor:
         clean = [clean_prose(t) for t in texts]
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
-        for doc, title in zip(docs, titles, strict=True):
-            title = name_of(title) if title else ""
-            triples = doc_triples(doc, title)
+        readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
+                               zip(docs, titles, strict=True)])  # fmt: skip
+        for reader in readers:
+            doc, title = reader.doc, reader.title
+            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
@@ -98,11 +101,17 @@ def people(doc: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def doc_triples(doc: Any, topic: str = "") -> tuple[Triple, ...]:
-    """The facts of one already-parsed text (a spaCy Doc of its clean_prose text; `topic` is what "it" and "the
-    film" refer to): its verb clauses and its verbless readings, each once."""
-    reader = ClauseReader(doc, topic)
-    return tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
+def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
+    """The texts given together that share a topic (a document's chunks under one heading) share what they say of it
+    (aboutness.pool)."""
+    groups: dict[str, list[ClauseReader]] = {}
+    for r in readers:
+        if r.title:
+            groups.setdefault(r.title, []).append(r)
+    for group in groups.values():
+        if len(group) > 1:
+            pool([r.about for r in group])
+    return readers
 
 
 # ---------- by LLM

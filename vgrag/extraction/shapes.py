@@ -54,7 +54,8 @@ def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
     verb = tok.head
     if tok.dep_ not in SUBJ or verb.lemma_ == "be":
         return False
-    for obj in (c for c in verb.children if c.dep_ == "dobj"):
+    verbs = [verb, *(c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.pos_ == "VERB")]
+    for obj in (c for v in verbs for c in v.children if c.dep_ == "dobj"):  # also "came from behind to beat X"
         span = obj.doc[obj.left_edge.i : obj.i + 1]
         said = {w for w in re.findall(r"[^\W_]+", span.text.casefold()) if w not in _SMALL}
         if len(said & topic_words) > len(words & topic_words):
@@ -92,3 +93,16 @@ def _lost(verb: Tok) -> bool:
     """A passive clause complement with no patient: "… are handled by X" hung on a misread "claims"."""
     deps = {c.dep_ for c in verb.children}
     return verb.dep_ == "ccomp" and verb.tag_ == "VBN" and "auxpass" in deps and not deps & SUBJ
+
+
+def bracketed(tok: Tok) -> bool:
+    """Whether an apposition is written in brackets after its head: "a HiTrap Q FF column (Cytiva)", "a fresh
+    install (#2183, @jgrenier)" — a comment on the head (its maker, a reference, who reported it), not another name
+    of it nor a second argument of the verb."""
+    lo, hi = sorted((tok.i, tok.head.i))
+    for t in reversed(tok.doc[lo:hi]) if tok.i > tok.head.i else ():
+        if t.text == ")":
+            return False
+        if t.text == "(":
+            return True
+    return False
