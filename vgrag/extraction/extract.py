@@ -8,6 +8,8 @@ before parsing so they never end up in names.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +30,9 @@ from .parse import parse_triples_output
 from .roles import RoleEvidence, noun_table, role_evidence
 
 ExtractorKind = Literal["offline", "llm"]
+# a footnote or affiliation mark on a name ("Ingrid Haugland¹", "Mei-Ling Zhou²*", "R. Falkenhain†"): not part of it
+# (a unit's power, "km²", is lower-case)
+_MARK = re.compile(r"\b([A-Z][^\W\d_]*(?:-[A-Z][^\W\d_]*)?)[¹²³⁴⁵⁶⁷⁸⁹⁰]+[*†‡]*|\b([A-Z][^\W\d_]+)[*†‡]+")
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ class OfflineExtractor:
                 for _ in texts
             ]
         titles = list(titles) if titles else [""] * len(texts)
-        clean = [clean_prose(t) for t in texts]
+        clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
