@@ -57,12 +57,6 @@ class Aboutness:
                     self.kinds.add(t.lemma_.lower())
         return self.kinds
 
-    def names(self, tok: Tok) -> bool:
-        """Whether a common-noun subject phrase is the topic's own name read as a common noun ("Johnnycake is …",
-        "Trick-or-treating is …")."""
-        said = content(self.doc[tok.left_edge.i : tok.i + 1].text)
-        return bool(said) and said <= self.title_words
-
 
 def pool(group: list[Aboutness]) -> None:
     """Texts given together under one topic share its evidence: when one names the topic, the others' common-noun

@@ -179,8 +179,7 @@ class ClauseReader:
         if named:  # "her first novel, "The Orange Eats Creeps", was published …"
             return self.arg(named[0])
         if a.kind == "generic" and self.topic:
-            if self.about.said and any(c.lower_ in ("the", "this") for c in tok.children) or \
-                    self.about.anaphor(tok) or self.about.names(tok):  # fmt: skip
+            if self.about.said and any(c.lower_ in ("the", "this") for c in tok.children) or self.about.anaphor(tok):
                 return Arg(self.topic, "name")  # "the film" in a text that names its topic or calls it a film
             if any(c.lower_ in ("its", "his", "her", "their") for c in tok.children):
                 return Arg(a.text, "part")  # "Its coast borders …": a part of the topic, whose clause is the topic's
