@@ -48,9 +48,11 @@ def imperative(verb: Tok) -> bool:
 
 
 def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
-    """Whether the subject `tok` (its content `words`) does something to a thing closer to the topic than itself:
-    "Vellora Appliances guarantees the Vellora CM-40 espresso machine" under "Vellora CM-40 Warranty and Service
-    Guide" — the company is not the guide. Only a verb's direct object counts (not "is", not "known as")."""
+    """Whether the subject `tok` (its content `words`) does something to a thing at least as close to the topic as
+    itself: "Vellora Appliances guarantees the Vellora CM-40 espresso machine" under "Vellora CM-40 Warranty and
+    Service Guide" — the company is not the guide; "Kingsmere Athletic came from behind to beat Harbourside Rovers"
+    under "Kingsmere Athletic 3–2 Harbourside Rovers" — a headline of two names is neither. Only a direct object
+    counts, of the verb or of its open complement (not "is", not "known as")."""
     verb = tok.head
     if tok.dep_ not in SUBJ or verb.lemma_ == "be":
         return False
@@ -58,7 +60,7 @@ def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
     for obj in (c for v in verbs for c in v.children if c.dep_ == "dobj"):  # also "came from behind to beat X"
         span = obj.doc[obj.left_edge.i : obj.i + 1]
         said = {w for w in re.findall(r"[^\W_]+", span.text.casefold()) if w not in _SMALL}
-        if len(said & topic_words) > len(words & topic_words):
+        if said & topic_words and len(said & topic_words) >= len(words & topic_words):
             return True
     return False
 
