@@ -1,10 +1,12 @@
-"""Whether a text talks about its topic, and what it calls it (the clause reader asks when a subject is a common
-noun). An article names its topic ("Ohio River …", "It …", "The river …"), and there a clause whose subject is a
-common noun is mostly about it ("The course forms the border of …"); a section under a document's title that never
-names it (a sale catalogue's lot notes, a match report's halves) talks about other things ("The window opens the
-still life onto the fells", "The result lifts Athletic to fourth"), and only a noun the text calls the topic by
-("this inspection" under "Food Hygiene Inspection: …", "the novel" after "Wolf Hall is a historical novel") refers
-to it. The texts given together under one topic (a document's chunks) share this evidence (`pool`)."""
+"""Whether a document talks about its topic, and what it calls it (the clause reader asks when a subject is a
+common noun). An article names its topic ("Ohio River …", "It …", "The river …"), and there a clause whose subject
+is a common noun is mostly about it ("The course forms the border of …"). A document whose chunks under one topic
+never name it — a sale catalogue under "… — Evening Sale", a match report under its headline "A 3–2 B" — talks about
+other things ("The window opens the still life onto the fells", "The result lifts Athletic to fourth"): there only a
+noun the text calls the topic by ("this inspection" under "Food Hygiene Inspection: …", "the novel" after "Wolf Hall
+is a historical novel") refers to it. One text alone is too little evidence: a Wikipedia paragraph that never names
+its topic is still about it (44 of MuSiQue's first 400 passages); so the texts given together under one topic (a
+document's chunks) are read together (`pool`), and only such a group can be `silent`."""
 
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class Aboutness:
         self.doc, self.lead, self.names_topic = doc, lead, names_topic
         self.title_words = content(title) | content(topic)  # the title as written and the name its text uses
         self.kinds: set[str] | None = None  # read when asked
+        self.silent = False  # a document's chunks under this topic never name it (set by `pool`)
         self.said = bool(topic) and (words_of(topic) in words_of(doc.text) or any(
             names_topic(doc[i]) or doc[i].lower_ in PERSONAL or self.anaphor(doc[i]) for i in lead))  # fmt: skip
 
@@ -59,11 +62,11 @@ class Aboutness:
 
 
 def pool(group: list[Aboutness]) -> None:
-    """Texts given together under one topic share its evidence: when one names the topic, the others' common-noun
-    subjects are about it too ("The novel won …" in a later section of "Wolf Hall"), and what one calls it the
-    others' "the novel" means."""
-    said = any(a.said for a in group)
-    kinds = set().union(*(a.topic_kinds() for a in group)) if not said else None
+    """Two or more texts given together under one topic (a document's chunks): when none of them names the topic,
+    the document is silent about it, and a common-noun subject is the topic's only when it is what one of them calls
+    the topic ("the novel" after another chunk's "Wolf Hall is a historical novel")."""
+    if len(group) < 2 or any(a.said for a in group):
+        return
+    kinds = set().union(*(a.topic_kinds() for a in group))
     for a in group:
-        a.said = said
-        a.kinds = kinds if kinds is not None else a.kinds
+        a.silent, a.kinds = True, kinds

@@ -179,7 +179,8 @@ class ClauseReader:
         if named:  # "her first novel, "The Orange Eats Creeps", was published …"
             return self.arg(named[0])
         if a.kind == "generic" and self.topic:
-            if self.about.said and any(c.lower_ in ("the", "this") for c in tok.children) or self.about.anaphor(tok):
+            if not self.about.silent and any(c.lower_ in ("the", "this") for c in tok.children) or \
+                    self.about.anaphor(tok):  # fmt: skip
                 return Arg(self.topic, "name")  # "the film" in a text that names its topic or calls it a film
             if any(c.lower_ in ("its", "his", "her", "their") for c in tok.children):
                 return Arg(a.text, "part")  # "Its coast borders …": a part of the topic, whose clause is the topic's
@@ -241,7 +242,7 @@ class ClauseReader:
         if described is not None:  # "The current editor is X", "France's capital is Paris"
             owner, what = described
             subjects = []
-        elif self.topic and not any(s.node or s.kind == "generic" and not self.about.said for s in subjects) and \
+        elif self.topic and not any(s.node or s.kind == "generic" and self.about.silent for s in subjects) and \
                 not (verb.lemma_ == "be" and self.possessed(verb)) and not lost_subject(verb, self.topic_words):
             subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but not
             # "someone's father was X" ("Alan Turing | was | Julius Mathison Turing"), nor "The window opens …" in

@@ -114,8 +114,7 @@ def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
         if r.title:
             groups.setdefault(r.title, []).append(r)
     for group in groups.values():
-        if len(group) > 1:
-            pool([r.about for r in group])
+        pool([r.about for r in group])
     return readers
 
 
