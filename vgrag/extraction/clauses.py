@@ -24,10 +24,10 @@ from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness
-from .mentions import (MONTH, description_start, honorific, is_title, item_span, joined_names, modifiers,
+from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import _SMALL, SUBJ, acts_on_topic, bracketed, imperative, lost_subject, title_named
+from .shapes import _SMALL, SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -340,16 +340,6 @@ class ClauseReader:
 
 def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
-
-
-def coordinated(tok: Tok) -> list[Tok]:
-    """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
-    out = []
-    for t in [tok, *tok.conjuncts]:
-        out.append(t)
-        out += joined_names(t) if t.pos_ == "PROPN" else []
-        out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
-    return out
 
 
 def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:

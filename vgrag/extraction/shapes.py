@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .mentions import joined_names
+
 Tok = Any  # a spaCy Token
 
 SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
@@ -108,3 +110,13 @@ def bracketed(tok: Tok) -> bool:
         if t.text == "(":
             return True
     return False
+
+
+def coordinated(tok: Tok) -> list[Tok]:
+    """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
+    out = []
+    for t in [tok, *tok.conjuncts]:
+        out.append(t)
+        out += joined_names(t) if t.pos_ == "PROPN" else []
+        out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
+    return out
