@@ -27,6 +27,7 @@ def words_of(text: str) -> str:
 
 
 def content(text: str) -> set[str]:
+    """A text's content words, case-folded (not "the", "of", "and" …)."""
     return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
 
 

@@ -24,10 +24,11 @@ from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness
+from .aboutness import content as _content
 from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import _SMALL, SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
+from .shapes import SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -336,10 +337,6 @@ class ClauseReader:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
                 out += self.clause(tok)
         return list(dict.fromkeys(out))
-
-
-def _content(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
 
 
 def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
