@@ -23,10 +23,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .mentions import (MONTH, description_start, honorific, is_title, item_span, joined_names, modifiers,
+from .aboutness import Aboutness
+from .aboutness import content as _content
+from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import _SMALL, SUBJ, acts_on_topic, imperative, lost_subject, title_named
+from .shapes import SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -44,7 +46,7 @@ QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", 
 @dataclass(frozen=True)
 class Arg:
     text: str
-    kind: str  # "name" | "date" | "phrase" (specific noun phrase) | "year" | "generic"
+    kind: str  # "name" | "date" | "phrase" (specific noun phrase) | "year" | "generic" | "part" (the topic's)
     year: str = ""  # a year that qualified a description ("a 2001 war film"): kept in the relation, not the name
 
     @property
@@ -58,6 +60,7 @@ class ClauseReader:
 
     def __init__(self, doc: Any, topic: str) -> None:
         self.doc, self.topic = doc, topic.strip()
+        self.title = self.topic
         self.ent_of: dict[int, Any] = {}
         for ent in doc.ents:
             if ent.label_ not in SKIP_LABELS:
@@ -80,17 +83,18 @@ class ClauseReader:
             # likewise a document's title without its kind after a spaced dash ("Vellora CM-40 — User Manual")
             self.topic = title_named(self.topic, doc.text.casefold())
         self.topic_words = _content(self.topic)
+        self.about = Aboutness(doc, self.title, self.topic, self.lead, self.named_topic)  # does it name its topic
 
     def named(self, text: str, tok: Tok) -> Arg:
         """A name, read as the topic when it is a shortened topic ("Countess" under "Countess of Parma") or the
         subject of the text's first sentence that shares a word with it ("Rodney George Laver" under "Rod Laver")."""
         if self.topic_words and text != self.topic:
             words = _content(text)
-            if words and words <= self.topic_words and self.topic_words and _content(self.topic.split()[0]) <= words:
-                return Arg(self.topic, "name")
+            short = bool(words) and words <= self.topic_words and _content(self.topic.split()[0]) <= words
             lead = tok.i in self.lead or tok.head.i in self.lead
-            if words & self.topic_words and lead and not acts_on_topic(tok, words, self.topic_words):
-                return Arg(self.topic, "name")
+            if (short or words & self.topic_words and lead) and not acts_on_topic(tok, words, self.topic_words):
+                return Arg(self.topic, "name")  # not "Kingsmere Athletic … beat Harbourside Rovers" under
+                # "Kingsmere Athletic 3–2 Harbourside Rovers": what it beats is closer to the title than itself
         if " " not in text and text in self.full_name:
             return self.named(self.full_name[text], tok) if self.full_name[text] != text else Arg(text, "name")
         return Arg(text, "name")
@@ -171,12 +175,22 @@ class ClauseReader:
                 return self.subject_arg(subs[0])
         if tok.dep_ == "appos":
             return self.subject_arg(tok.head)
-        named = [c for c in tok.children if c.dep_ == "appos" and (n := self.arg(c)) is not None and n.kind == "name"]
+        named = [c for c in tok.children if c.dep_ == "appos" and not bracketed(c) and (n := self.arg(c)) is not None
+                 and n.kind == "name"]  # fmt: skip
         if named:  # "her first novel, "The Orange Eats Creeps", was published …"
             return self.arg(named[0])
-        if a.kind == "generic" and self.topic and any(c.lower_ in ("the", "this") for c in tok.children):
-            return Arg(self.topic, "name")
+        if a.kind == "generic" and self.topic:
+            if not self.about.silent and any(c.lower_ in ("the", "this") for c in tok.children) or \
+                    self.about.anaphor(tok):  # fmt: skip
+                return Arg(self.topic, "name")  # "the film" in a text that names its topic or calls it a film
+            if any(c.lower_ in ("its", "his", "her", "their") for c in tok.children):
+                return Arg(a.text, "part")  # "Its coast borders …": a part of the topic, whose clause is the topic's
         return a
+
+    def named_topic(self, tok: Tok) -> bool:
+        """Whether a token names the topic (a name the reader reads as the topic)."""
+        ent = self.ent_of.get(tok.i)
+        return (ent is not None or tok.pos_ == "PROPN") and self.named((ent or tok).text, tok).text == self.topic
 
     # ---------- clauses
 
@@ -229,10 +243,11 @@ class ClauseReader:
         if described is not None:  # "The current editor is X", "France's capital is Paris"
             owner, what = described
             subjects = []
-        elif self.topic and not any(s.node for s in subjects) and not (verb.lemma_ == "be" and self.possessed(verb)) \
-                and not lost_subject(verb, self.topic_words):  # fmt: skip
-            subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but "someone's
-            # father was X" is not "the topic was X" (it made "Alan Turing | was | Julius Mathison Turing")
+        elif self.topic and not any(s.node or s.kind == "generic" and self.about.silent for s in subjects) and \
+                not (verb.lemma_ == "be" and self.possessed(verb)) and not lost_subject(verb, self.topic_words):
+            subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but not
+            # "someone's father was X" ("Alan Turing | was | Julius Mathison Turing"), nor "The window opens …" in
+            # a text that never names its topic (aboutness.py)
         if not subjects and described is None:
             return []
         args = self.arguments(verb)
@@ -322,20 +337,6 @@ class ClauseReader:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
                 out += self.clause(tok)
         return list(dict.fromkeys(out))
-
-
-def _content(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _SMALL}
-
-
-def coordinated(tok: Tok) -> list[Tok]:
-    """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
-    out = []
-    for t in [tok, *tok.conjuncts]:
-        out.append(t)
-        out += joined_names(t) if t.pos_ == "PROPN" else []
-        out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-    return out
 
 
 def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:

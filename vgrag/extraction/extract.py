@@ -8,6 +8,8 @@ before parsing so they never end up in names.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from ..documents.structure import clean_prose, name_of
 from ..llm import LLMError, OpenAILLM, make_llm
 from ..models import Named, Triple
 from ..nlp import load_spacy
+from .aboutness import pool
 from .clauses import ClauseReader
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
@@ -27,6 +30,9 @@ from .parse import parse_triples_output
 from .roles import RoleEvidence, noun_table, role_evidence
 
 ExtractorKind = Literal["offline", "llm"]
+# a footnote or affiliation mark on a name ("Ingrid Haugland¹", "Mei-Ling Zhou²*", "R. Falkenhain†"): not part of it
+# (a unit's power, "km²", is lower-case)
+_MARK = re.compile(r"\b([A-Z][^\W\d_]*(?:-[A-Z][^\W\d_]*)?)[¹²³⁴⁵⁶⁷⁸⁹⁰]+[*†‡]*|\b([A-Z][^\W\d_]+)[*†‡]+")
 
 
 @dataclass(frozen=True)
@@ -73,12 +79,14 @@ class OfflineExtractor:
                 for _ in texts
             ]
         titles = list(titles) if titles else [""] * len(texts)
-        clean = [clean_prose(t) for t in texts]
+        clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out = []
         docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
-        for doc, title in zip(docs, titles, strict=True):
-            title = name_of(title) if title else ""
-            triples = doc_triples(doc, title)
+        readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
+                               zip(docs, titles, strict=True)])  # fmt: skip
+        for reader in readers:
+            doc, title = reader.doc, reader.title
+            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
@@ -98,11 +106,16 @@ def people(doc: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def doc_triples(doc: Any, topic: str = "") -> tuple[Triple, ...]:
-    """The facts of one already-parsed text (a spaCy Doc of its clean_prose text; `topic` is what "it" and "the
-    film" refer to): its verb clauses and its verbless readings, each once."""
-    reader = ClauseReader(doc, topic)
-    return tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
+def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
+    """The texts given together that share a topic (a document's chunks under one heading) share what they say of it
+    (aboutness.pool)."""
+    groups: dict[str, list[ClauseReader]] = {}
+    for r in readers:
+        if r.title:
+            groups.setdefault(r.title, []).append(r)
+    for group in groups.values():
+        pool([r.about for r in group])
+    return readers
 
 
 # ---------- by LLM

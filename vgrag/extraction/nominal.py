@@ -6,7 +6,8 @@ and a person's dates in parentheses ("Kate Condon (February 4, 1877 – May 27, 
 from __future__ import annotations
 
 from ..models import Triple
-from .clauses import DATE_LABELS, ClauseReader, coordinated, triple
+from .clauses import DATE_LABELS, ClauseReader, triple
+from .shapes import coordinated
 
 
 def nominal_triples(r: ClauseReader) -> list[Triple]:

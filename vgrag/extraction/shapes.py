@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .mentions import joined_names
+
 Tok = Any  # a spaCy Token
 
 SUBJ = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
@@ -48,16 +50,19 @@ def imperative(verb: Tok) -> bool:
 
 
 def acts_on_topic(tok: Tok, words: set[str], topic_words: set[str]) -> bool:
-    """Whether the subject `tok` (its content `words`) does something to a thing closer to the topic than itself:
-    "Vellora Appliances guarantees the Vellora CM-40 espresso machine" under "Vellora CM-40 Warranty and Service
-    Guide" — the company is not the guide. Only a verb's direct object counts (not "is", not "known as")."""
+    """Whether the subject `tok` (its content `words`) does something to a thing at least as close to the topic as
+    itself: "Vellora Appliances guarantees the Vellora CM-40 espresso machine" under "Vellora CM-40 Warranty and
+    Service Guide" — the company is not the guide; "Kingsmere Athletic came from behind to beat Harbourside Rovers"
+    under "Kingsmere Athletic 3–2 Harbourside Rovers" — a headline of two names is neither. Only a direct object
+    counts, of the verb or of its open complement (not "is", not "known as")."""
     verb = tok.head
     if tok.dep_ not in SUBJ or verb.lemma_ == "be":
         return False
-    for obj in (c for c in verb.children if c.dep_ == "dobj"):
+    verbs = [verb, *(c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.pos_ == "VERB")]
+    for obj in (c for v in verbs for c in v.children if c.dep_ == "dobj"):  # also "came from behind to beat X"
         span = obj.doc[obj.left_edge.i : obj.i + 1]
         said = {w for w in re.findall(r"[^\W_]+", span.text.casefold()) if w not in _SMALL}
-        if len(said & topic_words) > len(words & topic_words):
+        if said & topic_words and len(said & topic_words) >= len(words & topic_words):
             return True
     return False
 
@@ -92,3 +97,26 @@ def _lost(verb: Tok) -> bool:
     """A passive clause complement with no patient: "… are handled by X" hung on a misread "claims"."""
     deps = {c.dep_ for c in verb.children}
     return verb.dep_ == "ccomp" and verb.tag_ == "VBN" and "auxpass" in deps and not deps & SUBJ
+
+
+def bracketed(tok: Tok) -> bool:
+    """Whether an apposition is written in brackets after its head: "a HiTrap Q FF column (Cytiva)", "a fresh
+    install (#2183, @jgrenier)" — a comment on the head (its maker, a reference, who reported it), not another name
+    of it nor a second argument of the verb."""
+    lo, hi = sorted((tok.i, tok.head.i))
+    for t in reversed(tok.doc[lo:hi]) if tok.i > tok.head.i else ():
+        if t.text == ")":
+            return False
+        if t.text == "(":
+            return True
+    return False
+
+
+def coordinated(tok: Tok) -> list[Tok]:
+    """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
+    out = []
+    for t in [tok, *tok.conjuncts]:
+        out.append(t)
+        out += joined_names(t) if t.pos_ == "PROPN" else []
+        out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
+    return out
