@@ -189,3 +189,15 @@ def test_a_name_ending_in_a_stop_word_is_matched_exactly(graph, embedder):
     assert [q.text for q in exact] == ["Black Hawk Down"] and exact[0].entity_id == entity_id("Black Hawk Down")
     assert "What" not in " ".join(q.text for q in retrieve("What is Black Hawk Down?", graph, embedder)
                                   .query_entities.entities if q.method == "exact-name")  # fmt: skip
+
+
+def test_a_name_in_the_possessive_is_matched_exactly(small, embedder):
+    """ "Alice Smith's company": the name is Alice Smith (and an exact name that ends in 's, "McDonald's", still is)."""
+    write_chunks(small, embedder, [SourceChunk("doc", "food", "McDonald's opened in Springfield in 1961.", 9,
+                                               (Triple("McDonald's", "opened in", "Springfield"),))])  # fmt: skip
+    tr = retrieve("In which city is Alice Smith's company headquartered?", small, embedder)
+    exact = [q for q in tr.query_entities.entities if q.method == "exact-name"]
+    assert [(q.text, q.entity_id) for q in exact] == [("Alice Smith", entity_id("Alice Smith"))]
+    assert not [q for q in tr.query_entities.entities if q.entity_id is None]  # nothing left to guess by meaning
+    tr = retrieve("Where did McDonald's open?", small, embedder)
+    assert [q.entity_id for q in tr.query_entities.entities if q.method == "exact-name"] == [entity_id("McDonald's")]

@@ -45,6 +45,7 @@ def _load_spacy() -> object | None:
 
 
 _WORD = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s$")
 
 
 def ngrams(text: str, max_n: int = 6) -> list[str]:
@@ -62,6 +63,9 @@ def ngrams(text: str, max_n: int = 6) -> list[str]:
             if (gram[0].lower() in STOPWORDS and not edge_ok[i]) or (gram[-1].lower() in STOPWORDS and not edge_ok[j]):
                 continue
             out.append(" ".join(gram))
+            bare = _POSSESSIVE.sub("", out[-1])  # "Grace Krilanovich's novel": the name without its possessive too
+            if bare != out[-1] and bare.split(" ")[-1].lower() not in STOPWORDS:
+                out.append(bare)
     return list(dict.fromkeys(out))
 
 
@@ -80,7 +84,7 @@ def mentions(text: str) -> list[tuple[str, str]]:
     seen: set[str] = set()
     uniq = []
     for t in out:
-        t = t.strip(" '’\"")
+        t = _POSSESSIVE.sub("", t.strip(" '’\""))  # "Grace Krilanovich's" names Grace Krilanovich
         key = t.casefold()
         if key and key not in seen and key not in STOPWORDS:
             seen.add(key)
