@@ -12,8 +12,8 @@ from vgrag.config import QueryParams
 from vgrag.query.answer import extractive_answer, query_names
 from vgrag.query.trace import PassageStep, QueryEntitiesStep, QueryEntity, QueryTrace, RankedPassage
 
-HISTORY = ("Bellhaven Estate — our story", "Their first commercial wine, a 1988 Sauvignon Blanc, was made under contract "
-           "at the Seddon Co-operative Winery, because the estate had no cellar of its own.")  # fmt: skip
+HISTORY = ("Bellhaven Estate — our story", "Their first commercial wine, a 1988 Sauvignon Blanc, was made under "
+           "contract at the Seddon Co-operative Winery, because the estate had no cellar of its own.")  # fmt: skip
 TROPHY = ("Vintage notes", "A dry year with small berries and very concentrated flavour. Our 2024 Sauvignon Blanc won "
           "the trophy for best Sauvignon Blanc at the Marlborough Wine Show.")  # fmt: skip
 FROST = ("Vintage notes", "A cool spring and a frost on 4 October cut the Sauvignon Blanc crop by about a third.")
