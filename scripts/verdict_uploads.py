@@ -54,7 +54,7 @@ def ask_upload(db: Database, embedder: MiniLMEmbedder, folder: Path) -> list[dic
             "upload": folder.name, "question": q, "gold": gold, "answerable": answerable,
             "verdict": ans.verdict.kind, "said": ans.verdict.said,
             "in_evidence": bool(gold) and f" {norm(gold)} " in f" {shown} ",
-            "evidence": [e.sentence for e in ans.evidence],
+            "evidence": [e.sentence for e in ans.evidence], "answer_ms": ans.ms,
         })  # fmt: skip
     db.drop_graph(name)
     return rows
