@@ -1,8 +1,8 @@
 """Which of a question's words are names the verdict asks the evidence to state (answer.query_names), on sentences
 from the wine-estate upload (tests/fixtures/wine_estate) where the app got them wrong: a year the question asks about
 was no name at all ("… won a trophy at the Marlborough Wine Show in 2022?" was *found* beside the 2024 trophy), and a
-capitalised span around a name the graph has ("the first Bellhaven Sauvignon Blanc") was a name nothing states, so
-an answered question was "not in these documents"."""
+capitalised span made only of names the graph has ("the first Bellhaven Sauvignon Blanc") was a name nothing
+states, so an answered question was "not in these documents"."""
 
 from __future__ import annotations
 
@@ -42,12 +42,16 @@ def test_a_year_the_question_asks_about_is_a_name_the_evidence_must_state():
         "2021 Reserve Pinot Noir", "1,200", "22:35")  # fmt: skip
 
 
-def test_a_span_no_entity_is_named_around_a_name_the_graph_has_is_no_name():
+def test_a_span_no_entity_is_named_made_only_of_names_the_graph_has_is_no_name():
     ents = [QueryEntity("Sauvignon Blanc", "exact-name", "e-sb"), QueryEntity("Bellhaven", "exact-name", "e-b"),
             QueryEntity("Bellhaven Sauvignon Blanc", "name-span")]  # fmt: skip
     q = "Where was the first Bellhaven Sauvignon Blanc made?"
     assert query_names(_trace(q, ents, [])) == ("Sauvignon Blanc", "Bellhaven")
     assert _verdict(q, ents, [HISTORY, FROST]).kind == "found"
+    # a span with more than the names found alone stays a name: "Black Hawk Township" is not the Black Hawk
+    township = [QueryEntity("Black Hawk", "exact-name", "e-bh"), QueryEntity("Black Hawk Township", "name-span")]
+    assert query_names(_trace("Which county borders Black Hawk Township?", township, [])) == (
+        "Black Hawk", "Black Hawk Township")  # fmt: skip
     # a span the graph names exactly stays a name; so does a span holding no known name (nothing to ask instead)
     named = [QueryEntity("Seddon Co-operative Winery", "exact-name", "e-w"), QueryEntity("Seddon", "exact-name", "e-s")]
     assert query_names(_trace("When was the Seddon Co-operative Winery founded?", named, [])) == (
