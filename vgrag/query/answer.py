@@ -126,15 +126,35 @@ def _chain_similarity(question: np.ndarray, vectors: list[np.ndarray]) -> float:
     return float(total @ question) / size if size else 0.0
 
 
+_FIGURE = re.compile(r"(?<![\w.,:])\d+(?:[.,:]\d+)*(?![\w])")
+
+
+def _only_names(span: str, names: set[str]) -> bool:
+    """Whether the (normalised) span is nothing but these names side by side ("bellhaven sauvignon blanc")."""
+    left = f" {span} "
+    for k in sorted(names, key=len, reverse=True):
+        left = left.replace(f" {k} ", " ")
+    return not left.strip()
+
+
 def query_names(trace: QueryTrace) -> tuple[str, ...]:
     """The question's names as retrieval found them (its query entities, not parsed again): the capitalised ones or
     figures ("film", "wrote" are words it asks with, not names), without a span that only glues a leading question
-    word to names also found alone ("Are Christopher Nolan and Sathish Kalathil")."""
+    word to names also found alone ("Are Christopher Nolan and Sathish Kalathil"), without a capitalised span that
+    no entity is named and that is only names the graph has, side by side ("Bellhaven Sauvignon Blanc": "Bellhaven"
+    and "Sauvignon Blanc"; "Black Hawk Township" stays a name beside "Black Hawk"), and with every figure the question
+    writes ("… won a trophy in 2022?": the year is part of what is asked, as a name the evidence must state)."""
     if trace.query_entities is None:
         return ()
-    found = [re.sub(r"['’]s$", "", e.text.strip()) for e in trace.query_entities.entities]
+    ents = trace.query_entities.entities
+    found = [re.sub(r"['’]s$", "", e.text.strip()) for e in ents]
     names = list(dict.fromkeys(n for n in found if n[:1].isupper() or n[:1].isdigit()))
-    return tuple(n for n in names if not (n.split()[0].lower() in STOP_WORDS and any(m != n and m in n for m in names)))
+    names = [n for n in names if not (n.split()[0].lower() in STOP_WORDS and any(m != n and m in n for m in names))]
+    exact = {norm(e.text) for e in ents if e.entity_id is not None and (e.text[:1].isupper() or e.text[:1].isdigit())}
+    spans = {norm(n) for e, n in zip(ents, found, strict=True) if e.entity_id is None} - exact
+    names = [n for n in names if not (norm(n) in spans and _only_names(norm(n), exact - {norm(n)}))]
+    figures = [f for f in _FIGURE.findall(trace.question) if not any(f" {norm(f)} " in f" {norm(n)} " for n in names)]
+    return tuple(dict.fromkeys([*names, *figures]))
 
 
 def chain_of(trace: QueryTrace, paths: tuple[tuple[str, ...], ...]) -> Chain:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..nlp import Lemmas
+from ..nlp import STOP_WORDS, WORD, Lemmas
 from .question import norm
 
 MAX_EVIDENCE = 5  # sentences shown first (docs/offline-answers.md, "Third pass (session 16)")
@@ -52,10 +52,17 @@ def describe(
     sentence's named entities (`tags`, one list per sentence); `lex` reads the sentences' words (the question's)."""
     lex = lex if lex is not None else Lemmas()
     every = frozenset().union(*lemmas) if lemmas else frozenset()
+    # a question word whose lemma is a stop word ("owns": own) is said by the passages' stop words too ("made"),
+    # which the content-word match drops
+    stopped = frozenset().union(*(x for x in lemmas if x & STOP_WORDS)) if lemmas else frozenset()
+    firsts = {x[:1] for x in stopped}
     keys = [(n, f" {norm(n)} ") for n in names if norm(n)]
     out = []
     for (i, title, text), ents in zip(split, tags, strict=True):
         have = lex.found(every, text) if every else frozenset()
+        if stopped:
+            near = [w for w in (w.casefold() for w in WORD.findall(text)) if w[:1] in firsts]
+            have |= frozenset().union(*lex.of(near)) & stopped
         padded = f" {norm(text)} "
         with_title = f" {norm(title)} {padded}"
         out.append(

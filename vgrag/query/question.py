@@ -78,10 +78,10 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
     lex = lex if lex is not None else Lemmas()
     english = is_english(question)
     name_words = frozenset().union(*lex.content(" ".join(names))) if names else frozenset()
-    # a word whose lemma is a stop word ("makes": make) is one the passages' words never match ("made" is dropped
-    # from them as a stop word): asked for, it could never be said
+    # a word whose lemma is a stop word ("owns", "makes": own, make) is asked too; the evidence reads the passages'
+    # stop words for it (evidence.describe: "made" says "makes"), so "Who owns X?" is not answered by X alone
     pairs = [(w, x) for w, x in zip(content_words(question), lex.content(question), strict=True)
-             if not x & name_words and not x & STOP_WORDS]  # fmt: skip
+             if not x & name_words]  # fmt: skip
     lemmas, words = tuple(x for _, x in pairs), tuple(w for w, _ in pairs)
     if nlp is None:
         return Asked(question, "", "", names, lemmas, english, words, lex)

@@ -6,10 +6,10 @@ documents" when the evidence states fewer than NAME_MIN of the question's names 
 similar to the question does not stand out from the others (`relation_z` below REL_Z_MIN: a score relative to the
 graph's own candidates, not a raw similarity), or when nothing of the question is said. "Found" when the evidence
 states every name and says every content word *of* those names (`linked`: in a sentence stating one, the sentence
-after it, or along the chain it names); "partly found" otherwise, naming the part nothing supports. No word table, no
-per-question rule; the rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held out on
-HotpotQA dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on
-MuSiQue), so nothing here is tuned to the evaluation questions.
+after it unless that opens with something new, or along the chain it names); "partly found" otherwise, naming the
+part nothing supports. No word table, no per-question rule; the rule (which signals) and its thresholds were chosen
+on MuSiQue dev alone and held out on HotpotQA dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA
+alone, a rule does not hold on MuSiQue), so nothing here is tuned to the evaluation questions.
 
 With an LLM, the model is told to answer "not in the documents" when the passages do not say; that reply is parsed
 (`said_not_in_documents`) and shown as the same verdict.
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .evidence import Sentence, bridged
+from ..nlp import load_spacy
 from .question import norm
 
 VerdictKind = Literal["found", "partly", "missing"]
@@ -89,10 +90,12 @@ def linked(
         return list(chosen)
     keys = [f" {k} " for n in names if (k := norm(n))]
     texts = texts or _normed(split)
+    unnamed = {(s.passage, s.text) for s in chosen if not s.names}
     after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
     for (i, _, _), nxt, text in zip(split, split[1:], texts, strict=False):
-        if nxt[0] == i and any(k in text for k in keys):
+        if nxt[0] == i and (nxt[0], nxt[2]) in unnamed and any(k in text for k in keys):
             after.add((nxt[0], nxt[2]))
+    after -= opening_anew(after)
     out = [s for s in chosen if s.names or (s.passage, s.text) in after]
     while True:  # along the chain: a sentence sharing a named entity with a linked one, or of a passage it names
         ents = set().union(*(s.entities for s in out)) if out else set()
@@ -100,6 +103,20 @@ def linked(
         if not more:
             return [s for s in chosen if s in out]
         out += more
+
+
+def opening_anew(sentences: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    """The (passage, sentence) pairs whose sentence opens with an indefinite noun phrase ("A smaller office in Leeds
+    opened in 2022 …" after "The head office is in Bristol."): it brings in something new, so it does not continue
+    the sentence before it the way "He was born in 1971." or "The driver, Aled Morgan, …" do. spaCy's tagger and
+    morphology on the sentence's first words (Definite=Ind); none without spaCy."""
+    nlp = load_spacy() if sentences else None
+    if nlp is None:
+        return set()
+    keep = ("tok2vec", "tagger", "attribute_ruler")
+    pairs = sorted(sentences)
+    docs = nlp.pipe([" ".join(t.split()[:6]) for _, t in pairs], disable=[p for p in nlp.pipe_names if p not in keep])  # type: ignore[union-attr]
+    return {p for p, d in zip(pairs, docs, strict=True) if len(d) and "Ind" in d[0].morph.get("Definite")}
 
 
 def relation_margin(relations: Sequence[object]) -> float:
