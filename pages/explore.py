@@ -17,9 +17,38 @@ ensure_router()
 st.title("Explore the graph")
 ws, graph = require_graph()
 
+
+@st.cache_data(show_spinner="Scanning the graph…", max_entries=8)
+def health(uri: str, name: str, version: tuple) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    ents = list(graph.iter_entities())
+    deg = pd.DataFrame({"entity": [e.name for e in ents], "degree": [len(e.relation_ids) for e in ents]})
+    dist = deg.groupby("degree").size().rename("entities").reset_index()
+    hubs = deg.sort_values("degree", ascending=False).head(15)
+    isolated = sorted(e.name for e in ents if not e.relation_ids)
+    return dist, hubs, isolated
+
+
+c = graph.counts()
+dist, hubs, isolated = health(ws.settings.milvus_uri, graph.name, tuple(sorted(c.items())))
+
+
+def _start_from_hub() -> None:
+    """A hub picked: it becomes the search (the text box is drawn after this callback, so it takes the value)."""
+    if st.session_state.get("hub_pick"):
+        st.session_state["entity_query"] = st.session_state["hub_pick"]
+
+
 s_col, b_col = st.columns([6, 1], vertical_alignment="bottom")
 typed = s_col.text_input("Search an entity", placeholder="a name, then Enter or Search", key="entity_query")
 b_col.button("Search", key="entity_search", width="stretch")  # a click reruns with the typed text, like Enter
+if not typed.strip() and len(hubs):
+    st.pills(  # a first look at a graph nobody has searched yet: its best-connected entities, one click each
+        "Or start from one of the most connected entities",
+        [n for n, d in zip(hubs["entity"], hubs["degree"], strict=True) if d][:8],
+        format_func=md_escape,  # pills read their labels as Markdown: a name is shown literally
+        key="hub_pick",
+        on_change=_start_from_hub,
+    )
 if typed.strip():
     near = ws.find_entities(typed, graph.name, 40)  # by meaning; then the names that match what was typed first
     written = graph_aliases(graph).all()  # entity name -> the spellings merged into it (one read for every hit)
@@ -74,19 +103,7 @@ if typed.strip():
                 st.markdown(md_escape(p.text))  # wrapped, and shown literally
 
 
-@st.cache_data(show_spinner="Scanning the graph…", max_entries=8)
-def health(uri: str, name: str, version: tuple) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
-    ents = list(graph.iter_entities())
-    deg = pd.DataFrame({"entity": [e.name for e in ents], "degree": [len(e.relation_ids) for e in ents]})
-    dist = deg.groupby("degree").size().rename("entities").reset_index()
-    hubs = deg.sort_values("degree", ascending=False).head(15)
-    isolated = sorted(e.name for e in ents if not e.relation_ids)
-    return dist, hubs, isolated
-
-
 with st.expander("Graph health"):
-    c = graph.counts()
-    dist, hubs, isolated = health(ws.settings.milvus_uri, graph.name, tuple(sorted(c.items())))
     st.bar_chart(dist, x="degree", y="entities")
     st.write("Top hub entities")
     st.dataframe(hubs, width="stretch", hide_index=True)

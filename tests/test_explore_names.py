@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from apptest import explore_search
 
+from ui.safe import md_escape
 from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents
 from vgrag.models import Triple
@@ -69,3 +70,32 @@ def test_explore_lists_the_prefix_name_first(tmp_path, monkeypatch, minilm):
     options = at.selectbox(key="entity_pick").options
     assert options[0].startswith("Calder Brothers Construction"), options
     assert options[1].startswith("Calder Brothers tender"), options
+
+
+def test_an_unsearched_graph_offers_its_most_connected_entities(tmp_path, monkeypatch, minilm):
+    """Explore opened on a graph nobody has searched yet lists its best-connected entities (a new user does not know
+    what to type); one click searches it. A name that reads as Markdown is shown literally."""
+    from milvus_lite.server_manager import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path / "h.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    docs = [(f"{n}.txt", line.encode()) for n, line in enumerate([
+        "Calder Brothers Construction | won | Riverside Library contract.",
+        "Calder Brothers Construction | is based in | Harlow.",
+        "Calder Brothers Construction | was founded by | Tom Calder.",
+        "**Bold** [Ltd](http://x.test) | is based in | Harlow.",
+    ])]  # fmt: skip
+    ingest_documents(ws.graph("town"), minilm, Scripted(), docs)
+    hostile = next(e.name for e in ws.graph("town").iter_entities() if "Ltd" in e.name)  # as ingest stored it
+    ws.close()
+    server_manager_instance.release_server(path)
+    at = explore_search(monkeypatch, path, "town", "")
+    pills = at.button_group(key="hub_pick")
+    assert pills.options[0] == "Calder Brothers Construction", pills.options
+    assert pills.options[1] == "Harlow"
+    assert "](" in hostile and md_escape(hostile) in pills.options and hostile not in pills.options  # shown literally, not as a link
+    pills.set_value("Harlow").run()
+    assert at.text_input(key="entity_query").value == "Harlow"
+    assert at.selectbox(key="entity_pick").options[0].startswith("Harlow"), at.selectbox(key="entity_pick").options
