@@ -4,6 +4,7 @@ graph's source documents."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from collections.abc import Sequence
 
@@ -31,9 +32,28 @@ class MetaStore:
         s.add_field(VEC, DataType.FLOAT_VECTOR, dim=2)
         ip = self.client.prepare_index_params()
         ip.add_index(VEC, index_type="FLAT", metric_type="COSINE")
-        self.client.create_collection(META, schema=s)
+        try:
+            self.client.create_collection(META, schema=s)
+        except Exception:  # noqa: BLE001 - another program opening the same new database made it first
+            if not self.client.has_collection(META):
+                raise
+            self._await_loaded()
+            return
         self.client.create_index(META, ip, sync=False)  # see Graph._create: no fixed 0.5 s wait
         self.client.load_collection(META)
+
+    def _await_loaded(self, seconds: float = 30.0) -> None:
+        """Load the collection another program is creating: it can be loaded once that program has indexed it
+        (a load before then is refused: retried, up to `seconds`)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                self.client.load_collection(META)
+                return
+            except Exception:  # noqa: BLE001 - not indexed yet
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def rows(self, kind: str, graph: str | None = None, strong: bool = False) -> list[dict]:
         """The records of a kind (of one graph); `strong`: on a server, every acknowledged write seen."""
