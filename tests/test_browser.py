@@ -45,6 +45,32 @@ ARGS = [
 ]
 
 
+# The Ask page's graph frame measures itself again 0, 150, 500 and 1200 ms after each draw, resize or rerun
+# (`fitFrame` in ui/graph_frame.html). Installed in every frame of a page, this counts those timers, so a test waits
+# until the last has run instead of a fixed 1.3 s (and a changed schedule still waits for its own end).
+FIT_WATCH_JS = """(() => {
+  const set = window.setTimeout, clear = window.clearTimeout, pending = new Set();
+  window.vgragFits = {pending: pending, done: 0, last: 0};
+  window.setTimeout = function (fn, ms, ...rest) {
+    if (typeof fn !== "function" || fn.name !== "fitFrame") return set(fn, ms, ...rest);
+    const id = set(function () { pending.delete(id); fn(); window.vgragFits.done += 1;
+                                 window.vgragFits.last = performance.now(); }, ms);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return clear(id); };
+})();"""
+
+
+def fits_settled(frame, after: int | None = None, quiet_ms: int = 0) -> int:
+    """Wait until the graph frame's pending re-measurements have all run (with `after`: and at least one ran since
+    the count was `after`, then none for `quiet_ms`); returns the count of those run so far."""
+    more = "" if after is None else f" && f.done > {after} && performance.now() - f.last >= {quiet_ms}"
+    frame.wait_for_function(f"(() => {{ const f = window.vgragFits; return f && f.pending.size === 0{more}; }})()",
+                            timeout=60000)  # fmt: skip
+    return frame.evaluate("window.vgragFits.done")
+
+
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser") / "b.db"  # empty: the test loads the demo through the UI
