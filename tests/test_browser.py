@@ -78,6 +78,11 @@ def app_url(tmp_path_factory):
         yield url
 
 
+def run_finished(page, timeout: int = 60000) -> None:
+    """Wait until the app's script run is over (Streamlit marks its root element with the run's state)."""
+    page.locator("[data-testid=stApp][data-test-script-state=notRunning]").wait_for(state="attached", timeout=timeout)
+
+
 def _graph_frame(page, view: str | None = None):
     """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place;
     with `view`, the one drawn for that view (a step's frame replaces the previous step's)."""

@@ -4,7 +4,7 @@ renders: the page itself, never Streamlit's "Page not found" dialog. /overview (
 
 from __future__ import annotations
 
-from test_browser import ARGS, CHROMIUM, playwright
+from test_browser import ARGS, CHROMIUM, playwright, run_finished
 
 PAGES = {  # path -> text only that page shows
     "": "Where to next",
@@ -21,7 +21,7 @@ PAGES = {  # path -> text only that page shows
 def _opened(page, url: str, ready: str) -> None:
     page.goto(url, wait_until="networkidle")
     page.get_by_text(ready).first.wait_for(timeout=60000)
-    page.wait_for_timeout(500)  # the dialog comes with the page's first run
+    run_finished(page)  # the dialog comes with the page's first run
     assert page.get_by_text("Page not found").count() == 0, url
     assert page.locator("[data-testid=stException]").count() == 0, url
 
