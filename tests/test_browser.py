@@ -83,6 +83,25 @@ def run_finished(page, timeout: int = 60000) -> None:
     page.locator("[data-testid=stApp][data-test-script-state=notRunning]").wait_for(state="attached", timeout=timeout)
 
 
+def after_rerun(page, action) -> None:
+    """Do `action` (a click, a key) and wait until the rerun it starts has finished."""
+    page.evaluate(
+        """() => { const app = document.querySelector('[data-testid=stApp]');
+          if (!window.vgragRunWatch) {
+            window.vgragRunWatch = new MutationObserver(() => {
+              if (app.getAttribute('data-test-script-state') === 'running') window.vgragRuns += 1; });
+            window.vgragRunWatch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+          }
+          window.vgragRuns = 0; }"""
+    )
+    action()
+    page.wait_for_function(
+        "window.vgragRuns > 0 && document.querySelector('[data-testid=stApp]')"
+        ".getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=60000,
+    )
+
+
 def _graph_frame(page, view: str | None = None):
     """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place;
     with `view`, the one drawn for that view (a step's frame replaces the previous step's)."""
