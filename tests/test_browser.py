@@ -62,10 +62,11 @@ FIT_WATCH_JS = """(() => {
 })();"""
 
 
-def fits_settled(frame, after: int | None = None, quiet_ms: int = 0) -> int:
-    """Wait until the graph frame's pending re-measurements have all run (with `after`: and at least one ran since
-    the count was `after`, then none for `quiet_ms`); returns the count of those run so far."""
-    more = "" if after is None else f" && f.done > {after} && performance.now() - f.last >= {quiet_ms}"
+def fits_settled(frame, after: int | None = None, quiet_ms: int = 300) -> int:
+    """Wait until the graph frame's pending re-measurements have all run and the last is `quiet_ms` old (a height it
+    set redraws the network 150 ms later, vgrag/present/view.js); with `after`, at least one ran since the count was
+    `after`. Returns the count of those run so far."""
+    more = f" && performance.now() - f.last >= {quiet_ms}" + ("" if after is None else f" && f.done > {after}")
     frame.wait_for_function(f"(() => {{ const f = window.vgragFits; return f && f.pending.size === 0{more}; }})()",
                             timeout=60000)  # fmt: skip
     return frame.evaluate("window.vgragFits.done")

@@ -78,7 +78,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             for w, h in SIZES[1:]:
                 done = fits_settled(_graph_frame(page, f"{EXAMPLE} · eviction"))
                 page.set_viewport_size({"width": w, "height": h})
-                fits_settled(_graph_frame(page, f"{EXAMPLE} · eviction"), after=done, quiet_ms=300)  # measured again
+                fits_settled(_graph_frame(page, f"{EXAMPLE} · eviction"), after=done)  # measured again
                 box = page.locator(".st-key-graph_frame iframe").bounding_box()
                 assert box["y"] + box["height"] <= h and box["height"] >= 360, (w, h, box)
                 below = page.get_by_text(re.compile(r"^eviction: [0-9.]+ ms$")).bounding_box()

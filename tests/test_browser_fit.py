@@ -61,7 +61,7 @@ def test_every_step_and_the_comparison_fit_the_window(demo_app):
                 done = fits_settled(frame)
                 page.get_by_role("button", name=button, exact=True).click()
                 page.get_by_role("button", name="Leave Present" if button == "Present" else "Present").wait_for()
-                fits_settled(frame, after=done, quiet_ms=300)  # measured again after the move, then quiet
+                fits_settled(frame, after=done)  # measured again after the move, then quiet
                 _in_view(page, h, 160, f"{w}x{h} after {button}")
             page.get_by_role("button", name="Pin", exact=True).click()
             page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
