@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from pathlib import Path
 
@@ -23,10 +24,13 @@ quiet_storage_logs()
 _names = itertools.count()
 
 
+ISOLATED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees a real key or endpoint from the machine it runs on."""
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER"):
+    for var in ISOLATED:
         monkeypatch.delenv(var, raising=False)
 
 
@@ -63,3 +67,25 @@ def minilm():
     from vgrag.embed import MiniLMEmbedder
 
     return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="session")
+def demo_app(tmp_path_factory: pytest.TempPathFactory, minilm) -> str:
+    """One `streamlit run app.py` over a database holding the demo graph (imported as the app's "Load the demo
+    graph" button does), shared by the browser tests that only read it; yields its URL. Each test opens its own
+    browser, so its own Streamlit session: nothing one test clicks is seen by another. A test that writes to its
+    graph (imports, merges) or needs a fresh database starts its own app instead."""
+    from helpers import running_app
+    from milvus_lite import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path_factory.mktemp("demo_app") / "demo.db")
+    demo = ROOT / "data" / "demo" / "northwind.jsonl"
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    ws.import_triples((demo.name, demo.read_bytes()), "demo")
+    ws.close()
+    server_manager_instance.release_server(path)
+    env = {k: v for k, v in os.environ.items() if k not in ISOLATED}  # set up before _isolated_env runs
+    with running_app({**env, "VGRAG_MILVUS_URI": path}) as url:
+        yield url

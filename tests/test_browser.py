@@ -45,11 +45,62 @@ ARGS = [
 ]
 
 
+# The Ask page's graph frame measures itself again 0, 150, 500 and 1200 ms after each draw, resize or rerun
+# (`fitFrame` in ui/graph_frame.html). Installed in every frame of a page, this counts those timers, so a test waits
+# until the last has run instead of a fixed 1.3 s (and a changed schedule still waits for its own end).
+FIT_WATCH_JS = """(() => {
+  const set = window.setTimeout, clear = window.clearTimeout, pending = new Set();
+  window.vgragFits = {pending: pending, done: 0, last: 0};
+  window.setTimeout = function (fn, ms, ...rest) {
+    if (typeof fn !== "function" || fn.name !== "fitFrame") return set(fn, ms, ...rest);
+    const id = set(function () { pending.delete(id); fn(); window.vgragFits.done += 1;
+                                 window.vgragFits.last = performance.now(); }, ms);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return clear(id); };
+})();"""
+
+
+def fits_settled(frame, after: int | None = None, quiet_ms: int = 300) -> int:
+    """Wait until the graph frame's pending re-measurements have all run and the last is `quiet_ms` old (a height it
+    set redraws the network 150 ms later, vgrag/present/view.js); with `after`, at least one ran since the count was
+    `after`. Returns the count of those run so far."""
+    more = f" && performance.now() - f.last >= {quiet_ms}" + ("" if after is None else f" && f.done > {after}")
+    frame.wait_for_function(f"(() => {{ const f = window.vgragFits; return f && f.pending.size === 0{more}; }})()",
+                            timeout=60000)  # fmt: skip
+    return frame.evaluate("window.vgragFits.done")
+
+
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser") / "b.db"  # empty: the test loads the demo through the UI
     with running_app({**os.environ, "VGRAG_MILVUS_URI": str(db)}) as url:
         yield url
+
+
+def run_finished(page, timeout: int = 60000) -> None:
+    """Wait until the app's script run is over (Streamlit marks its root element with the run's state)."""
+    page.locator("[data-testid=stApp][data-test-script-state=notRunning]").wait_for(state="attached", timeout=timeout)
+
+
+def after_rerun(page, action) -> None:
+    """Do `action` (a click, a key) and wait until the rerun it starts has finished."""
+    page.evaluate(
+        """() => { const app = document.querySelector('[data-testid=stApp]');
+          if (!window.vgragRunWatch) {
+            window.vgragRunWatch = new MutationObserver(() => {
+              if (app.getAttribute('data-test-script-state') === 'running') window.vgragRuns += 1; });
+            window.vgragRunWatch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+          }
+          window.vgragRuns = 0; }"""
+    )
+    action()
+    page.wait_for_function(
+        "window.vgragRuns > 0 && document.querySelector('[data-testid=stApp]')"
+        ".getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=60000,
+    )
 
 
 def _graph_frame(page, view: str | None = None):

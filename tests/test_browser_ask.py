@@ -84,31 +84,28 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             browser.close()
 
 
-def test_the_knobs_keep_their_values_when_opened_after_a_run(tmp_path):
+def test_the_knobs_keep_their_values_when_opened_after_a_run(demo_app):
     """The knobs live in a closed popover: opened after any rerun, every one showed its minimum (entity top-k 0,
     passages 1…), and the next Ask ran with those. The popover shows the values the run used, and they stay."""
     from vgrag.config import QueryParams
 
     q = QueryParams()
-    with running_app({**os.environ, "VGRAG_MILVUS_URI": str(tmp_path / "k.db")}) as url:
-        with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(url + "/ask", wait_until="networkidle")
-            page.get_by_role("button", name="Load the demo graph").click()
-            page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)
-            _ask_the_example(page, url)  # a rerun (two, with the Ask) before the popover is ever opened
-            page.get_by_role("button", name="Knobs").click()
-            box = page.get_by_label("Entity top-k")
-            box.wait_for(timeout=30000)
-            page.wait_for_timeout(1000)  # a widget mounted with a wrong value sends it back at once: let it
-            shown = {n: page.get_by_label(n).input_value() for n in ("Entity top-k", "Passages", "Eviction cap")}
-            page.keyboard.press("Escape")
-            page.get_by_role("button", name="Ask", exact=True).click()
-            page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
-            page.wait_for_timeout(500)
-            link = page.url
-            browser.close()
+    url = demo_app  # the demo graph, loaded (tests/conftest.py)
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        _ask_the_example(page, url)  # a rerun (two, with the Ask) before the popover is ever opened
+        page.get_by_role("button", name="Knobs").click()
+        box = page.get_by_label("Entity top-k")
+        box.wait_for(timeout=30000)
+        page.wait_for_timeout(1000)  # a widget mounted with a wrong value sends it back at once: let it
+        shown = {n: page.get_by_label(n).input_value() for n in ("Entity top-k", "Passages", "Eviction cap")}
+        page.keyboard.press("Escape")
+        page.get_by_role("button", name="Ask", exact=True).click()
+        page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+        page.wait_for_timeout(500)
+        link = page.url
+        browser.close()
     assert shown == {"Entity top-k": str(q.entity_top_k), "Passages": str(q.passage_top_k),
                      "Eviction cap": str(q.eviction_cap)}, shown  # fmt: skip
     assert f"k_ent={q.entity_top_k}" in link and f"k_psg={q.passage_top_k}" in link, link

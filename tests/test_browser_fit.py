@@ -9,9 +9,19 @@ import os
 
 import pytest
 from canvas import assert_readable
-from helpers import running_app
-from test_browser import ARGS, CHROMIUM, EXAMPLE, N, STEP_LABELS, _ask_the_example, _graph_frame, playwright
-from test_browser_compare import STEPS, demo_db, set_hops
+from test_browser import (
+    ARGS,
+    CHROMIUM,
+    EXAMPLE,
+    FIT_WATCH_JS,
+    N,
+    STEP_LABELS,
+    _ask_the_example,
+    _graph_frame,
+    fits_settled,
+    playwright,
+)
+from test_browser_compare import STEPS, set_hops
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 SHOTS = "/tmp/hui"
@@ -29,26 +39,29 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png")
 
 
-def test_every_step_and_the_comparison_fit_the_window(tmp_path):
-    with running_app(demo_db(tmp_path)) as url, playwright.sync_playwright() as p:
+def test_every_step_and_the_comparison_fit_the_window(demo_app):
+    url = demo_app
+    with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for w, h in ((1152, 720), (1920, 1080)):
             page = browser.new_page(viewport={"width": w, "height": h})
+            page.add_init_script(FIT_WATCH_JS)  # to wait for the frame's own re-measurements (tests/test_browser.py)
             _ask_the_example(page, url)
             for n in range(1, N + 1):
                 if n > 1:
                     page.get_by_role("button", name="Next ▶").click()
                     page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
                 frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
-                page.wait_for_timeout(1300)  # the frame measures itself again as the page above settles
+                fits_settled(frame)  # the frame measures itself again as the page above settles
                 answer = STEP_LABELS[n - 1] == "answer"
                 _in_view(page, h, 160 if answer else 360, f"{w}x{h} {STEP_LABELS[n - 1]}")
                 assert_readable(frame)
                 _shot(page, f"fit_ask_{w}x{h}_{n}")
             for button in ("Present", "Leave Present"):  # the frame moves up, then down again: no new data
+                done = fits_settled(frame)
                 page.get_by_role("button", name=button, exact=True).click()
                 page.get_by_role("button", name="Leave Present" if button == "Present" else "Present").wait_for()
-                page.wait_for_timeout(1500)
+                fits_settled(frame, after=done)  # measured again after the move, then quiet
                 _in_view(page, h, 160, f"{w}x{h} after {button}")
             page.get_by_role("button", name="Pin", exact=True).click()
             page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
@@ -60,7 +73,7 @@ def test_every_step_and_the_comparison_fit_the_window(tmp_path):
                     page.get_by_role("button", name="Next ▶").click()
                     page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
                 frame = _graph_frame(page, f"compare · {STEPS[n - 1]}")
-                page.wait_for_timeout(1300)
+                fits_settled(frame)
                 _in_view(page, h, 360, f"{w}x{h} compare {STEPS[n - 1]}")
                 assert_readable(frame)
                 _shot(page, f"fit_compare_{w}x{h}_{n}")

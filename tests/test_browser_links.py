@@ -4,9 +4,7 @@ renders: the page itself, never Streamlit's "Page not found" dialog. /overview (
 
 from __future__ import annotations
 
-from helpers import running_app
-from test_browser import ARGS, CHROMIUM, playwright
-from test_browser_compare import demo_db
+from test_browser import ARGS, CHROMIUM, playwright, run_finished
 
 PAGES = {  # path -> text only that page shows
     "": "Where to next",
@@ -23,13 +21,14 @@ PAGES = {  # path -> text only that page shows
 def _opened(page, url: str, ready: str) -> None:
     page.goto(url, wait_until="networkidle")
     page.get_by_text(ready).first.wait_for(timeout=60000)
-    page.wait_for_timeout(500)  # the dialog comes with the page's first run
+    run_finished(page)  # the dialog comes with the page's first run
     assert page.get_by_text("Page not found").count() == 0, url
     assert page.locator("[data-testid=stException]").count() == 0, url
 
 
-def test_every_page_path_and_every_rendered_link_opens_its_page(tmp_path):
-    with running_app(demo_db(tmp_path)) as url, playwright.sync_playwright() as p:
+def test_every_page_path_and_every_rendered_link_opens_its_page(demo_app):
+    url = demo_app
+    with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         for path, ready in PAGES.items():

@@ -9,7 +9,7 @@ import os
 
 import pytest
 from helpers import running_app
-from test_browser import ARGS, CHROMIUM, SHOTS, playwright
+from test_browser import ARGS, CHROMIUM, SHOTS, after_rerun, playwright, run_finished
 
 from vgrag.text import entity_id
 
@@ -47,15 +47,21 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(url + "/review?graph=demo&entity=Dr.+Raman", wait_until="networkidle")
             page.get_by_text("Dr. Raman | leads | Platform team").wait_for(timeout=120000)
-            page.wait_for_timeout(3000)  # the icons' font
+            page.evaluate("document.fonts.ready.then(() => document.fonts.status)")  # the icons' font
             page.screenshot(path=str(shots / "review_1280x720.png"))
             page.get_by_text("Entity: Dr. Raman").click()
             page.get_by_label("Merge into (search a name)").fill("Priya Raman")
-            page.get_by_label("Merge into (search a name)").press("Enter")
-            page.wait_for_timeout(3000)  # the search reruns the page; the picker then lists the matches
-            page.get_by_label("Merge into", exact=True).click()
-            page.get_by_role("option", name="Priya Raman", exact=True).click()
-            page.wait_for_timeout(2000)
+            search = page.get_by_label("Merge into (search a name)")
+            after_rerun(page, lambda: search.press("Enter"))  # the search reruns the page; the picker then lists
+            option = page.get_by_role("option", name="Priya Raman", exact=True)  # the matches (once the page has
+            for _ in range(20):  # settled: a picker opened by an earlier run lists the earlier matches)
+                page.get_by_label("Merge into", exact=True).click()
+                try:
+                    option.wait_for(timeout=3000)
+                    break
+                except playwright.Error:
+                    page.keyboard.press("Escape")
+            after_rerun(page, option.click)
             page.screenshot(path=str(shots / "review_merge_1280x720.png"))
             page.get_by_role("button", name="Merge", exact=True).click()
             page.get_by_text("Merged “Dr. Raman” into “Priya Raman”").wait_for(timeout=60000)
@@ -63,7 +69,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path):
             page.get_by_text("Priya Raman | leads | Platform team").wait_for(timeout=120000)
             page.get_by_text("Undo and the edit log").click()
             page.get_by_role("button", name="Undo the last edit").wait_for(timeout=60000)  # the log is a data grid
-            page.wait_for_timeout(2000)
+            run_finished(page)
             page.screenshot(path=str(shots / "review_after_merge_1280x720.png"))
             page.goto(url + "/ask?graph=demo", wait_until="networkidle")
             page.get_by_label("Question", exact=True).fill(QUESTION)
@@ -73,7 +79,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path):
             for n in range(2, steps + 1):  # through to the answer, on the merged graph
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/{steps}").first.wait_for(timeout=60000)
-            page.wait_for_timeout(3000)
+            run_finished(page)
             page.screenshot(path=str(shots / "ask_after_merge_1280x720.png"))
             browser.close()
     from vgrag import Settings, Workspace

@@ -7,9 +7,8 @@ from __future__ import annotations
 import os
 import tomllib
 
-from helpers import ROOT, running_app
+from helpers import ROOT
 from test_browser import ARGS, CHROMIUM, playwright
-from test_browser_compare import demo_db
 
 from ui.uploads import UPLOAD_MB
 from vgrag.documents.sources import MAX_FILE_MB
@@ -20,12 +19,13 @@ def test_the_server_limit_is_the_apps_limit():
     assert config["server"]["maxUploadSize"] == UPLOAD_MB == MAX_FILE_MB
 
 
-def test_every_file_chooser_states_one_limit_and_names_a_file_over_it(tmp_path):
+def test_every_file_chooser_states_one_limit_and_names_a_file_over_it(demo_app, tmp_path):
     big = tmp_path / "big_report.txt"
     with big.open("wb") as f:
         f.truncate((UPLOAD_MB + 1) * 2**20)  # sparse: no 51 MB written
     limit = f"{UPLOAD_MB}MB per file"
-    with running_app(demo_db(tmp_path)) as url, playwright.sync_playwright() as p:
+    url = demo_app
+    with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(url + "/evaluate", wait_until="networkidle")

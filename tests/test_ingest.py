@@ -1,21 +1,22 @@
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from milvus_lite import server_manager_instance
 from pdfmake import text_pdf
 
+from vgrag import Settings, Workspace
+from vgrag.documents.inputs import read_file
 from vgrag.documents.triple_files import read_openie
 from vgrag.extraction.extract import Extraction
 from vgrag.ingest import ingest_documents, ingest_imported
 from vgrag.models import Triple
-from vgrag.storage.check import check_graph
+from vgrag.storage.check import CheckReport, check_graph
 from vgrag.storage.writer import delete_document
 from vgrag.text import content_hash
 
@@ -86,48 +87,38 @@ def test_bench_openie_import(graph, embedder):
     assert check_graph(graph).ok
 
 
-N_CRASH = 1200  # passages: 12 stored batches of 100, so every kill lands mid-ingest
+N_CRASH = 120  # passages: 6 stored batches of 20; each kill below lands at a known point mid-ingest
+CRASHES = (("embed", 3), ("passages", 4), ("relations", 5))  # see tests/crash_at.py: the Nth call of that kind
 
 
-def _check(env: dict) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "vgrag", "--graph", "crash", "check"]
-    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+def _ingest_args(triples: Path) -> list[str]:
+    return ["--graph", "crash", "ingest", "--triples", str(triples), "--batch-size", "20"]
 
 
-def _ingest_cmd(triples: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "vgrag",
-        "--graph",
-        "crash",
-        "ingest",
-        "--triples",
-        str(triples),
-        "--batch-size",
-        "100",
-    ]
+def _kill_at(env: dict, triples: Path, point: str, n: int) -> None:
+    """Run the CLI's ingest and kill -9 it at a known point: inside the embedding of its nth batch, or right after
+    the nth write of passages (or relations), before the rest of that batch is written."""
+    cmd = [sys.executable, str(ROOT / "tests" / "crash_at.py"), point, str(n), "--", *_ingest_args(triples)]
+    p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == -signal.SIGKILL, (point, n, p.returncode, p.stderr[-2000:])  # the point was reached
 
 
-def _kill_after_stores(env: dict, triples: Path, stores: int, delay: float) -> None:
-    """Start an ingest, wait until `stores` more batches are stored, wait `delay` s (mid-batch), then kill -9."""
-    p = subprocess.Popen(
-        _ingest_cmd(triples), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
-    seen = 0
-    for line in p.stderr:  # type: ignore[union-attr]
-        if line.startswith("store "):
-            seen += 1
-            if seen >= stores:
-                break
-    time.sleep(delay)
-    p.send_signal(signal.SIGKILL)
-    p.wait()
+def _ingest_and_check(path: str, embedder, triples: Path | None) -> CheckReport:
+    """What `vgrag --graph crash ingest --triples FILE --batch-size 20` then `vgrag check` do, in this process (the
+    same Workspace calls; the file is released after, for the next program)."""
+    ws = Workspace.open(Settings(milvus_uri=path), embedder)
+    try:
+        if triples is not None:
+            ws.import_triples((str(triples), read_file(triples)), "crash", 20)
+        return ws.check("crash")
+    finally:
+        ws.close()
+        server_manager_instance.release_server(path)
 
 
-def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
-    """kill -9 an import three times at different points (inside embedding and inside writes), then let it
-    finish: the counts equal a clean run's and the consistency check passes."""
+def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path, minilm):
+    """kill -9 an import three times at different points (inside embedding and between the writes of a batch),
+    then let it finish: the counts equal a clean run's and the consistency check passes."""
     rows = "\n".join(
         f'{{"title": "P{i}", "passage": "Person {i} knows Person {i + 1} in City {i % 7}.", '
         f'"triples": [["Person {i}", "knows", "Person {i + 1}"], ["Person {i}", "lives in", "City {i % 7}"]]}}'
@@ -135,22 +126,20 @@ def test_interrupted_ingest_rerun_equals_clean_ingest(tmp_path):
     )
     triples = tmp_path / "people.jsonl"
     triples.write_text(rows)
-    base = {**os.environ, "VGRAG_EMBEDDER": "minilm", "PYTHONPATH": str(ROOT)}
     results = {}
     for label in ("crashed", "clean"):
-        env = {**base, "VGRAG_MILVUS_URI": str(tmp_path / f"{label}.db")}
+        path = str(tmp_path / f"{label}.db")
         if label == "crashed":
-            for stores, delay in ((1, 0.1), (1, 0.6), (2, 1.1)):
-                _kill_after_stores(env, triples, stores, delay)
-            partial = _check(env)
-            assert 0 < json.loads(partial.stdout)["counts"]["passages"] < N_CRASH  # really interrupted mid-ingest
-        done = subprocess.run(_ingest_cmd(triples), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        chk = _check(env)
-        assert chk.returncode == 0, chk.stdout[-2000:]
-        results[label] = json.loads(chk.stdout)
-    assert results["crashed"]["counts"] == results["clean"]["counts"]
-    assert results["clean"]["counts"]["passages"] == N_CRASH
+            env = {**os.environ, "VGRAG_EMBEDDER": "minilm", "PYTHONPATH": str(ROOT), "VGRAG_MILVUS_URI": path}
+            for point, n in CRASHES:
+                _kill_at(env, triples, point, n)
+            partial = _ingest_and_check(path, minilm, None)
+            assert 0 < partial.counts["passages"] < N_CRASH  # really interrupted mid-ingest
+        chk = _ingest_and_check(path, minilm, triples)
+        assert chk.ok, chk.problems[:20]
+        results[label] = chk
+    assert results["crashed"].counts == results["clean"].counts
+    assert results["clean"].counts["passages"] == N_CRASH
 
 
 def test_embedding_progress_is_reported_with_counts_rate_and_time_left(graph, embedder):

@@ -46,7 +46,7 @@ def test_a_question_through_the_workspace_never_waits_for_an_ingest_into_another
     server_manager_instance.release_server(path)
 
     ws = Workspace.open(Settings(milvus_uri=path), embedder)  # a new start: nothing of "asked" in memory yet
-    big = linked_triples_file(tmp_path / "b.jsonl", "B", 3000)
+    big = linked_triples_file(tmp_path / "b.jsonl", "B", 300)  # 6 batches; ~400 questions came in 800
     started, window = threading.Event(), {}
 
     def ingest() -> None:
@@ -54,7 +54,7 @@ def test_a_question_through_the_workspace_never_waits_for_an_ingest_into_another
             started.set()
 
         window["start"] = time.perf_counter()
-        ws.import_triples(big, graph="built", batch_size=100, on_progress=progress)
+        ws.import_triples(big, graph="built", batch_size=50, on_progress=progress)
         window["end"] = time.perf_counter()
 
     t = threading.Thread(target=ingest)
