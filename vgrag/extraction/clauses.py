@@ -243,8 +243,12 @@ class ClauseReader:
         if described is not None:  # "The current editor is X", "France's capital is Paris"
             owner, what = described
             subjects = []
-        elif self.topic and not any(s.node or s.kind == "generic" and self.about.silent for s in subjects) and \
-                not (verb.lemma_ == "be" and self.possessed(verb)) and not lost_subject(verb, self.topic_words):
+        elif (
+            self.topic
+            and not any(s.node or s.kind == "generic" and self.about.silent for s in subjects)
+            and not (verb.lemma_ == "be" and self.possessed(verb))
+            and not lost_subject(verb, self.topic_words)
+        ):
             subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but not
             # "someone's father was X" ("Alan Turing | was | Julius Mathison Turing"), nor "The window opens …" in
             # a text that never names its topic (aboutness.py)
