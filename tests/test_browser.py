@@ -42,11 +42,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
-    # a test may open a second page (a copied link in another context): no page's timers or drawing are slowed
-    # for being in the background (vis draws on animation frames)
-    "--disable-renderer-backgrounding",
-    "--disable-background-timer-throttling",
-    "--disable-backgrounding-occluded-windows",
 ]
 
 

@@ -76,7 +76,6 @@ def test_compare_step_and_reload_restores_both_runs_at_1280x720(tmp_path):
             assert_readable(_graph_frame(page, "compare · hop 2"))
             other = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()  # the link, elsewhere
             other.goto(link, wait_until="networkidle")
-            other.bring_to_front()
             other.get_by_text(f"Step 4/{len(STEPS)} · hop 2").wait_for(timeout=60000)
             _graph_frame(other, "compare · hop 2")
             other.get_by_role("button", name="Next ▶").click()
