@@ -23,12 +23,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .aboutness import Aboutness
-from .aboutness import content as _content
-from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
+from .aboutness import Aboutness, content as _content
+from .mentions import (MONTH, description_start, determiner, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
+                     title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -110,7 +110,7 @@ class ClauseReader:
         ent = self.ent_of.get(tok.i)
         if ent is not None:
             titled = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
-            span = ent[1:] if (ent[0].lower_ == "the" or titled(ent[0])) and len(ent) > 1 else ent
+            span = ent[1:] if (determiner(ent[0]) or titled(ent[0])) and len(ent) > 1 else ent  # "This Act"
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
@@ -217,12 +217,12 @@ class ClauseReader:
         """(predicate, argument token) of a verb's own objects, prepositional and agent arguments."""
         out: list[tuple[str, Tok]] = []
         neg = "not " if any(c.dep_ == "neg" for c in verb.children) else ""
-        particle = " ".join(c.text for c in verb.children if c.dep_ == "prt")
-        base = f"{neg}{verb.text} {particle}".strip()
+        base = f"{neg}{verb.text} {particle(verb)}".strip()
         for c in verb.children:
             if c.dep_ in OBJ and c.pos_ != "ADP":
                 out += [(base, o) for o in coordinated(c)]
-            elif c.dep_ in ("prep", "agent") or c.pos_ == "ADP":  # "played for X" parsed as a dative: a preposition
+            elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of):  # "played for X"
+                # parsed as a dative: a preposition (not the "v" of "Hadley v Baxendale": a word of a name)
                 word = "by" if c.dep_ == "agent" else c.text
                 for p in c.children:
                     if p.dep_ == "pobj":

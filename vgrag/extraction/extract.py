@@ -22,6 +22,7 @@ from ..models import Named, Triple
 from ..nlp import load_spacy
 from .aboutness import pool
 from .clauses import ClauseReader
+from .defined import defined_terms
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
 from .mentions import honorific, post_nominal
@@ -90,7 +91,8 @@ class OfflineExtractor:
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
-                                  defined=tuple(defined_abbreviations(doc.text)), people=people(doc),
+                                  defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
+                                  people=people(doc),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         return Canonicalizer(each_text=True).apply(out)  # clean names: no leading article, markers, repeated titles
 
