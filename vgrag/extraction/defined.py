@@ -39,9 +39,13 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         root = next((t for t in term if not term.start <= t.head.i < term.end), None)
         if root is None or root.dep_ != "appos" or root.head.i >= open_.i:
             continue
-        top = root.head  # the described noun; a description of a name is itself an apposition of it
-        while top.dep_ == "appos" and top.head.i < top.i:
-            top = top.head
+        chain = [root.head]  # the described noun; a description of a name is itself an apposition of it
+        while chain[-1].dep_ == "appos" and chain[-1].head.i < chain[-1].i:
+            chain.append(chain[-1].head)
+        # the proper name nearest the term, on the chain or in apposition to it: "The Claimant, Kestrel Logistics
+        # Ltd ("Kestrel")" defines Kestrel Logistics Ltd, not the role; with no proper name there, the chain's top
+        near = [t for c in chain for t in (c, *c.children) if t.i < open_.i and (t is c or t.dep_ == "appos")]
+        top = max((t for t in near if t.pos_ == "PROPN"), key=lambda t: t.i, default=chain[-1])
         if top.pos_ not in ("NOUN", "PROPN"):
             continue
         long = arg(top)
