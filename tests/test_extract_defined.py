@@ -61,3 +61,23 @@ def test_a_demonstrative_is_no_part_of_a_name():
     ex = extract_one("This Supply Agreement is governed by the laws of England and Wales.", "Contract")
     names = {x for t in ex.triples for x in (t.subject, t.object)}
     assert "Supply Agreement" in names and not any(n.startswith("This ") for n in names), ex.triples
+
+
+REPORT = b"""<html><head><title>Halvorsen Marine Group ASA - Annual Report 2023</title></head><body>
+<div class="h1">Board of Directors' Report 2023</div>
+<div class="small">Halvorsen Marine Group ASA | Annual Report 2023 | Published 21 March 2024</div>
+<div class="h2">Highlights</div>
+<p>Halvorsen Marine Group ASA (the "Group") delivered record revenue of NOK 8,412 million in 2023.</p>
+<div class="h2">Outlook</div>
+<p>The Board expects revenue growth in 2024. The Group agreed to acquire Baltic Subsea Engineering AB.</p>
+</body></html>"""
+
+
+def test_a_label_set_apart_by_the_page_is_never_part_of_the_next_sentences_names(graph, embedder):
+    # headings styled as <div class="h2">: the reader does not know them as headings, but each block is a line of its
+    # own, and a line is a sentence to the parser ("Highlights Halvorsen Marine Group ASA", "Outlook The Board")
+    ingest_documents(graph, embedder, OfflineExtractor(), [("report.html", REPORT)])
+    names = {e.name for e in graph.iter_entities()}
+    assert not [n for n in names if n.startswith(("Highlights", "Outlook"))], names
+    rels = {(r.subject, r.predicate, r.object) for r in graph.iter_relations()}
+    assert ("Halvorsen Marine Group ASA", "acquire", "Baltic Subsea Engineering AB") in rels, rels
