@@ -11,9 +11,8 @@ descriptions ("X is an English filmmaker") and relational nouns ("X is the capit
 Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases (a
 noun with modifiers). A bare common noun ("film", "author") is not an entity: "the film" as a subject refers to
 the passage's topic, otherwise the argument is dropped; a clause without a named subject is read as being about
-the topic (a passage is about its title: "Situated in Kalupahana, …"). A bare year is not an entity either: it is
-kept in the relation's predicate ("won, in 2012"; "is 2001 war film") so it does not become a hub linking unrelated
-passages.
+the topic (a passage is about its title: "Situated in Kalupahana, …"); with no topic, a pronoun is the named subject
+before it (pronouns.py). A bare year is not an entity: it is kept on the relation as its date ("won, in 2012").
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from .aboutness import Aboutness, content as _content
 from .mentions import (MONTH, description_start, determiner, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
+from .pronouns import antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
                      title_named)  # fmt: skip
 
@@ -104,7 +104,7 @@ class ClauseReader:
     def arg(self, tok: Tok) -> Arg | None:
         """The entity or noun phrase a token stands for, or None (pronouns without a topic, function words)."""
         if tok.lower_ in PERSONAL:
-            return Arg(self.topic, "name") if self.topic else None
+            return Arg(self.topic, "name") if self.topic else antecedent(self, tok)
         if tok.i in self.quoted:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
