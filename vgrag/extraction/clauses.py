@@ -11,9 +11,8 @@ descriptions ("X is an English filmmaker") and relational nouns ("X is the capit
 Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases (a
 noun with modifiers). A bare common noun ("film", "author") is not an entity: "the film" as a subject refers to
 the passage's topic, otherwise the argument is dropped; a clause without a named subject is read as being about
-the topic (a passage is about its title: "Situated in Kalupahana, …"). A bare year is not an entity either: it is
-kept in the relation's predicate ("won, in 2012"; "is 2001 war film") so it does not become a hub linking unrelated
-passages.
+the topic (a passage is about its title: "Situated in Kalupahana, …"); with no topic, a pronoun is the named subject
+before it (pronouns.py). A bare year is not an entity: it is kept on the relation as its date ("won, in 2012").
 """
 
 from __future__ import annotations
@@ -23,12 +22,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models import Triple
-from .aboutness import Aboutness
-from .aboutness import content as _content
-from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
+from .aboutness import Aboutness, content as _content
+from .mentions import (MONTH, description_start, determiner, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .parse import clean_triple
-from .shapes import SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
+from .pronouns import antecedent
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
+                     title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -104,13 +104,13 @@ class ClauseReader:
     def arg(self, tok: Tok) -> Arg | None:
         """The entity or noun phrase a token stands for, or None (pronouns without a topic, function words)."""
         if tok.lower_ in PERSONAL:
-            return Arg(self.topic, "name") if self.topic else None
+            return Arg(self.topic, "name") if self.topic else antecedent(self, tok)
         if tok.i in self.quoted:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
             titled = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
-            span = ent[1:] if (ent[0].lower_ == "the" or titled(ent[0])) and len(ent) > 1 else ent
+            span = ent[1:] if (determiner(ent[0]) or titled(ent[0])) and len(ent) > 1 else ent  # "This Act"
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \
@@ -217,12 +217,12 @@ class ClauseReader:
         """(predicate, argument token) of a verb's own objects, prepositional and agent arguments."""
         out: list[tuple[str, Tok]] = []
         neg = "not " if any(c.dep_ == "neg" for c in verb.children) else ""
-        particle = " ".join(c.text for c in verb.children if c.dep_ == "prt")
-        base = f"{neg}{verb.text} {particle}".strip()
+        base = f"{neg}{verb.text} {particle(verb)}".strip()
         for c in verb.children:
             if c.dep_ in OBJ and c.pos_ != "ADP":
                 out += [(base, o) for o in coordinated(c)]
-            elif c.dep_ in ("prep", "agent") or c.pos_ == "ADP":  # "played for X" parsed as a dative: a preposition
+            elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of):  # "played for X"
+                # parsed as a dative: a preposition (not the "v" of "Hadley v Baxendale": a word of a name)
                 word = "by" if c.dep_ == "agent" else c.text
                 for p in c.children:
                     if p.dep_ == "pobj":

@@ -135,6 +135,7 @@ class Canonicalizer:
         shown = () if self._each else tuple(g.name for g in self._roles.values())  # names cut from a role
         for r, roles in [*zip(results, role_words, strict=True), (None, doc_roles)]:
             for long, short in getattr(r, "defined", ()):
+                long = self._strip(long)  # "Highlights Halvorsen Marine Group ASA (the "Group")" after a heading
                 if key(short) != key(long):
                     self._same[key(short)] = long
                     self._short[key(short)] = short

@@ -78,6 +78,12 @@ def post_nominal(span: Any) -> int:
     return int(t.isalpha() and t.isupper() and 2 <= len(t) <= 4 and not set(t) <= set("IVXLCDM"))
 
 
+def determiner(tok: Tok) -> bool:
+    """ "The" or the "This" of "This Supply Agreement": a word pointing at the thing, no part of its name (spaCy's
+    morphology, PronType=Dem; "This Is England", where "This" is the subject, keeps it)."""
+    return tok.lower_ == "the" or tok.dep_ == "det" and "Dem" in tok.morph.get("PronType")
+
+
 def quantified(tok: Tok) -> bool:
     """Whether a common noun is quantified or picked out by number ("many genres", "several other proteins",
     "other writers", "the first time", "two parties"): its own modifiers before it say how many or which."""

@@ -120,3 +120,16 @@ def coordinated(tok: Tok) -> list[Tok]:
         out += joined_names(t) if t.pos_ == "PROPN" else []
         out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
     return out
+
+
+def particle(verb: Tok) -> str:
+    """A verb's particles ("set up"), without one that takes an object: that is the preposition ("terminates on
+    31 March", parsed with "on" as a particle), read once with its object, not "terminates on on"."""
+    return " ".join(c.text for c in verb.children if c.dep_ == "prt" and not any(p.dep_ == "pobj" for p in c.children))
+
+
+def in_name(tok: Tok, ent_of: dict[int, Any]) -> bool:
+    """Whether a word is inside a named entity other than a date or time: the "v" of "Hadley v Baxendale" is a
+    word of the case's name, the "Between" of "Between 09:14 and 11:52" still the time's preposition."""
+    ent = ent_of.get(tok.i)
+    return ent is not None and ent.label_ not in ("DATE", "TIME")

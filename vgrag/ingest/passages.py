@@ -33,6 +33,12 @@ class PlannedChunk:
     sentences: tuple[str, ...] = ()  # the text's sentences (it is them joined by spaces): split once, kept with it
 
 
+def lines(chunk: PlannedChunk) -> str:
+    """A chunk's text as the extractor reads it: its sentences one per line (the same characters as `text`, a line
+    break for each space between sentences), so a heading or label set apart stays a sentence of its own."""
+    return "\n".join(chunk.sentences) if chunk.sentences else chunk.text
+
+
 def _cut(sentence: str, limit: int) -> list[str]:
     """A sentence in pieces of at most `limit` bytes, cut at a space where one is near the end."""
     out = []

@@ -1,0 +1,54 @@
+"""Short names a text defines in quotes in parentheses — contracts, reports and judgments name a party once in full
+and then by a defined term: 'Northwind Components Ltd, a company registered in England (the "Supplier")',
+'This Supply Agreement (the "Agreement")'. The term is one entity with the thing it names.
+
+What it names is read from the parse, not guessed from nearby words: spaCy hangs the quoted term on the noun
+phrase it describes as an apposition, and a description between them ("a company registered in England") is an
+apposition of the name in turn; the name is the top of that chain. A quoted word in brackets that is not such an
+apposition ('(see "Minutes")') defines nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .entities import key
+
+_MAX_TERM = 5  # words: a defined term is a short name ("the Supplier", "Effective Date")
+_MAX_LEAD = 2  # lower-case words before the quote: "the", "hereinafter", "together the"
+_REACH = 12  # tokens from "(" to ")"
+
+
+def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
+    """(long form, defined term) for each '(the "Term")' of a parsed text that is an apposition of a name.
+    `arg(token)` is the reader's argument for a token (clauses.ClauseReader.arg): the long form is named exactly
+    as the clause reader names that party everywhere else."""
+    out = []
+    for open_ in (t for t in doc if t.text == "("):
+        close = next((t for t in doc[open_.i + 1 : open_.i + _REACH] if t.text == ")"), None)
+        if close is None:
+            continue
+        quotes = [t for t in doc[open_.i + 1 : close.i] if t.is_quote]
+        if len(quotes) != 2:
+            continue
+        term, lead = doc[quotes[0].i + 1 : quotes[1].i], doc[open_.i + 1 : quotes[0].i]
+        if not term or len(term) > _MAX_TERM or not term[0].text[:1].isupper() or len(lead) > _MAX_LEAD:
+            continue
+        if not all(t.is_alpha and t.is_lower for t in lead):
+            continue
+        root = next((t for t in term if not term.start <= t.head.i < term.end), None)
+        if root is None or root.dep_ != "appos" or root.head.i >= open_.i:
+            continue
+        chain = [root.head]  # the described noun; a description of a name is itself an apposition of it
+        while chain[-1].dep_ == "appos" and chain[-1].head.i < chain[-1].i:
+            chain.append(chain[-1].head)
+        # the proper name nearest the term, on the chain or in apposition to it: "The Claimant, Kestrel Logistics
+        # Ltd ("Kestrel")" defines Kestrel Logistics Ltd, not the role; with no proper name there, the chain's top
+        near = [t for c in chain for t in (c, *c.children) if t.i < open_.i and (t is c or t.dep_ == "appos")]
+        top = max((t for t in near if t.pos_ == "PROPN"), key=lambda t: t.i, default=chain[-1])
+        if top.pos_ not in ("NOUN", "PROPN"):
+            continue
+        long = arg(top)
+        if long is not None and long.kind in ("name", "phrase") and key(long.text) != key(term.text):
+            out.append((long.text, term.text))
+    return list(dict.fromkeys(out))
