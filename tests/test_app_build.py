@@ -113,3 +113,16 @@ def test_deleting_a_source_document_confirms_it_after_the_rerun(app_env):
     toasts = [t.value for t in at.toast]
     assert any(t.startswith("Deleted pasted text") and ": 1 passage, " in t for t in toasts), toasts
     assert any("No source documents yet" in i.value for i in at.info)
+
+
+def test_a_chunk_without_facts_is_a_quiet_line_not_a_warning(app_env):
+    # a list of figures states no fact between named things: normal for tables and lists, so no warning per chunk
+    # (a document of many such chunks pushed the build's result below the fold), one line per document instead
+    at = page("pages/build.py")
+    at.text_area(key="pasted").input("Quarterly figures: 12, 15 and 18 percent.")
+    finish_job(at.button(key="build").click().run())
+    assert not at.exception and any("Stored 1 chunks" in s.value for s in at.success)
+    assert not [w.value for w in at.warning if "chunk" in w.value], [w.value for w in at.warning]
+    assert any("no facts found in chunk 1 " in c.value and "stored and searchable" in c.value for c in at.caption), [
+        c.value for c in at.caption
+    ]

@@ -13,6 +13,7 @@ from ui.uploads import UPLOAD_MB, show_refused
 from vgrag.config import Settings
 from vgrag.documents.sources import TEXT_TYPES, clean_text, document_text
 from vgrag.documents.triple_files import TRIPLE_TYPES
+from vgrag.extraction.extract import NO_TRIPLES
 from vgrag.ingest import IngestReport, Progress, ProgressFn, plan_chunks
 from vgrag.llm import estimate_tokens
 from vgrag.present.prose import prose_check
@@ -22,6 +23,7 @@ from vgrag.workspace import Workspace
 
 log = logging.getLogger(__name__)
 BUILD_JOB, IMPORT_JOB = "build_job", "import_job"  # this session's running build and import (ui/jobs.py)
+MAX_NOTES = 20  # warnings shown one by one; the rest are counted
 
 
 def plural(n: int, word: str) -> str:
@@ -180,9 +182,21 @@ def _bar_and_warnings(events: tuple[Progress, ...]) -> None:
         st.progress(0.0, text="Starting…")
     else:
         st.progress(last.done / last.total if last.total else 1.0, text=md_escape(last.message or last.stage))
-    for p in events:
-        if p.chunk is not None and p.chunk.error:
-            st.warning(md_escape(f"{p.chunk.doc_name} chunk {p.chunk.chunk_index + 1}: {p.chunk.error}"))
+    quiet: dict[str, list[int]] = {}  # chunks read without error that state no fact: one line per document
+    problems = []
+    for c in (p.chunk for p in events if p.chunk is not None and p.chunk.error):
+        if c.error == NO_TRIPLES:
+            quiet.setdefault(c.doc_name, []).append(c.chunk_index + 1)
+        else:
+            problems.append(f"{c.doc_name} chunk {c.chunk_index + 1}: {c.error}")
+    for line in problems[:MAX_NOTES]:
+        st.warning(md_escape(line))
+    if len(problems) > MAX_NOTES:
+        st.warning(f"…and {len(problems) - MAX_NOTES} more chunks like these.")
+    for name, chunks in quiet.items():
+        st.caption(md_escape(f"{name}: no facts found in chunk{'s' if len(chunks) > 1 else ''} "
+                             f"{', '.join(map(str, chunks))} (a table, a list or a heading often reads so); "
+                             "stored and searchable all the same."))  # fmt: skip
 
 
 def build_progress(job: jobs.Job) -> None:
@@ -262,10 +276,10 @@ def import_report(job: jobs.Job) -> None:
         f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
         f"{r.counts['relations']} relations."
     )
-    for f in r.failures[:20]:  # skipped triples, passages stored in parts: each named
+    for f in r.failures[:MAX_NOTES]:  # skipped triples, passages stored in parts: each named
         st.warning(md_escape(f.reason))
-    if len(r.failures) > 20:
-        st.warning(f"…and {len(r.failures) - 20} more notes like these.")
+    if len(r.failures) > MAX_NOTES:
+        st.warning(f"…and {len(r.failures) - MAX_NOTES} more notes like these.")
 
 
 def sources_tab(ws: Workspace, graph: Graph) -> None:

@@ -31,6 +31,7 @@ from .parse import parse_triples_output
 from .roles import RoleEvidence, noun_table, role_evidence
 
 ExtractorKind = Literal["offline", "llm"]
+NO_TRIPLES = "no triples found"  # a chunk read without error that states no fact between named things
 # a footnote or affiliation mark on a name ("Ingrid Haugland¹", "Mei-Ling Zhou²*", "R. Falkenhain†"): not part of it
 # (a unit's power, "km²", is lower-case)
 _MARK = re.compile(r"\b([A-Z][^\W\d_]*(?:-[A-Z][^\W\d_]*)?)[¹²³⁴⁵⁶⁷⁸⁹⁰]+[*†‡]*|\b([A-Z][^\W\d_]+)[*†‡]+")
@@ -90,7 +91,7 @@ class OfflineExtractor:
             triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
-            out.append(Extraction(triples, names, error=None if triples else "no triples found", named=named,
+            out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
                                   defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
                                   people=people(doc),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
