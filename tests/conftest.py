@@ -27,6 +27,15 @@ _names = itertools.count()
 ISOLATED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With pytest-xdist's `--dist loadgroup` (pytest.ini), the real-browser tests (a Chromium, most with a Streamlit
+    server) run one after another on one worker, the rest on the other: two browsers and their servers never run at
+    once on two cores, where their waits would compete (docs/architecture.md, "Session 19")."""
+    for item in items:
+        if item.path.name.startswith("test_browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees a real key or endpoint from the machine it runs on."""

@@ -85,3 +85,35 @@ def test_the_drawing_and_its_border_fit_the_frame(tmp_path):
         browser.close()
     left, top, right, bottom, width, height = box
     assert left >= 0 and top >= 0 and right <= width and bottom <= height, box
+
+
+def test_a_frame_created_at_height_0_is_framed_once_it_gets_its_height(tmp_path):
+    """The app's frame on a copied link: Streamlit creates the component's iframe at height 0 and gives it its height
+    a moment later. Framing at 0 px asked vis for a negative scale, which threw: the graph stayed unframed, its labels
+    unplaced, the page never marked ready, and no later resize framed it (the compare test's flake)."""
+    from vgrag.present.drawing import render_html
+
+    (tmp_path / "g.html").write_text(render_html(dense_graph(), None), encoding="utf-8")
+    (tmp_path / "outer.html").write_text(
+        "<!DOCTYPE html><body style='margin:0'><iframe id='g' src='g.html' style='border:0;width:900px;height:0'>"
+        "</iframe></body>",
+        encoding="utf-8",
+    )
+    errors: list[str] = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1000, "height": 700})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((tmp_path / "outer.html").as_uri())
+        frame = page.locator("#g").element_handle().content_frame()
+        frame.wait_for_function("typeof network !== 'undefined'", timeout=60000)
+        page.wait_for_timeout(500)  # the page's script frames its fixed layout as soon as the network exists
+        assert frame.evaluate("document.body.getAttribute('data-vgrag-ready')") != "1"  # no size: not framed yet
+        page.evaluate("document.getElementById('g').style.height = '420px'")
+        try:
+            frame.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=30000)
+            boxes = frame.evaluate(BOXES_JS)
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert len(boxes["nodes"]) >= 12 and not any(clutter(boxes).values()), clutter(boxes)

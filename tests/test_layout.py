@@ -75,3 +75,14 @@ def test_the_layout_shows_the_architecture():
     for p in (ROOT / "vgrag" / "storage").glob("*.py"):
         text = p.read_text()
         assert not re.search(r"^\s*from \.\.(query|present)\b", text, re.M), p.name
+
+
+def test_starting_the_command_line_does_not_import_spacy():
+    """spaCy (~1.4 s to import) is loaded where it is used: a command that needs no spaCy (ingest of triples, stats,
+    export, --help) starts without it. Through vgrag.query.trace → verdict → evidence → nlp, every start paid it."""
+    import subprocess
+    import sys
+
+    code = "import sys, vgrag.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in ('spacy', 'thinc')))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out[:300]

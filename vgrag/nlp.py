@@ -94,19 +94,24 @@ def mentions(text: str) -> list[tuple[str, str]]:
 
 # ---------- lemmas (the answer step matches the question's words to the passages' in any form)
 
-STOP_WORDS: frozenset[str] = frozenset()
-try:
-    from spacy.lang.en.stop_words import STOP_WORDS as _EN_STOP
 
-    STOP_WORDS = frozenset(_EN_STOP)
-except ImportError:  # without spaCy no word is a stop word
-    pass
+@functools.cache
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words; without spaCy no word is one. Read on first use, not at import: importing spaCy
+    takes ~1.4 s, which every start of the command line paid through vgrag.query.trace (docs/architecture.md)."""
+    try:
+        from spacy.lang.en.stop_words import STOP_WORDS
+    except ImportError:
+        return frozenset()
+    return frozenset(STOP_WORDS)
+
 
 WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in dict.fromkeys(w.casefold() for w in WORD.findall(text) if len(w) > 1) if w not in STOP_WORDS]
+    stop = stop_words()
+    return [w for w in dict.fromkeys(w.casefold() for w in WORD.findall(text) if len(w) > 1) if w not in stop]
 
 
 class Lemmas:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import Entity, Passage, Relation
+from ..nlp import stop_words
 from ..text import entity_id
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
@@ -201,16 +202,8 @@ def glued_headings(v: GraphView) -> list[Suggestion]:
     return out
 
 
-def _stop_words() -> frozenset[str]:
-    try:
-        from spacy.lang.en.stop_words import STOP_WORDS
-    except ImportError:  # spaCy is a dependency; without it no name counts as free of function words
-        return frozenset()
-    return frozenset(STOP_WORDS)
-
-
 def run_ons(v: GraphView) -> list[Suggestion]:
-    stop, out = _stop_words(), []
+    stop, out = stop_words(), []
     for e in v.entities.values():
         words = [w.casefold() for w in e.name.split()]
         if len(words) < 6 or fold(e.name) in v.titles:  # a passage's title names what it is about: not a list

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..nlp import STOP_WORDS
+from ..nlp import stop_words
 
 MIN_SHARE = 0.05  # below this share of function words a text is not prose: real text measured >= 0.079 (docs/ui.md)
 MIN_LOWER = 0.5  # ...and more than half its words are in lower case: running words, not a table of names
@@ -40,6 +40,7 @@ def prose_check(text: str) -> ProseCheck:
     words = _WORD.findall(_sample(text))
     if not words:
         return ProseCheck(0, 0.0, 0.0)
-    function = sum(w.lower().replace("’", "'") in STOP_WORDS for w in words)
+    stop = stop_words()
+    function = sum(w.lower().replace("’", "'") in stop for w in words)
     lower = sum(w.islower() for w in words)
     return ProseCheck(len(words), function / len(words), lower / len(words))

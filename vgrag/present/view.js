@@ -15,9 +15,9 @@ function vgragShow(net, ids) {
              bottom: Math.max(b.bottom, r.bottom)} : r;
   }
   if (!b) return 0;
-  var c = net.body.container;
-  var s = Math.min((c.clientWidth - 40) / Math.max(b.right - b.left, 1),
-                   (c.clientHeight - 40) / Math.max(b.bottom - b.top, 1), 1);
+  var c = net.body.container;  // a frame under 40 px keeps a positive scale (vis throws on one <= 0)
+  var s = Math.min(Math.max(c.clientWidth - 40, 1) / Math.max(b.right - b.left, 1),
+                   Math.max(c.clientHeight - 40, 1) / Math.max(b.bottom - b.top, 1), 1);
   net.moveTo({position: {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2}, scale: s, animation: false});
   return s;
 }
@@ -170,28 +170,35 @@ function vgragUncut(net, placed, keep, min) {
 
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
 // the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
+// A frame with no size yet (its iframe created at height 0 — the app's frame on a copied link or a reload, before
+// Streamlit gives it its height — or hidden) is framed on its first resize to a real size: framing it at 0 px
+// threw in vis (a negative scale), which left the graph unframed, its labels unplaced and never framed again.
 // Returns the function that stops it, before the same network is given new data (the app's drawing frame).
 function vgragStart(net, o) {
-  var t0 = performance.now(), placed = window.vgragPlaced = vgragPlaceLabels(net, o.order), u = null;
+  var t0 = performance.now(), placed = null, u = null, timer = null;
   function frame() {
+    var c = net.body.container;
+    if (c.clientWidth < 1 || c.clientHeight < 1) return;  // nothing to fit yet: the resize that sizes it frames it
+    if (!placed) placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);
     if (u) u.restore();
-    var n = vgragFit(net, o.focus, o.min), c = net.body.container;
+    var n = vgragFit(net, o.focus, o.min);
     window.vgragFocus = o.focus.slice(0, n);
     u = vgragUncut(net, placed, window.vgragFocus, o.min);
     window.vgragCut = u.left;
     document.body.setAttribute("data-vgrag-frame", c.clientWidth + "x" + c.clientHeight);
+    if (document.body.getAttribute("data-vgrag-ready") !== "1") {
+      window.vgragFrameMs = performance.now() - t0;
+      window.vgragStartAt = t0;  // for scripts/bench_ui.py --breakdown
+      document.body.setAttribute("data-vgrag-view", o.view);
+      document.body.setAttribute("data-vgrag-ready", "1");
+    }
   }
-  frame();
-  window.vgragFrameMs = performance.now() - t0;
-  window.vgragStartAt = t0;  // for scripts/bench_ui.py --breakdown
-  document.body.setAttribute("data-vgrag-view", o.view);
-  document.body.setAttribute("data-vgrag-ready", "1");
-  var timer = null;
   function resized() { clearTimeout(timer); timer = setTimeout(frame, 150); }
   net.on("resize", resized);
+  frame();
   return function stop() {
     clearTimeout(timer);
     net.off("resize", resized);
-    u.cancel();
+    if (u) u.cancel();
   };
 }

@@ -16,7 +16,7 @@ from ..embed import Embedder, embed_queries
 from ..llm import NO_DEADLINE, Deadline, LLMError, OpenAILLM, call_record
 from ..storage.store import Graph
 from .evidence import Sentence, choose, describe
-from ..nlp import STOP_WORDS, Lemmas
+from ..nlp import Lemmas, stop_words
 from .question import Asked, norm, read_question
 from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
@@ -149,7 +149,8 @@ def query_names(trace: QueryTrace) -> tuple[str, ...]:
     ents = trace.query_entities.entities
     found = [re.sub(r"['’]s$", "", e.text.strip()) for e in ents]
     names = list(dict.fromkeys(n for n in found if n[:1].isupper() or n[:1].isdigit()))
-    names = [n for n in names if not (n.split()[0].lower() in STOP_WORDS and any(m != n and m in n for m in names))]
+    stop = stop_words()
+    names = [n for n in names if not (n.split()[0].lower() in stop and any(m != n and m in n for m in names))]
     exact = {norm(e.text) for e in ents if e.entity_id is not None and (e.text[:1].isupper() or e.text[:1].isdigit())}
     spans = {norm(n) for e, n in zip(ents, found, strict=True) if e.entity_id is None} - exact
     names = [n for n in names if not (norm(n) in spans and _only_names(norm(n), exact - {norm(n)}))]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..nlp import STOP_WORDS, WORD, Lemmas
+from ..nlp import WORD, Lemmas, stop_words
 from .question import norm
 
 MAX_EVIDENCE = 5  # sentences shown first (docs/offline-answers.md, "Third pass (session 16)")
@@ -54,7 +54,7 @@ def describe(
     every = frozenset().union(*lemmas) if lemmas else frozenset()
     # a question word whose lemma is a stop word ("owns": own) is said by the passages' stop words too ("made"),
     # which the content-word match drops
-    stopped = frozenset().union(*(x for x in lemmas if x & STOP_WORDS)) if lemmas else frozenset()
+    stopped = frozenset().union(*(x for x in lemmas if x & stop_words())) if lemmas else frozenset()
     firsts = {x[:1] for x in stopped}
     keys = [(n, f" {norm(n)} ") for n in names if norm(n)]
     out = []

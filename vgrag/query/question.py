@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..nlp import STOP_WORDS, WORD, Lemmas, content_words, load_spacy
+from ..nlp import WORD, Lemmas, content_words, load_spacy, stop_words
 
 
 @dataclass(frozen=True)
@@ -64,11 +64,12 @@ def is_english(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(c.isascii() for c in letters) < 0.9 * len(letters):
         return False
-    if not STOP_WORDS:
+    stop = stop_words()
+    if not stop:
         return True
     words = WORD.findall(text)
     lower = [w.lower() for n, w in enumerate(words) if w.islower() or n == 0]  # the first is capitalised anyway
-    return bool(lower) and sum(w in STOP_WORDS for w in lower) >= 0.25 * len(lower)
+    return bool(lower) and sum(w in stop for w in lower) >= 0.25 * len(lower)
 
 
 def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None = None) -> Asked:
