@@ -33,6 +33,7 @@ class Sentence:
     entities: frozenset[str]  # the named entities spaCy tagged in it (normalised)
     title: str  # its passage's title as a name: normalised, without a ", qualifier" or "(qualifier)"
     name_keys: frozenset[str] = frozenset()  # the question's names it states, normalised
+    typed: frozenset[tuple[str, str]] = frozenset()  # its named entities (normalised) with spaCy's label
 
 
 def title_name(title: str) -> str:
@@ -75,6 +76,7 @@ def describe(
                 frozenset(k for t, _ in ents if (k := norm(t))),
                 title_name(title),
                 frozenset(norm(n) for n, k in keys if k in with_title),
+                frozenset((k, label) for t, label in ents if (k := norm(t))),
             )
         )
     return out
