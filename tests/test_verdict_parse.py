@@ -6,7 +6,9 @@
   its name ("… when the old Ward 12 closed" does not bring in Larch Ward's "The ward manager is …");
 - a question naming nothing the graph knows is about its noun phrases ("the discharge lounge");
 - the kind of thing asked ("which floor") need not be said, but said only of something else it is a gap;
-- a date or a count asked must be stated where the question's word is said.
+- a date or a count asked must be stated where the question's word is said;
+- a name around another of the question's names ("Riesling Noble Fairlie") is stated by a sentence stating the inner
+  name and saying its other words.
 Each test fails with its mechanism disabled; each has a control the mechanism must leave found."""
 
 from __future__ import annotations
@@ -94,3 +96,16 @@ def test_a_date_or_a_count_asked_must_be_stated():
     counted = ("Timetable changes", "About 1,200 passengers travel on the Harbour Branch each day.")
     v = offline_answer("How many passengers travel on the Harbour Branch?", [counted], ("Harbour Branch",)).verdict
     assert v.kind == "found", v
+
+
+def test_a_name_around_another_is_stated_where_its_other_words_are_said():
+    notes = ("Vintage notes", "Botrytis in the Riesling block meant we made a late-harvest Riesling for the first "
+             "time, called Noble Fairlie after the founders.")  # fmt: skip
+    q = "Who is the late-harvest Riesling Noble Fairlie named after?"
+    v = offline_answer(q, [notes], ("Noble Fairlie", "Riesling Noble Fairlie")).verdict
+    assert v.kind != "missing" and v.missing_names == (), v
+    # the other word said nowhere near the inner name: the longer name is not stated
+    other = ("Vintage notes", "We made a late-harvest wine for the first time, called Noble Fairlie after the "
+             "founders.")  # fmt: skip
+    v = offline_answer(q, [other], ("Noble Fairlie", "Riesling Noble Fairlie")).verdict
+    assert v.missing_names == ("Riesling Noble Fairlie",), v
