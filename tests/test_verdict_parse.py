@@ -70,6 +70,8 @@ def test_a_question_without_names_is_about_its_noun_phrases():
     assert v.kind == "partly" and "beds" in v.missing_words, v
     v = offline_answer("Where is the discharge lounge?", [WARD, BEDS], ()).verdict
     assert v.kind == "found", v
+    v = offline_answer("How many beds does the discharge lounge have?", [BEDS], ()).verdict
+    assert v.said == "Partly found: no evidence sentence speaks of “discharge lounge”.", v
 
 
 def test_the_kind_asked_said_only_of_something_else_is_a_gap():

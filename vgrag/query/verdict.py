@@ -221,6 +221,9 @@ def judge(
         subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
         text = (f"Partly found: nothing links {subject} to {_quote(gaps)}" if not miss_n
                 else f"Partly found: no evidence sentence names {_quote(miss_n)}")  # fmt: skip
+        if own and not ls[()]:  # a question without names, and no sentence speaks of its noun phrases
+            phrases = [" ".join(words[i] for i in sorted(a)) for a in anchors]
+            text = f"Partly found: no evidence sentence speaks of {_quote(phrases)}"
         return Verdict("partly", text + ".", miss_n, gaps, n_share, w_share)
     counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
     if value and not states_value(ls[()], names, value, value_word, counted, lex):
