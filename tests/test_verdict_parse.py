@@ -4,7 +4,8 @@
 - each asked word must be said of the name nearest it in the question ("work" of Daniel Osei, not of Fernleaf);
 - the chain goes on only from a sentence that says something the question asks, not from one that merely names
   its name ("… when the old Ward 12 closed" does not bring in Larch Ward's "The ward manager is …");
-- a question naming nothing the graph knows is about its noun phrases ("the discharge lounge");
+- a question naming nothing the graph knows is about its noun phrases ("the discharge lounge"), stated where their
+  head is said, their other words there or in the passage's title;
 - the kind of thing asked ("which floor") need not be said, but said only of something else it is a gap;
 - a date or a count asked must be stated where the question's word is said;
 - a name around another of the question's names ("Riesling Noble Fairlie") is stated by a sentence stating the inner
@@ -72,6 +73,13 @@ def test_a_question_without_names_is_about_its_noun_phrases():
     assert v.kind == "found", v
     v = offline_answer("How many beds does the discharge lounge have?", [BEDS], ()).verdict
     assert v.said == "Partly found: no evidence sentence speaks of “discharge lounge”.", v
+    # the phrase's other words may be said by the title of the passage where its head is said, as a name may be
+    meets = ("Planning committee: members and procedure", "The committee meets on the second Thursday of each month "
+             "at 6.30 pm in the Council Chamber.")  # fmt: skip
+    assert offline_answer("When does the planning committee meet?", [meets], ()).verdict.kind == "found"
+    leave = ("Annual leave", "Leave requests go through BrightHR and are approved by your line manager.")
+    v = offline_answer("Who approves requests for unpaid leave?", [leave], ()).verdict
+    assert v.kind == "partly" and v.missing_words == ("unpaid",), v
 
 
 def test_the_kind_asked_said_only_of_something_else_is_a_gap():

@@ -215,6 +215,11 @@ def judge(
     # the kind of thing asked for need not be said ("which company"); but said only of something else ("On which
     # floor is the gym?" beside "Larch Ward is on the fourth floor"), it is not said of the question's names
     heard = [i for i in range(len(words)) if i in need or i in said]
+    # a noun phrase's word is said where the phrase's head is, under a title that says it (the head "committee" in
+    # "The committee meets …", of the passage titled "Planning committee: …"), as a name is stated by the title
+    titled = {i for a in anchors for i in a if own and any(max(a) in s.words and words[i] in s.title.split()
+                                                             for s in ls[()])}  # fmt: skip
+    heard = [i for i in heard if i not in titled]
     gaps = miss_w if miss_n else tuple(words[i] for i in heard if i not in said or i not in near[mine[i]])
     if miss_n or gaps:
         found_w = [words[i] for i in need if i in said]
