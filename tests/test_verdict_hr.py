@@ -1,7 +1,8 @@
 """The verdict held out on a small company's people documents (tests/fixtures/hr_handbook: a staff-handbook extract
 and organisation notes, with 16 questions they answer and 10 they do not, written before the app was run on them;
 docs/offline-answers.md, "Session 18"). Asserted as measured: no answerable question is said to be "not in these
-documents", the evidence shows every answer, and the one unanswerable question said "found" is named with why."""
+documents", the evidence shows every answer, and no unanswerable question is said "found" (one was before session
+19: tests/test_verdict_parse.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ import pytest
 
 from upload_verdicts import ask_upload
 
-# "work" is said of the question's other name ("Fernleaf Analytics was founded … by Oliver Grant and Dr Ama Mensah,
-# who met while working at the Met Office"), not of Daniel Osei: the verdict asks each word to be said of some name
-# of the question, not of the one the question asks about
-FOUND_WRONGLY = {"Where did Daniel Osei work before Fernleaf Analytics?"}
+# none since session 19: "work" is asked of Daniel Osei, its subject, and is said only of Fernleaf's founders
+# ("… who met while working at the Met Office"; tests/test_verdict_parse.py)
+FOUND_WRONGLY: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def asked(db, minilm):
     return ask_upload(db, minilm, "hr_handbook")
 
 
-def test_unanswerable_questions_are_never_found_but_the_one_named(asked):
+def test_unanswerable_questions_are_never_found(asked):
     found = {q for q, a in asked.items() if not a.answer and a.verdict == "found"}
     assert found <= FOUND_WRONGLY, found - FOUND_WRONGLY
     # "… led by Daniel Osei" and "opened in 2022" are of the Leeds office, in the sentence after the Bristol one

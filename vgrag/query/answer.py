@@ -232,7 +232,8 @@ def extractive_answer(
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
     chosen = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
-                    kind=asked.kind_words)  # fmt: skip
+                    kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
+                    value_word=asked.value_word, lex=asked.lex)  # fmt: skip
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))

@@ -33,6 +33,7 @@ class Sentence:
     entities: frozenset[str]  # the named entities spaCy tagged in it (normalised)
     title: str  # its passage's title as a name: normalised, without a ", qualifier" or "(qualifier)"
     name_keys: frozenset[str] = frozenset()  # the question's names it states, normalised
+    typed: frozenset[tuple[str, str]] = frozenset()  # its named entities (normalised) with spaCy's label
 
 
 def title_name(title: str) -> str:
@@ -57,6 +58,11 @@ def describe(
     stopped = frozenset().union(*(x for x in lemmas if x & stop_words())) if lemmas else frozenset()
     firsts = {x[:1] for x in stopped}
     keys = [(n, f" {norm(n)} ") for n in names if norm(n)]
+    # a name around another of the question's names ("Riesling Noble Fairlie" around "Noble Fairlie") is stated by a
+    # sentence stating the inner name and saying each of its other words ("… a late-harvest Riesling …, called Noble
+    # Fairlie")
+    around = {n: [(m, [f" {w} " for w in k.replace(m, " ").split()]) for _, m in keys if m != k and m in k]
+              for n, k in keys}  # fmt: skip
     out = []
     for (i, title, text), ents in zip(split, tags, strict=True):
         have = lex.found(every, text) if every else frozenset()
@@ -65,16 +71,19 @@ def describe(
             have |= frozenset().union(*lex.of(near)) & stopped
         padded = f" {norm(text)} "
         with_title = f" {norm(title)} {padded}"
+        stated = {n for n, k in keys if k in with_title or any(m in with_title and all(w in padded for w in rest)
+                                                               for m, rest in around[n])}  # fmt: skip
         out.append(
             Sentence(
                 text,
                 i,
                 frozenset(j for j, w in enumerate(lemmas) if w & have),
-                frozenset(n for n, k in keys if k in with_title),
+                frozenset(n for n, _ in keys if n in stated),
                 padded,
                 frozenset(k for t, _ in ents if (k := norm(t))),
                 title_name(title),
-                frozenset(norm(n) for n, k in keys if k in with_title),
+                frozenset(norm(n) for n, _ in keys if n in stated),
+                frozenset((k, label) for t, label in ents if (k := norm(t))),
             )
         )
     return out

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..nlp import WORD, Lemmas, content_words, load_spacy, stop_words
+from .parse import parsed
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,10 @@ class Asked:
     words: tuple[str, ...] = ()  # those content words as written (case-folded), one per lemma set
     lex: Lemmas = field(default_factory=Lemmas, repr=False, compare=False)  # reads the passages' words the same way
     kind: str = ""  # the noun "which"/"what" determines ("which company" -> "company"): the kind of thing asked for
+    owners: tuple[tuple[str, ...], ...] = ()  # per content word, the names nearest it in the parse (() = any name)
+    anchors: tuple[frozenset[int], ...] = ()  # without names: the question's noun phrases (word indices) it is about
+    value: frozenset[str] = frozenset()  # the entity labels its answer has when its form says ("when": DATE, TIME)
+    value_word: int = -1  # the content word whose sentence must state that value ("how many beds": beds; -1: any)
 
     @property
     def kind_words(self) -> frozenset[int]:
@@ -98,4 +103,4 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
         noun = next((t.lemma_.lower() for t in after if t.pos_ in ("NOUN", "PROPN")), "")
         if wh != "how" and asking[-1].dep_ == "det" and asking[-1].head.pos_ == "NOUN":
             kind = asking[-1].head.lemma_.lower()  # "which company makes …", not "what did the company make"
-    return Asked(question, wh, noun, names, lemmas, english, words, lex, kind)
+    return Asked(question, wh, noun, names, lemmas, english, words, lex, kind, *parsed(doc, names, words, asking))

@@ -6,10 +6,12 @@ documents" when the evidence states fewer than NAME_MIN of the question's names 
 similar to the question does not stand out from the others (`relation_z` below REL_Z_MIN: a score relative to the
 graph's own candidates, not a raw similarity), or when nothing of the question is said. "Found" when the evidence
 states every name and says every content word *of* those names (`linked`: in a sentence stating one, the sentence
-after it unless that opens with something new, or along the chain it names); "partly found" otherwise, naming the
-part nothing supports. No word table, no per-question rule; the rule (which signals) and its thresholds were chosen
-on MuSiQue dev alone and held out on HotpotQA dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA
-alone, a rule does not hold on MuSiQue), so nothing here is tuned to the evaluation questions.
+after it unless that opens with something new, or along the chain from a sentence saying something asked), each
+word of the names nearest it in the question's parse, and states the date or count the question asks for
+(query/parse.py); "partly found" otherwise, naming the part nothing supports. No word table, no per-question
+rule; the "not in" rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held out on HotpotQA
+dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on MuSiQue), so
+nothing here is tuned to the evaluation questions.
 
 With an LLM, the model is told to answer "not in the documents" when the passages do not say; that reply is parsed
 (`said_not_in_documents`) and shown as the same verdict.
@@ -23,7 +25,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .evidence import Sentence, bridged
-from ..nlp import load_spacy
+from ..nlp import Lemmas, load_spacy
+from .parse import COUNT, like_num
 from .question import norm
 
 VerdictKind = Literal["found", "partly", "missing"]
@@ -76,30 +79,43 @@ def _normed(split: Sequence[tuple[int, str, str]]) -> list[str]:
 
 
 def linked(
-    names: Sequence[str], chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]], texts: Sequence[str] = ()
+    names: Sequence[str],
+    chosen: Sequence[Sentence],
+    split: Sequence[tuple[int, str, str]],
+    texts: Sequence[str] = (),
+    anchors: Sequence[frozenset[int]] = (),
+    own: frozenset[int] = frozenset(),
 ) -> list[Sentence]:
-    """The chosen sentences that speak of the question's names: one that states a name (or whose passage's title
-    does), the sentence right after such a sentence in its passage (it continues it: "Rahul Desai is the director.
-    He was born in 1971."), and along the chain, one that shares a named entity with a linked sentence or is of a
-    passage a linked sentence names (the next hop: "… caused by an expired TLS certificate" → "The INC-101
-    postmortem was written by …"). A sentence between other people's sentences says nothing of the question's names,
-    whatever words it shares with the question. `split`: every (passage index, title, sentence) of the retrieved
-    passages in order (query/sentences.py); without it, or when the question has no names, every chosen sentence
-    counts."""
-    if not names or not split:
+    """The chosen sentences that speak of these names: one that states a name (or whose passage's title does), the
+    sentence right after such a sentence in its passage (it continues it: "Rahul Desai is the director. He was born
+    in 1971."), and along the chain, one that shares a named entity with a linked sentence *that says something the
+    question asks* (a content word beyond the names and `own`) or is of a passage such a sentence names (the next hop:
+    "… caused by an expired TLS certificate" → "The INC-101 postmortem was written by …"). A sentence between other
+    people's sentences says nothing of the question's names, whatever words it shares with the question; nor does
+    one reached only through a sentence that merely names them ("… between Fennick and Dunholme Road" → "The Harbour
+    Branch closes to passengers …"). Without names, `anchors` (sets of content-word indices: the question's noun
+    phrases) stand for them: a sentence saying the head (last word) of one speaks of it. `split`: every (passage
+    index, title, sentence) of the retrieved passages in order (query/sentences.py); without it, or with neither
+    names nor anchors, every chosen sentence counts."""
+    if not (names or anchors) or not split:
         return list(chosen)
     keys = [f" {k} " for n in names if (k := norm(n))]
+    wanted = set(names)
     texts = texts or _normed(split)
-    unnamed = {(s.passage, s.text) for s in chosen if not s.names}
+    direct = [s for s in chosen if (s.names & wanted if names else any(max(a) in s.words for a in anchors))]
+    starts = {(s.passage, s.text) for s in direct}
+    unnamed = {(s.passage, s.text) for s in chosen if s not in direct}
     after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
-    for (i, _, _), nxt, text in zip(split, split[1:], texts, strict=False):
-        if nxt[0] == i and (nxt[0], nxt[2]) in unnamed and any(k in text for k in keys):
+    for (i, _, raw), nxt, text in zip(split, split[1:], texts, strict=False):
+        stating = any(k in text for k in keys) if names else (i, raw) in starts
+        if nxt[0] == i and (nxt[0], nxt[2]) in unnamed and stating:
             after.add((nxt[0], nxt[2]))
     after -= opening_anew(after)
-    out = [s for s in chosen if s.names or (s.passage, s.text) in after]
-    while True:  # along the chain: a sentence sharing a named entity with a linked one, or of a passage it names
-        ents = set().union(*(s.entities for s in out)) if out else set()
-        more = [s for s in chosen if s not in out and (s.entities & ents or bridged(s, out))]
+    out = direct + [s for s in chosen if s not in direct and (s.passage, s.text) in after]
+    while True:  # along the chain, from the linked sentences that say something asked
+        src = [s for s in out if s.words - own]
+        ents = set().union(*(s.entities for s in src)) if src else set()
+        more = [s for s in chosen if s not in out and (s.entities & ents or bridged(s, src))]
         if not more:
             return [s for s in chosen if s in out]
         out += more
@@ -153,13 +169,21 @@ def judge(
     rel_z: float = 0.0,
     rel_z_min: float = REL_Z_MIN,
     kind: frozenset[int] = frozenset(),
+    owners: Sequence[tuple[str, ...]] = (),
+    anchors: Sequence[frozenset[int]] = (),
+    value: frozenset[str] = frozenset(),
+    value_word: int = -1,
+    lex: Lemmas | None = None,
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
     see `linked`), "found" also needs every content word said by a sentence that speaks of the question's names;
     a word said only elsewhere is the part nothing links them to. `rel_z`: relation_z of the query's candidate
     relations (0 when unknown: then the evidence's names alone decide). `kind`: the indices of words naming the kind
-    of thing asked for ("which company"): the answer is one of them, so no sentence needs to say the word."""
+    of thing asked for ("which company"): the answer is one of them, so no sentence needs to say the word.
+    `owners`, `anchors`, `value`, `value_word`: what the question's parse says (query/parse.py): each word must be
+    said of the names nearest it, a question without names is about its noun phrases, and a question asking a date or
+    a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -184,16 +208,67 @@ def judge(
         found = [n for n in names if n not in miss_n]
         text += f" (found only {_quote(found, 'and')})." if found else "."
         return Verdict("missing", text, miss_n, miss_w, n_share, w_share)
-    near = set().union(*(s.words for s in linked(names, chosen, split, texts)))
-    gaps = miss_w if miss_n else tuple(words[i] for i in need if i not in said or i not in near)
+    own = frozenset().union(*anchors) if anchors and not names else frozenset()
+    near: dict[tuple[str, ...], frozenset[int]] = {}  # the words said of these names (all: ())
+    ls = {o: linked(o or names, chosen, split, texts, () if names else anchors, own) for o in {*owners, ()}}
+    for o, group in ls.items():
+        near[o] = frozenset().union(*(s.words for s in group))
+    mine = [owners[i] if owners and i < len(owners) else () for i in range(len(words))]
+    # the kind of thing asked for need not be said ("which company"); but said only of something else ("On which
+    # floor is the gym?" beside "Larch Ward is on the fourth floor"), it is not said of the question's names
+    heard = [i for i in range(len(words)) if i in need or i in said]
+    # a noun phrase's word is said where the phrase's head is, under a title that says it (the head "committee" in
+    # "The committee meets …", of the passage titled "Planning committee: …"), as a name is stated by the title
+    titled = {i for a in anchors for i in a if own and any(max(a) in s.words and words[i] in s.title.split()
+                                                             for s in ls[()])}  # fmt: skip
+    heard = [i for i in heard if i not in titled]
+    gaps = miss_w if miss_n else tuple(words[i] for i in heard if i not in said or i not in near[mine[i]])
     if miss_n or gaps:
         found_w = [words[i] for i in need if i in said]
         subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
         text = (f"Partly found: nothing links {subject} to {_quote(gaps)}" if not miss_n
                 else f"Partly found: no evidence sentence names {_quote(miss_n)}")  # fmt: skip
+        if own and not ls[()]:  # a question without names, and no sentence speaks of its noun phrases
+            phrases = [" ".join(words[i] for i in sorted(a)) for a in anchors]
+            text = f"Partly found: no evidence sentence speaks of {_quote(phrases)}"
         return Verdict("partly", text + ".", miss_n, gaps, n_share, w_share)
+    counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
+    if value and not states_value(ls[()], names, value, value_word, counted, lex):
+        word = f" saying “{words[value_word]}”" if 0 <= value_word < len(words) else ""
+        what = "a date or time" if value & {"DATE", "TIME"} else "a number"
+        text = f"Partly found: no evidence sentence{word} states {what}, which the question asks for."
+        return Verdict("partly", text, (), (words[value_word],) if word else (), n_share, w_share)
     what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
+
+
+def states_value(
+    group: Sequence[Sentence],
+    names: Sequence[str],
+    value: frozenset[str],
+    word: int,
+    counted: frozenset[str] = frozenset(),
+    lex: Lemmas | None = None,
+) -> bool:
+    """Whether a sentence of `group` saying the question's word `word` (any of its words when -1) states the value
+    asked: for a count (`value` COUNT: "how many days", `counted`: the lemmas of "days"), a number within the three
+    words before the counted word ("27 days of annual leave", "a 28-bed ward"; not "closes to passengers on 2
+    January"); otherwise an entity of a label in `value` that is not one of the question's own names (its own year
+    is no answer)."""
+    own = {norm(n) for n in names}
+    for s in group:
+        if not (word in s.words if word >= 0 else s.words):
+            continue
+        if counted and lex is not None and value == COUNT:
+            toks = [t.casefold() for t in re.findall(r"\w+", s.text)]
+            forms = lex.of([t for t in toks if t[:1].isalpha()])
+            lemmas = iter(forms)
+            at = [bool(next(lemmas) & counted) if t[:1].isalpha() else False for t in toks]
+            if any(a and any(like_num(x) for x in toks[max(0, k - 3) : k]) for k, a in enumerate(at)):
+                return True
+        elif any(lab in value and t not in own for t, lab in s.typed):
+            return True
+    return False
 
 
 def said_not_in_documents(text: str) -> bool:

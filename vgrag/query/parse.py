@@ -1,0 +1,138 @@
+"""Who and what a question is about, read from spaCy's parse of it, for the verdict (verdict.py):
+
+- `owners`: for each content word, the question's names nearest it in the dependency tree. "Where did Daniel Osei
+  work before Fernleaf Analytics?" asks "work" of Daniel Osei (its subject), not of Fernleaf Analytics; "How many
+  hectares of Pinot Noir does Bellhaven farm?" asks "hectares" of Pinot Noir. The verdict needs each word said of
+  its own name, not of any name of the question.
+- `anchors`: a question naming nothing the graph knows ("How many beds does the discharge lounge have?") is about
+  its noun phrases; a word said only in sentences about something else is not said of them.
+- `value`, `value_word`: the kind of value its answer is, when the question's form says it ("when": a date or a
+  time; "how many"/"how much": a number, an amount, a quantity), and the word whose sentence must state it ("how many
+  passengers": passengers; "when … built": built). These are spaCy's entity labels, the same for every domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+DATE_TIME = frozenset({"DATE", "TIME"})
+COUNT = frozenset({"CARDINAL", "QUANTITY"})  # "how many": a number said before the counted word (verdict.py)
+AMOUNT = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})  # "how much": a number, amount or share
+# the asked noun after "what"/"which" whose answer is a date or a time ("what year", "at what time")
+_NOUN_VALUE = {"year": frozenset({"DATE"}), "date": frozenset({"DATE"}), "time": frozenset({"TIME"})}
+_PHRASE = ("NOUN", "PROPN", "ADJ")
+
+
+def like_num(word: str) -> bool:
+    """Whether a word is a number ("27", "1,200", "forty"): spaCy's English lexical attribute, else digits."""
+    try:
+        from spacy.lang.en.lex_attrs import like_num as spacy_like_num
+    except ImportError:
+        return word.replace(",", "").replace(".", "").isdigit()
+    return bool(spacy_like_num(word))
+
+
+def _path(t: object) -> list[object]:
+    return [t, *t.ancestors]  # type: ignore[attr-defined]
+
+
+def distance(a: object, b: object) -> int:
+    """Edges between two tokens in the dependency tree."""
+    pa, pb = _path(a), _path(b)
+    at = {t.i: i for i, t in enumerate(pb)}  # type: ignore[attr-defined]
+    return next((i + at[t.i] for i, t in enumerate(pa) if t.i in at), len(pa) + len(pb))  # type: ignore[attr-defined]
+
+
+def _tokens_of(doc: object, words: Sequence[str]) -> list[object | None]:
+    """The question token each content word (as written, case-folded) is, or None."""
+    used: set[int] = set()
+    out: list[object | None] = []
+    for w in words:
+        t = next((t for t in doc if t.lower_ == w and t.i not in used), None)  # type: ignore[attr-defined]
+        if t is not None:
+            used.add(t.i)  # type: ignore[attr-defined]
+        out.append(t)
+    return out
+
+
+def _name_tokens(doc: object, name: str) -> list[object]:
+    m = re.search(re.escape(name), doc.text, re.IGNORECASE)  # type: ignore[attr-defined]
+    if not m:
+        return []
+    return [t for t in doc if m.start() <= t.idx < m.end()]  # type: ignore[attr-defined]
+
+
+def owners_of(doc: object, names: Sequence[str], tokens: Sequence[object | None]) -> tuple[tuple[str, ...], ...]:
+    """Per content word, the names nearest it in the parse; () when the question has fewer than two names found in
+    it, or the word is not found (then any name will do)."""
+    spans = {n: ts for n in names if (ts := _name_tokens(doc, n))}
+    if len(spans) < 2:
+        return ()
+    out = []
+    for t in tokens:
+        if t is None:
+            out.append(())
+            continue
+        far = {n: min(distance(t, x) for x in ts) for n, ts in spans.items()}
+        best = min(far.values())
+        near = {x.i for n, ts in spans.items() if far[n] == best for x in ts}  # type: ignore[attr-defined]
+        mine = tuple(n for n, ts in spans.items() if near & {x.i for x in ts})  # type: ignore[attr-defined]
+        out.append(mine if len(mine) < len(spans) else ())  # names nested in the nearest one are its own
+    return tuple(out)
+
+
+def anchors_of(tokens: Sequence[object | None], asking: object | None) -> tuple[frozenset[int], ...]:
+    """The question's noun phrases of two words or more (runs of adjacent nouns and adjectives ending in a noun) as
+    sets of content-word indices, leaving out the phrase the question word asks about ("which floor", "how many
+    beds"). The phrase's last word is its head: a sentence saying it speaks of the phrase ("the committee" of "the
+    planning committee")."""
+    at = {t.i: k for k, t in enumerate(tokens) if t is not None}  # type: ignore[attr-defined]
+    doc = next((t.doc for t in tokens if t is not None), None)  # type: ignore[attr-defined]
+    if doc is None:
+        return ()
+    runs: list[list[object]] = [[]]
+    for t in doc:
+        if t.pos_ in _PHRASE and t.i in at:  # type: ignore[attr-defined]
+            runs[-1].append(t)
+        elif runs[-1]:
+            runs.append([])
+    out = []
+    for run in runs:
+        while run and run[-1].pos_ == "ADJ":  # type: ignore[attr-defined]
+            run = run[:-1]
+        asked = asking is not None and any(asking.head is t or asking.head.head is t for t in run)  # type: ignore[attr-defined]
+        if len(run) >= 2 and not asked:
+            out.append(frozenset(at[t.i] for t in run))  # type: ignore[attr-defined]
+    return tuple(out)
+
+
+def value_of(
+    doc: object, asking: object | None, noun: str, tokens: Sequence[object | None]
+) -> tuple[frozenset[str], int]:
+    """The entity labels the answer has when the question's form says ("when", "what year", "how many"), and the
+    index of the content word whose sentence must state it (-1: any)."""
+    if asking is None:
+        return frozenset(), -1
+    at = {t.i: k for k, t in enumerate(tokens) if t is not None}  # type: ignore[attr-defined]
+    wh, nxt = asking.lower_, doc[asking.i + 1] if asking.i + 1 < len(doc) else None  # type: ignore[attr-defined,index]
+    if wh == "how" and nxt is not None and nxt.lower_ in ("many", "much"):
+        counted = next((t for t in doc[nxt.i + 1 :] if t.pos_ in ("NOUN", "PROPN")), None)  # type: ignore[index]
+        return COUNT if nxt.lower_ == "many" else AMOUNT, at.get(counted.i, -1) if counted is not None else -1
+    labels = DATE_TIME if wh == "when" else _NOUN_VALUE.get(noun, frozenset()) if wh in ("what", "which") else None
+    if not labels:
+        return frozenset(), -1
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)  # type: ignore[attr-defined]
+    return labels, at.get(root.i, -1) if root is not None else -1
+
+
+def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
+    """(owners, anchors, value, value_word) of a parsed question (see the module doc)."""
+    tokens = _tokens_of(doc, words)
+    ask = asking[-1] if asking else None
+    noun = ""
+    if ask is not None and ask.lower_ in ("what", "which"):  # type: ignore[attr-defined]
+        noun = next((t.lemma_.lower() for t in doc[ask.i + 1 :] if t.pos_ in ("NOUN", "PROPN")), "")  # type: ignore[attr-defined,index]
+    value, value_word = value_of(doc, ask, noun, tokens)
+    anchors = () if names else anchors_of(tokens, ask)
+    return owners_of(doc, names, tokens), anchors, value, value_word
