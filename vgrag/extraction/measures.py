@@ -1,0 +1,67 @@
+"""Measures are not names (issue #31): "300 g plain flour", "3 mM ABTS", "100 mM sodium acetate buffer" name plain
+flour, ABTS and a sodium acetate buffer; "400 mm", "170 °C", "5 %" name nothing. A measure is a number followed by
+a unit, and a unit is read from the token's own shape, not from a list of units: a symbol ("%", "°C" — one token,
+see nlp.degree_units) or a short word with a lower-case letter and no vowel ("g", "mM", "kg", "tbsp", "mg/kg",
+"km²"), which no English word is. A count is not a measure ("two sons", "1 large egg": the word after the number is
+a word), nor is a number that starts a name ("2018 FIFA World Cup", "10 Downing Street").
+
+Also read here: a head that only follows a name — a number the tagger took for a noun ("Harbourside Rovers 3–2", a
+score after a club) or post-nominal letters NER left out of a person ("Siobhán Keating MRICS"): the name is the
+entity before it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+Tok = Any  # a spaCy Token
+_JOIN = {"x", "×", "–", "-", "to", "/", "±"}  # between the numbers of a range or a product: "75 x 200 mm"
+
+
+def unit(tok: Tok) -> bool:
+    """Whether a token is a unit written after a number ("300 g", "3 mM", "25 °C", "63 %", "10 mg/kg")."""
+    if tok.i == 0 or not tok.doc[tok.i - 1].like_num:
+        return False
+    t = tok.text
+    letters = [c for c in t if c.isalpha()]
+    if not letters:
+        return all(c in "%‰" or unicodedata.category(c)[0] == "S" for c in t)
+    vowel = any(c.lower() in "aeiouy" for c in letters)
+    return len(t) <= 6 and not vowel and (any(c.islower() for c in letters) or not t.isalnum())
+
+
+def measure_end(words: list[Tok] | Any) -> int:
+    """How many tokens at the start of a phrase are a measure: numbers, joiners and units, ending with a unit
+    ("300 g" of "300 g plain flour", "75 x 200 mm" of "75 x 200 mm joists"); 0 when it does not start with one."""
+    end = 0
+    for i, w in enumerate(words):
+        if i and unit(w):
+            end = i + 1
+        elif not (w.like_num or i and w.lower_ in _JOIN):
+            break
+    return end
+
+
+def is_measure(tok: Tok) -> bool:
+    """Whether a noun is itself a unit: its phrase ("170 °C", "400 mm", "more than 5 %") is a measure."""
+    return unit(tok)
+
+
+def letters(text: str) -> bool:
+    """Post-nominal letters after a person's name ("KC", "MRICS", "FRICS", "MW"): an all-capital word of 2-6
+    letters that is not a Roman numeral ("Henry VIII")."""
+    return text.isalpha() and text.isupper() and 2 <= len(text) <= 6 and not set(text) <= set("IVXLCDM")
+
+
+def named_before(tok: Tok, ent_of: dict[int, Any]) -> Tok | None:
+    """The named entity that a phrase's head merely follows, or None: a number the tagger read as a noun
+    ("Harbourside Rovers 3–2": a score after a club) or post-nominal letters NER left out of a person's name
+    ("Siobhán Keating MRICS" — the name is Siobhán Keating)."""
+    if not any(c.isalpha() for c in tok.text) and any(c.isdigit() for c in tok.text):
+        before = [c for c in tok.children if c.i < tok.i and c.i in ent_of]
+        return before[-1] if before else None
+    ent = ent_of.get(tok.i - 1) if tok.i else None
+    if ent is not None and ent.label_ == "PERSON" and len(ent) >= 2 and ent.end == tok.i and letters(tok.text):
+        return ent.root
+    return None
