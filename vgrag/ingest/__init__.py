@@ -164,7 +164,8 @@ def _extract_all(extractor: Extractor, canon: Canonicalizer, doc: _Doc, batch_si
         t0 = time.perf_counter()
         prose = [i for i, c in enumerate(part) if not repetitive(c.text)]
         try:
-            found = extractor.extract_many([part[i].text for i in prose], [part[i].topic for i in prose])
+            found = extractor.extract_many([part[i].parse_text or part[i].text for i in prose],
+                                           [part[i].topic for i in prose])  # fmt: skip
         except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
             log.exception("extractor failed on %s", doc.name)
             found = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}", failed=True) for _ in prose]

@@ -16,7 +16,7 @@ from ..nlp import load_spacy
 from ..storage.schema import COLUMNS, SENTENCES, TEXT, has_column
 from ..storage.store import Graph
 from ..storage.tags import Tags
-from ..text import chunk_sentences, repetitive, split_texts
+from ..text import chunk_sentences, paragraphs, repetitive, split_texts
 from .report import Failure, Tally
 
 PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
@@ -31,6 +31,7 @@ class PlannedChunk:
     text: str
     headings: tuple[str, ...] = ()  # the section's heading path (names glued to a heading lose it: Canonicalizer)
     sentences: tuple[str, ...] = ()  # the text's sentences (it is them joined by spaces): split once, kept with it
+    parse_text: str = ""  # the text as the extractor reads it: a blank line where a paragraph starts (parse_text)
 
 
 def _cut(sentence: str, limit: int) -> list[str]:
@@ -74,11 +75,33 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     sections = document_sections(shown, data)
     for sec, topic in zip(sections, section_topics(sections, load_spacy), strict=True):
         title = sec.title(fallback, topic)
+        heads = paragraph_heads(sec.text)
         for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part) for part in fit_passage(c))
+            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part, parse_text(part, heads))
+                       for part in fit_passage(c))  # fmt: skip
     if not out:
         raise InputError(f"{shown}: no text found.")
     return out
+
+
+def paragraph_heads(text: str) -> dict[str, list[str]]:
+    """A section's paragraphs (whitespace collapsed, as its sentences are), by first word."""
+    out: dict[str, list[str]] = {}
+    for para in paragraphs(text):
+        out.setdefault(para.split(" ", 1)[0], []).append(para)
+    return out
+
+
+def parse_text(sentences: Sequence[str], heads: dict[str, list[str]]) -> str:
+    """A chunk's sentences as the extractor reads them: joined by spaces as stored, but by a blank line before a
+    sentence that begins a paragraph of its section — a list item, a table row, a line without a full stop — so
+    that the parser does not read one item's words as another's subject or object (nlp.paragraph_starts). The
+    stored passage keeps its text; each sentence is still found in this one (extraction.tags.sentence_tags)."""
+    out = []
+    for i, s in enumerate(sentences):
+        starts = any(p.startswith(s) for p in heads.get(s.split(" ", 1)[0], ()))
+        out.append(("\n\n" if starts else " ") + s if i else s)
+    return "".join(out)
 
 
 def keeps_sentences(graph: Graph) -> bool:
