@@ -43,7 +43,8 @@ def test_a_measure_alone_names_nothing_and_degrees_stay_one_token():
     assert "°C" in [t.text for t in nlp("Do not store above 25 °C. The joints reached 82°C.")]  # type: ignore[operator]
     ex = extract_one(
         "Serves 10 · Oven 170 °C (150 °C fan, gas mark 3). The joists measure 75 x 200 mm at 400 mm centres. The "
-        "enzyme was incubated at 70 °C by Ingrid Haugland.",
+        "enzyme was incubated at 70 °C by Ingrid Haugland. Thermostable variants are needed by the paper industry, "
+        "where kraft pulp leaves the digester at 70–80 °C.",
         "Weir House",
     )
     names = names_of(ex)
@@ -75,6 +76,12 @@ def test_list_items_are_sentences_to_the_parser():
     results = OfflineExtractor().extract_many([c.parse_text for c in chunks], [c.topic for c in chunks])
     crossing = {(s, o) for s, _, o in facts(results) if {s, o} & {"plain flour", "Wensleydale cheese"}}
     assert not crossing, facts(results)  # before: "plain flour | cut | Wensleydale cheese"
+
+
+def test_a_line_ending_with_a_colon_goes_on_into_the_list_it_opens():
+    ex = extract_one("Common adverse effects include:\n\nSkin reactions\n\nHepatotoxicity", "Chlorambucil")
+    assert ("Common adverse effects", "include", "Skin reactions") in {(t.subject, t.predicate, t.object) for t in
+                                                                      ex.triples}, ex.triples  # fmt: skip
 
 
 def test_a_heading_over_repeated_labels_is_its_items_topic():

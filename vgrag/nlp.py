@@ -65,10 +65,12 @@ def degree_units(doc: object) -> object:
 def paragraph_starts(doc: object) -> object:
     """A blank line ends a sentence: a document's list items, table rows and lines without a full stop are
     paragraphs ("300 g plain flour, plus extra for dusting" / "150 g cold unsalted butter, cut into 1 cm cubes"),
-    and the parser would otherwise read one item's words as another's subject or object. (Ingest gives the
+    and the parser would otherwise read one item's words as another's subject or object; a line ending with a colon
+    goes on into the next ("Common adverse effects include:" / "Skin reactions"). (Ingest gives the
     extractor a chunk with a blank line where the document starts a paragraph: ingest.passages.parse_text.)"""
     for tok in doc:  # type: ignore[attr-defined]
-        if tok.i + 1 < len(doc) and tok.is_space and tok.text.count("\n") >= 2:  # type: ignore[arg-type]
+        if tok.i + 1 < len(doc) and tok.is_space and tok.text.count("\n") >= 2 and tok.i and \
+                doc[tok.i - 1].text != ":":  # type: ignore[index]  # fmt: skip
             doc[tok.i + 1].is_sent_start = True  # type: ignore[index]
     return doc
 

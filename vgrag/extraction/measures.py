@@ -12,16 +12,23 @@ entity before it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
 Tok = Any  # a spaCy Token
+_RANGE = re.compile(r"\d[\d.,]*[–—-]\d[\d.,]*")
 _JOIN = {"x", "×", "–", "-", "to", "/", "±"}  # between the numbers of a range or a product: "75 x 200 mm"
+
+
+def number(tok: Tok) -> bool:
+    """A number or a range of numbers written as one token ("3", "0.1", "1,200", "70–80")."""
+    return tok.like_num or bool(_RANGE.fullmatch(tok.text))
 
 
 def unit(tok: Tok) -> bool:
     """Whether a token is a unit written after a number ("300 g", "3 mM", "25 °C", "63 %", "10 mg/kg")."""
-    if tok.i == 0 or not tok.doc[tok.i - 1].like_num:
+    if tok.i == 0 or not number(tok.doc[tok.i - 1]):
         return False
     t = tok.text
     letters = [c for c in t if c.isalpha()]
@@ -38,7 +45,7 @@ def measure_end(words: list[Tok] | Any) -> int:
     for i, w in enumerate(words):
         if i and unit(w):
             end = i + 1
-        elif not (w.like_num or i and w.lower_ in _JOIN):
+        elif not (number(w) or i and w.lower_ in _JOIN):
             break
     return end
 
