@@ -52,6 +52,11 @@ def test_a_measure_alone_names_nothing_and_degrees_stay_one_token():
     assert not [n for n in names if n in ("C", "°C") or any(c.isdigit() for c in n)], ex.triples
 
 
+def test_a_minute_mark_is_no_part_of_a_name():
+    ex = extract_one("85' Harbourside Rovers: Leo Santos off injured, replaced by Marcus Hale", "Match report")
+    assert not [n for n in names_of(ex) if "85" in n], ex.triples
+
+
 def test_a_score_or_letters_after_a_name_are_not_its_head():
     ex = extract_one(
         "Kingsmere Athletic came from behind to beat Harbourside Rovers 3–2 at Castle Lane. The inspection was made "

@@ -32,8 +32,9 @@ def unit(tok: Tok) -> bool:
         return False
     t = tok.text
     letters = [c for c in t if c.isalpha()]
-    if not letters:
-        return all(c in "%‰" or unicodedata.category(c)[0] == "S" for c in t)
+    if not letters:  # a symbol: "%", "‰", "£"; a prime written against its number: 85' (minutes), 6′ (feet)
+        prime = all(c in "'′″" for c in t) and not tok.doc[tok.i - 1].whitespace_
+        return prime or all(c in "%‰" or unicodedata.category(c)[0] == "S" for c in t)
     vowel = any(c.lower() in "aeiouy" for c in letters)
     return len(t) <= 6 and not vowel and (any(c.islower() for c in letters) or not t.isalnum())
 
