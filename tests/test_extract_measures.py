@@ -12,7 +12,7 @@ from vgrag.documents.structure import Section
 from vgrag.documents.topics import section_topics
 from vgrag.extraction.entities import Canonicalizer
 from vgrag.extraction.extract import OfflineExtractor
-from vgrag.ingest.passages import plan_chunks
+from vgrag.ingest.passages import paragraph_heads, parse_text, plan_chunks
 from vgrag.nlp import load_spacy
 
 FIX = Path(__file__).parent / "fixtures"
@@ -78,6 +78,8 @@ def test_list_items_are_sentences_to_the_parser():
     chunks = plan_chunks("pie.html", page)
     listed = next(c for c in chunks if "plain flour" in c.text)
     assert listed.parse_text.count("\n\n") == 3 and listed.text == " ".join(listed.sentences)
+    prose = ("In 2024 Fernleaf raised £4.2 million from Westbridge Ventures.", "The board has five members.")
+    assert parse_text(prose, paragraph_heads("\n\n".join(prose))) == " ".join(prose)  # a full stop ends it already
     results = OfflineExtractor().extract_many([c.parse_text for c in chunks], [c.topic for c in chunks])
     crossing = {(s, o) for s, _, o in facts(results) if {s, o} & {"plain flour", "Wensleydale cheese"}}
     assert not crossing, facts(results)  # before: "plain flour | cut | Wensleydale cheese"

@@ -4,6 +4,7 @@ else from spaCy's NER alone, so that no question tags them again (storage/tags.p
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -19,6 +20,7 @@ from ..storage.tags import Tags
 from ..text import chunk_sentences, paragraphs, repetitive, split_texts
 from .report import Failure, Tally
 
+_ENDED = re.compile(r"[.!?][\"'”’)\]]*$")  # a sentence's end: a full stop, perhaps inside quotes or brackets
 PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
 TAG_SLICE = 256  # sentences given to the NER at once: the NER lock is released between slices
 TAG_CHARS = 2_000  # a longer "sentence" is no prose sentence (a table row, a list run together): not tagged
@@ -94,12 +96,16 @@ def paragraph_heads(text: str) -> dict[str, list[str]]:
 
 def parse_text(sentences: Sequence[str], heads: dict[str, list[str]]) -> str:
     """A chunk's sentences as the extractor reads them: joined by spaces as stored, but by a blank line before a
-    sentence that begins a paragraph of its section — a list item, a table row, a line without a full stop — so
-    that the parser does not read one item's words as another's subject or object (nlp.paragraph_starts). The
-    stored passage keeps its text; each sentence is still found in this one (extraction.tags.sentence_tags)."""
+    sentence that begins a paragraph of its section after one that does not end a sentence — a list item, a table
+    row, a heading line without a full stop — so that the parser does not read one item's words as another's
+    subject or object (nlp.paragraph_starts). After a full stop the parser ends the sentence anyway, and a blank
+    line there would only be one more token for the tagger to read (with one, "In 2024 Fernleaf raised £4.2
+    million from Westbridge Ventures" lost its relation). The stored passage keeps its text; each sentence is still
+    found in this one (extraction.tags.sentence_tags)."""
     out = []
     for i, s in enumerate(sentences):
-        starts = any(p.startswith(s) for p in heads.get(s.split(" ", 1)[0], ()))
+        starts = i and not _ENDED.search(sentences[i - 1]) and any(p.startswith(s) for p in heads.get(s.split(" ", 1)[
+            0], ()))  # fmt: skip
         out.append(("\n\n" if starts else " ") + s if i else s)
     return "".join(out)
 
