@@ -85,6 +85,17 @@ def test_list_items_are_sentences_to_the_parser():
     assert not crossing, facts(results)  # before: "plain flour | cut | Wensleydale cheese"
 
 
+def test_a_heading_line_is_a_sentence_and_the_name_after_it_stays_whole():
+    ex = extract_one(
+        "A cyber incident in February 2023 disrupted the engineering systems in Ålesund for three days; no customer "
+        "data was lost. Corporate Governance\n\nHalvorsen Marine Group ASA is listed on the Oslo Stock Exchange.",
+        "Board of Directors' Report 2023",
+    )
+    assert ("Halvorsen Marine Group ASA", "listed on", "Oslo Stock Exchange") in {
+        (t.subject, t.predicate, t.object) for t in ex.triples
+    }, ex.triples
+
+
 def test_a_line_ending_with_a_colon_goes_on_into_the_list_it_opens():
     ex = extract_one("Common adverse effects include:\n\nSkin reactions\n\nHepatotoxicity", "Chlorambucil")
     assert ("Common adverse effects", "include", "Skin reactions") in {(t.subject, t.predicate, t.object) for t in
