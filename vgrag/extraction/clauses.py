@@ -27,7 +27,7 @@ from .aboutness import Aboutness
 from .aboutness import content as _content
 from .mentions import (MONTH, description_start, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
-from .measures import is_measure, measure_end, named_before, unit
+from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .shapes import SUBJ, acts_on_topic, bracketed, coordinated, imperative, lost_subject, title_named
 
@@ -128,12 +128,14 @@ class ClauseReader:
                     start, text = start - 1, f"{before.text} {text}"  # "9 August 1938" NER read as "August 1938"
                 return Arg(text, "date" if point_date(self.doc[start:end]) else "year")
             return self.named(text, tok)
+        if (value := measure(tok)) is not None:  # "18.5 °C", "50 Hz": a value (not "Oven 170 °C"), but not a subject
+            return Arg(value, "name") if tok.dep_ not in SUBJ else None  # ("96.5% of the water is found in …")
         if tok.pos_ == "NUM":
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
         if (h := named_before(tok, self.ent_of)) is not None:
             return self.arg(h)  # "Harbourside Rovers 3–2", "Siobhán Keating MRICS": the name before a score, letters
-        if tok.pos_ not in ("NOUN", "PROPN") or is_measure(tok) or not any(c.isalpha() for c in tok.text):
-            return None  # "400 mm", "170 °C": a measure names nothing
+        if tok.pos_ not in ("NOUN", "PROPN") or not any(c.isalpha() for c in tok.text):
+            return None
         if quantified(tok):  # "many genres", "several other proteins", "the first time", "the former Mayor"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})

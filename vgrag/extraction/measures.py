@@ -1,13 +1,13 @@
-"""Measures are not names (issue #31): "300 g plain flour", "3 mM ABTS", "100 mM sodium acetate buffer" name plain
-flour, ABTS and a sodium acetate buffer; "400 mm", "170 °C", "5 %" name nothing. A measure is a number followed by
-a unit, and a unit is read from the token's own shape, not from a list of units: a symbol ("%", "°C" — one token,
-see nlp.degree_units) or a short word with a lower-case letter and no vowel ("g", "mM", "kg", "tbsp", "mg/kg",
-"km²"), which no English word is. A count is not a measure ("two sons", "1 large egg": the word after the number is
-a word), nor is a number that starts a name ("2018 FIFA World Cup", "10 Downing Street").
+"""Measures are not part of names (issue #31): "300 g plain flour", "3 mM ABTS", "100 mM sodium acetate buffer" name
+plain flour, ABTS and a sodium acetate buffer; a measure alone ("18.5 °C", "50 Hz") is a value, named as written.
+A measure is a number followed by a unit, and a unit is read from the token's own shape, not from a list of units:
+a symbol ("%", "°C" — one token, see nlp.degree_units), a prime against its number (85'), or a short word with a
+lower-case letter and no vowel ("g", "mM", "kg", "tbsp", "mg/kg", "km²"), which no English word is. A count is not
+a measure ("two sons", "1 large egg": the word after the number is a word), nor is a number that starts a name
+("2018 FIFA World Cup", "10 Downing Street").
 
-Also read here: a head that only follows a name — a number the tagger took for a noun ("Harbourside Rovers 3–2", a
-score after a club) or post-nominal letters NER left out of a person ("Siobhán Keating MRICS"): the name is the
-entity before it.
+Also read here: a head that only follows a name — a score the tagger took for a noun ("Harbourside Rovers 3–2") or
+post-nominal letters NER left out of a person ("Siobhán Keating MRICS"): the name is the entity before it.
 """
 
 from __future__ import annotations
@@ -51,9 +51,18 @@ def measure_end(words: list[Tok] | Any) -> int:
     return end
 
 
-def is_measure(tok: Tok) -> bool:
-    """Whether a noun is itself a unit: its phrase ("170 °C", "400 mm", "more than 5 %") is a measure."""
-    return unit(tok)
+def measure(tok: Tok) -> str | None:
+    """The measure a unit ends ("18.5 °C", "50 Hz", "21–33 °C", "75 x 200 mm"), as written, or None: a value, kept
+    as GPT-3.5 names it ("Palermo | average temperature is above | 19 °C"), without the words of a name before it
+    ("Oven 170 °C" is 170 °C)."""
+    if not unit(tok):
+        return None
+    start = tok.i - 1
+    while start > 0 and (number(w := tok.doc[start - 1]) or w.lower_ in _JOIN or unit(w)):
+        start -= 1
+    while not number(tok.doc[start]):  # "(from) to 0 °C" is 0 °C
+        start += 1
+    return tok.doc[start : tok.i + 1].text
 
 
 def letters(text: str) -> bool:
@@ -66,7 +75,7 @@ def named_before(tok: Tok, ent_of: dict[int, Any]) -> Tok | None:
     """The named entity that a phrase's head merely follows, or None: a number the tagger read as a noun
     ("Harbourside Rovers 3–2": a score after a club) or post-nominal letters NER left out of a person's name
     ("Siobhán Keating MRICS" — the name is Siobhán Keating)."""
-    if not any(c.isalpha() for c in tok.text) and any(c.isdigit() for c in tok.text):
+    if _RANGE.fullmatch(tok.text):  # a score; a number alone may end a name ("The Jackson 5", "Apollo 11")
         before = [c for c in tok.children if c.i < tok.i and c.i in ent_of]
         return before[-1] if before else None
     ent = ent_of.get(tok.i - 1) if tok.i else None
