@@ -38,9 +38,7 @@ def test_a_number_that_starts_a_name_or_counts_is_kept():
     assert {"10 Downing Street", "FIFA World Cup"} <= names_of(ex), ex.triples
 
 
-def test_a_measure_alone_is_a_value_named_whole_and_degrees_stay_one_token():
-    nlp = load_spacy()
-    assert "°C" in [t.text for t in nlp("Do not store above 25 °C. The joints reached 82°C.")]  # type: ignore[operator]
+def test_a_measure_alone_is_a_value_named_whole_with_its_degree_letter():
     ex = extract_one(
         "Serves 10 · Oven 170 °C (150 °C fan, gas mark 3). The joists measure 75 x 200 mm at 400 mm centres. The "
         "enzyme was incubated at 70 °C by Ingrid Haugland. Thermostable variants are needed by the paper industry, "

