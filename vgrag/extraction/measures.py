@@ -64,12 +64,12 @@ def measure(tok: Tok) -> str | None:
     nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     if not unit(tok) or nxt is not None and not tok.whitespace_ and unit(nxt):  # "°" of "°C" is not its end
         return None
-    start = tok.i - 1
-    while start > 0 and (number(w := tok.doc[start - 1]) or w.lower_ in _JOIN or unit(w)):
+    doc, start = tok.doc, tok.i - 1
+    while not number(doc[start]):  # the number of "25 °C" (its degree sign between)
         start -= 1
-    while not number(tok.doc[start]):  # "(from) to 0 °C" is 0 °C
-        start += 1
-    return tok.doc[start : tok.i + 1].text
+    while start >= 2 and doc[start - 1].lower_ in _JOIN and number(doc[start - 2]):  # "75 x 200 mm", "14.5 to 28 °C"
+        start -= 2  # (one number only otherwise: a table row "4,105 3,288 16.2%" is three measures)
+    return doc[start : tok.i + 1].text
 
 
 def letters(text: str) -> bool:
