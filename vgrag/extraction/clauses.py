@@ -18,14 +18,15 @@ before it (pronouns.py). A bare year is not an entity: it is kept on the relatio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness, content as _content
 from .mentions import (MONTH, description_start, determiner, honorific, is_title, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
-from .parse import clean_triple
+from .measures import measure, measure_end, named_before, unit
+from .parse import triple
 from .pronouns import antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
                      title_named)  # fmt: skip
@@ -38,8 +39,6 @@ RELATIVE = {"who", "which", "that", "whom", "whose", "where"}
 SKIP_LABELS = {"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
 DATE_LABELS = {"DATE", "TIME"}
 MODIFIERS = {"compound", "amod", "nummod", "nmod", "poss", "flat", "npadvmod"}
-_WORD = re.compile(r"[^\W\d_]{2,}")
-MAX_PREDICATE_WORDS = 8
 QUANTIFIERS = {"one", "some", "many", "most", "several", "each", "all", "both", "part"}
 
 
@@ -119,6 +118,7 @@ class ClauseReader:
             end = span.end - post_nominal(ent)  # "Ms Zoë Lefèvre KC" is Zoë Lefèvre
             if ent.label_ not in DATE_LABELS:  # a run-on list glued into the name: the item holding the head
                 start, end = item_span(self.doc, start, end, tok.i if start <= tok.i < end else ent.root.i)
+                start += measure_end(self.doc[start : end - 1])  # "3 mM ABTS" is ABTS
                 if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
                     return self.named(title, tok)  # a quoted title inside a name is the name
             text = self.doc[start:end].text
@@ -128,9 +128,13 @@ class ClauseReader:
                     start, text = start - 1, f"{before.text} {text}"  # "9 August 1938" NER read as "August 1938"
                 return Arg(text, "date" if point_date(self.doc[start:end]) else "year")
             return self.named(text, tok)
+        if (value := measure(tok)) is not None:  # "18.5 °C", "50 Hz": a value (not "Oven 170 °C"), but not a subject
+            return Arg(value, "name") if tok.dep_ not in SUBJ else None  # ("96.5% of the water is found in …")
         if tok.pos_ == "NUM":
             return Arg(tok.text, "year") if re.fullmatch(r"\d{3,4}s?", tok.text) else None
-        if tok.pos_ not in ("NOUN", "PROPN"):
+        if (h := named_before(tok, self.ent_of)) is not None:
+            return self.arg(h)  # "Harbourside Rovers 3–2", "Siobhán Keating MRICS": the name before a score, letters
+        if tok.pos_ not in ("NOUN", "PROPN") or not any(c.isalpha() for c in tok.text):
             return None
         if quantified(tok):  # "many genres", "several other proteins", "the first time", "the former Mayor"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
@@ -147,7 +151,7 @@ class ClauseReader:
             words = words[1:]
         if noun and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
-        year = ""
+        words, year = words[measure_end(words[:-1]) :], ""  # "300 g plain flour" is plain flour
         if noun and words and re.fullmatch(r"\d{4}s?", words[0].text) and len(words) > 1:
             year, words = words[0].text, words[1:]
         text = "".join(t.text_with_ws for t in words).strip()
@@ -338,13 +342,6 @@ class ClauseReader:
         """The triples of every verb clause (the verbless readings are nominal.py's)."""
         out: list[Triple] = []
         for tok in self.doc:
-            if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
+            if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass") and not unit(tok):  # "2 tbsp"
                 out += self.clause(tok)
         return list(dict.fromkeys(out))
-
-
-def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
-    if not _WORD.search(s) or len(p.split()) > MAX_PREDICATE_WORDS:
-        return None
-    t = clean_triple((s, p, o))
-    return replace(t, when=when[:1].lower() + when[1:]) if t is not None and when else t

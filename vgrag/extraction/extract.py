@@ -83,7 +83,7 @@ class OfflineExtractor:
         titles = list(titles) if titles else [""] * len(texts)
         clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out = []
-        docs = self._nlp.pipe([lines_as_sentences(self._nlp, t) for t in clean], batch_size=self._batch)  # type: ignore[attr-defined]
+        docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
                                zip(docs, titles, strict=True)])  # fmt: skip
         for reader in readers:
@@ -96,18 +96,6 @@ class OfflineExtractor:
                                   people=people(doc),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         return Canonicalizer(each_text=True).apply(out)  # clean names: no leading article, markers, repeated titles
-
-
-def lines_as_sentences(nlp: Any, text: str) -> Any:
-    """A text to parse, its line breaks read as spaces that end a sentence: ingest gives a chunk's sentences one per
-    line, so a heading or label the document set apart ("Highlights", "Published 21 March 2024" above a paragraph)
-    is never parsed, nor named, together with the sentence after it ("Highlights Halvorsen Marine Group ASA")."""
-    doc = nlp.make_doc(text.replace("\n", " "))  # the same characters at the same offsets
-    starts = {m.end() for m in re.finditer(r"\n", text)}
-    for tok in doc[1:]:
-        if tok.idx in starts:
-            tok.is_sent_start = True
-    return doc
 
 
 def people(doc: Any) -> tuple[str, ...]:

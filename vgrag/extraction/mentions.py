@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .measures import letters, unit
+
 Tok = Any
 _ARTICLES = {"the", "a", "an"}
 _QUANTIFIER_DEPS = {"det", "predet", "amod", "nummod", "quantmod", "advmod"}
@@ -70,12 +72,11 @@ def honorific(tok: Tok) -> bool:
 
 def post_nominal(span: Any) -> int:
     """How many tokens at the end of a PERSON span are post-nominal letters ("Zoë Lefèvre KC", "Alex Hunt MW"):
-    a last all-capital word of 2-4 letters, not a Roman numeral ("Henry VIII", "John D. Rockefeller III"), after
+    a last all-capital word of 2-6 letters, not a Roman numeral ("Henry VIII", "John D. Rockefeller III"), after
     at least two words of the name."""
     if len(span) < 3 or span.label_ != "PERSON":
         return 0
-    t = span[-1].text
-    return int(t.isalpha() and t.isupper() and 2 <= len(t) <= 4 and not set(t) <= set("IVXLCDM"))
+    return int(letters(span[-1].text))
 
 
 def determiner(tok: Tok) -> bool:
@@ -100,7 +101,8 @@ def quantified(tok: Tok) -> bool:
             continue
         if c.is_stop and c.pos_ in _QUANTIFIER_POS and c.dep_ != "advmod" or c.tag_ == "RBS":
             return True  # "many", "several other"; a superlative ranks ("the most influential directors")
-        if c.ent_type_ == "ORDINAL" or c.like_num and any(q.dep_ in ("quantmod", "advmod") for q in c.children):
+        if c.ent_type_ == "ORDINAL" or c.like_num and any(q.dep_ in ("quantmod", "advmod") and not unit(q) for q in
+                                                          c.children):  # fmt: skip  # not "60 g Wensleydale cheese"
             return True  # "the first time", "over 400,000 copies"; an exact count ("two sons") stays: GPT-3.5's
             # triples name such objects (MuSiQue 0-400: pair recall 0.268 with counts, 0.271 without)
         if c.dep_ in ("amod", "advmod") and quantified(c):  # "very many"

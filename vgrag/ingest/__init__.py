@@ -19,7 +19,7 @@ from ..models import Document
 from ..storage.store import Graph
 from ..storage.writer import SourceChunk, delete_document, write_chunks
 from ..text import content_hash, doc_id, repetitive
-from .passages import PlannedChunk, fitted_imports, keeps_sentences, lines, plan_chunks, tag_missing
+from .passages import PlannedChunk, fitted_imports, keeps_sentences, plan_chunks, tag_missing
 
 __all__ = ["IngestReport", "Progress", "ProgressFn", "ingest_documents", "ingest_imported", "plan_chunks"]
 
@@ -164,7 +164,8 @@ def _extract_all(extractor: Extractor, canon: Canonicalizer, doc: _Doc, batch_si
         t0 = time.perf_counter()
         prose = [i for i, c in enumerate(part) if not repetitive(c.text)]
         try:
-            found = extractor.extract_many([lines(part[i]) for i in prose], [part[i].topic for i in prose])
+            found = extractor.extract_many([part[i].parse_text or part[i].text for i in prose],
+                                           [part[i].topic for i in prose])  # fmt: skip
         except Exception as e:  # noqa: BLE001 - an extractor failure must not lose the chunks
             log.exception("extractor failed on %s", doc.name)
             found = [Extraction(error=f"extractor failed: {type(e).__name__}: {e}", failed=True) for _ in prose]

@@ -4,6 +4,7 @@ else from spaCy's NER alone, so that no question tags them again (storage/tags.p
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -16,9 +17,10 @@ from ..nlp import load_spacy
 from ..storage.schema import COLUMNS, SENTENCES, TEXT, has_column
 from ..storage.store import Graph
 from ..storage.tags import Tags
-from ..text import chunk_sentences, repetitive, split_texts
+from ..text import chunk_sentences, paragraphs, repetitive, split_texts
 from .report import Failure, Tally
 
+_ENDED = re.compile(r"[.!?][\"'”’)\]]*$")  # a sentence's end: a full stop, perhaps inside quotes or brackets
 PASSAGE_BYTES = next(c.clip for c in COLUMNS["passages"] if c.name == TEXT)  # the most a stored passage holds
 TAG_SLICE = 256  # sentences given to the NER at once: the NER lock is released between slices
 TAG_CHARS = 2_000  # a longer "sentence" is no prose sentence (a table row, a list run together): not tagged
@@ -31,12 +33,7 @@ class PlannedChunk:
     text: str
     headings: tuple[str, ...] = ()  # the section's heading path (names glued to a heading lose it: Canonicalizer)
     sentences: tuple[str, ...] = ()  # the text's sentences (it is them joined by spaces): split once, kept with it
-
-
-def lines(chunk: PlannedChunk) -> str:
-    """A chunk's text as the extractor reads it: its sentences one per line (the same characters as `text`, a line
-    break for each space between sentences), so a heading or label set apart stays a sentence of its own."""
-    return "\n".join(chunk.sentences) if chunk.sentences else chunk.text
+    parse_text: str = ""  # the text as the extractor reads it: a blank line where a paragraph starts (parse_text)
 
 
 def _cut(sentence: str, limit: int) -> list[str]:
@@ -80,11 +77,37 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     sections = document_sections(shown, data)
     for sec, topic in zip(sections, section_topics(sections, load_spacy), strict=True):
         title = sec.title(fallback, topic)
+        heads = paragraph_heads(sec.text)
         for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part) for part in fit_passage(c))
+            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part, parse_text(part, heads))
+                       for part in fit_passage(c))  # fmt: skip
     if not out:
         raise InputError(f"{shown}: no text found.")
     return out
+
+
+def paragraph_heads(text: str) -> dict[str, list[str]]:
+    """A section's paragraphs (whitespace collapsed, as its sentences are), by first word."""
+    out: dict[str, list[str]] = {}
+    for para in paragraphs(text):
+        out.setdefault(para.split(" ", 1)[0], []).append(para)
+    return out
+
+
+def parse_text(sentences: Sequence[str], heads: dict[str, list[str]]) -> str:
+    """A chunk's sentences as the extractor reads them: joined by spaces as stored, but by a blank line before a
+    sentence that begins a paragraph of its section after one that does not end a sentence — a list item, a table
+    row, a heading line without a full stop — so that the parser does not read one item's words as another's
+    subject or object (nlp.paragraph_starts). After a full stop the parser ends the sentence anyway, and a blank
+    line there would only be one more token for the tagger to read (with one, "In 2024 Fernleaf raised £4.2
+    million from Westbridge Ventures" lost its relation). The stored passage keeps its text; each sentence is still
+    found in this one (extraction.tags.sentence_tags)."""
+    out = []
+    for i, s in enumerate(sentences):
+        starts = i and not _ENDED.search(sentences[i - 1]) and any(p.startswith(s) for p in heads.get(s.split(" ", 1)[
+            0], ()))  # fmt: skip
+        out.append(("\n\n" if starts else " ") + s if i else s)
+    return "".join(out)
 
 
 def keeps_sentences(graph: Graph) -> bool:
