@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,26 @@ def _skip_reason() -> str | None:
 pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
 
 
+PORTS = (19530, 2379, 2380, 9091)  # the server's gRPC, its embedded etcd's client and peer, and its metrics ports
+
+
+def _ports_closed(timeout: float = 30.0) -> None:
+    """Wait until no server listens on the ports: a killed server's last process can outlive the launcher we wait
+    for, and a new server started meanwhile cannot bind its etcd (it panics) while its readiness check is answered
+    by the dying one (CI, session 19: the flow test then lost its server mid-way)."""
+    deadline = time.monotonic() + timeout
+    while any(_listening(p) for p in PORTS) and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
 def _start(data: Path) -> tuple[subprocess.Popen, str]:
+    _ports_closed()
     proc = subprocess.Popen(
         [SERVER_PYTHON, str(ROOT / ".ci" / "milvus_server.py"), str(data)],
         stdin=subprocess.PIPE,
@@ -56,6 +76,7 @@ def _stop(proc: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     proc.wait(timeout=30)
+    _ports_closed()
 
 
 @pytest.fixture
