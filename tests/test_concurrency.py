@@ -67,7 +67,15 @@ def test_spacy_loads_once_when_the_warm_up_and_a_first_query_ask_at_once(monkeyp
     from vgrag import nlp
 
     loads: list[str] = []
-    model = object()
+
+    class Pipeline:  # what load_spacy does with a loaded pipeline: adds its paragraph component (nlp.py)
+        def __init__(self) -> None:
+            self.pipes: list[str] = []
+
+        def add_pipe(self, name: str, first: bool = False) -> None:
+            self.pipes.insert(0, name) if first else self.pipes.append(name)
+
+    model = Pipeline()
 
     def slow_load(name: str) -> object:
         loads.append(name)
@@ -83,6 +91,6 @@ def test_spacy_loads_once_when_the_warm_up_and_a_first_query_ask_at_once(monkeyp
             t.start()
         for t in threads:
             t.join()
-        assert got == [model] * 3 and len(loads) == 1
+        assert got == [model] * 3 and len(loads) == 1 and model.pipes == ["vgrag_paragraphs"]
     finally:
         nlp._load_spacy.cache_clear()  # the next caller loads the real model
