@@ -1,10 +1,8 @@
 """The CLI against a REAL Milvus standalone server (PyPI `milvus==2.3.5`: no BM25, Bounded consistency by default,
 slow flushes and loads), not `milvus-lite server`: import, add a document, query graph and naive (equal to a Lite
-file's answers), check, export, delete a document; and a stopped server gives one clear message.
-
-Needs a Python with `milvus==2.3.5` in VGRAG_MILVUS_SERVER_PYTHON and a loopback-only network namespace (the server
-listens on every interface): `.ci/run` provides both (`unshare -rn`); elsewhere these tests skip with the reason.
-"""
+file's answers), check, export, delete a document; a stopped server gives one clear message. Needs a Python with
+`milvus==2.3.5` in VGRAG_MILVUS_SERVER_PYTHON and a loopback-only network namespace (the server listens on every
+interface): `.ci/run` provides both (`unshare -rn`); elsewhere these tests skip with the reason."""
 
 from __future__ import annotations
 
@@ -34,15 +32,11 @@ def _skip_reason() -> str | None:
 
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
-
-
 PORTS = (19530, 2379, 2380, 9091)  # the server's gRPC, its embedded etcd's client and peer, and its metrics ports
 
 
 def _ports_closed(timeout: float = 30.0) -> None:
-    """Wait until no server listens on the ports: a killed server's last process can outlive the launcher we wait
-    for, and a new server started meanwhile cannot bind its etcd (it panics) while its readiness check is answered
-    by the dying one (CI, session 19: the flow test then lost its server mid-way)."""
+    """Wait until no server listens on PORTS (a killed server can outlive its launcher; a new one would panic)."""
     deadline = time.monotonic() + timeout
     while any(_listening(p) for p in PORTS) and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -50,7 +44,6 @@ def _ports_closed(timeout: float = 30.0) -> None:
 
 def _listening(port: int) -> bool:
     with socket.socket() as s:
-        s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
