@@ -4,20 +4,11 @@ either of them; a bracketed apposition is a comment; a footnote mark is no part 
 
 from __future__ import annotations
 
-from pathlib import Path
+from offline_extract import extract_one, facts, ingested, names_of
 
-from offline_extract import extract_one, names_of
-
-from vgrag.extraction.entities import Canonicalizer
 from vgrag.extraction.extract import OfflineExtractor
-from vgrag.ingest.passages import plan_chunks
 
-FIX = Path(__file__).parent / "fixtures"
 SALE = "Modern British and Irish Art — Evening Sale"
-
-
-def facts(results: list) -> set[tuple[str, str, str]]:
-    return {(t.subject, t.predicate, t.object) for r in results for t in r.triples}
 
 
 def test_common_noun_subjects_under_a_title_the_document_never_names_are_not_the_title():
@@ -91,10 +82,7 @@ def test_a_footnote_mark_is_no_part_of_a_name():
 
 
 def test_the_sale_catalogue_hangs_no_description_on_its_title():
-    chunks = plan_chunks("auction_catalogue.html", (FIX / "auction_catalogue.html").read_bytes())
-    canon = Canonicalizer()
-    canon.begin(h for c in chunks for h in c.headings)
-    results = canon.apply(OfflineExtractor().extract_many([c.text for c in chunks], [c.topic for c in chunks]))
+    results = ingested("auction_catalogue.html")
     on_title = {(p, o) for s, p, o in facts(results) if s == SALE}
     assert not on_title & {("opens onto", "Cumbrian fells"), ("is in collection of", "Tate")}, on_title
     assert ("Helen Sutherland", "is patron of", "David Jones") in facts(results)

@@ -4,22 +4,13 @@ head; list items are sentences to the parser; a heading over a repeated template
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from offline_extract import extract_one, names_of
+from offline_extract import extract_one, facts, ingested, names_of
 
 from vgrag.documents.structure import Section
 from vgrag.documents.topics import section_topics
-from vgrag.extraction.entities import Canonicalizer
 from vgrag.extraction.extract import OfflineExtractor
 from vgrag.ingest.passages import paragraph_heads, parse_text, plan_chunks
 from vgrag.nlp import load_spacy
-
-FIX = Path(__file__).parent / "fixtures"
-
-
-def facts(results: list) -> set[tuple[str, str, str]]:
-    return {(t.subject, t.predicate, t.object) for r in results for t in r.triples}
 
 
 def test_a_measure_before_a_name_is_not_part_of_it():
@@ -124,11 +115,7 @@ def test_a_heading_over_repeated_labels_is_its_items_topic():
 
 
 def test_the_catalogue_hangs_its_provenance_on_the_lot():
-    chunks = plan_chunks("auction_catalogue.html", (FIX / "auction_catalogue.html").read_bytes())
-    canon = Canonicalizer()
-    canon.begin(h for c in chunks for h in c.headings)
-    results = canon.apply(OfflineExtractor().extract_many([c.parse_text for c in chunks], [c.topic for c in chunks]))
-    found = facts(results)
+    found = facts(ingested("auction_catalogue.html"))
     assert ("Cyclamen and Primula, Bankshead", "Purchased from artist by", "Helen Sutherland") in {
         (s, p, o) for s, p, o in found
     }, found

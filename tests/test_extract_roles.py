@@ -5,27 +5,7 @@ and given names stay whole. New domains: a police incident report (HTML) and a r
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from offline_extract import extract_one, names_of
-
-from vgrag.extraction.entities import Canonicalizer
-from vgrag.extraction.extract import OfflineExtractor
-from vgrag.ingest import plan_chunks
-
-FIX = Path(__file__).parent / "fixtures"
-
-
-def ingested(name: str) -> list:
-    """A fixture's extractions as ingest makes them: its chunks and topics, then the document's own evidence."""
-    chunks = plan_chunks(name, (FIX / name).read_bytes())
-    canon = Canonicalizer()
-    canon.begin(h for c in chunks for h in c.headings)
-    return canon.apply(OfflineExtractor().extract_many([c.text for c in chunks], [c.topic for c in chunks]))
-
-
-def facts(results: list) -> set[tuple[str, str, str]]:
-    return {(t.subject, t.predicate, t.object) for r in results for t in r.triples}
+from offline_extract import extract_one, facts, ingested, names_of
 
 
 def test_a_role_ner_leaves_out_is_a_fact_about_the_person_not_part_of_the_name():
