@@ -3,6 +3,7 @@ page, the workspace the app opened, and where an element sits in the page."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,20 +14,30 @@ APP = str(ROOT / "app.py")
 T = 120
 
 
-@pytest.fixture(scope="module")
-def app_db(tmp_path_factory, minilm):
-    """The app's database with the demo graph already in it (through the library), so no test depends on
-    another having loaded it; closed again before the app opens it."""
+@pytest.fixture(scope="session")
+def app_demo_template(tmp_path_factory, minilm) -> Path:
+    """A Lite file with the demo graph imported through the library, built once per process (per xdist worker) and
+    closed; `app_db` copies it, since a test may write to its module's database."""
     from milvus_lite.server_manager import server_manager_instance
 
     from vgrag import Settings, Workspace
 
-    path = str(tmp_path_factory.mktemp("app") / "app.db")
-    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    path = tmp_path_factory.mktemp("app_template") / "app.db"
+    ws = Workspace.open(Settings(milvus_uri=str(path)), minilm)
     ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
     ws.close()
-    server_manager_instance.release_server(path)
+    server_manager_instance.release_server(str(path))
     return path
+
+
+@pytest.fixture(scope="module")
+def app_db(tmp_path_factory, app_demo_template):
+    """The app's database with the demo graph already in it (a copy of `app_demo_template`: the same files an
+    import in this module would write), so no test depends on another having loaded it; closed, so the app opens
+    it."""
+    path = tmp_path_factory.mktemp("app") / "app.db"
+    shutil.copytree(app_demo_template, path)
+    return str(path)
 
 
 @pytest.fixture

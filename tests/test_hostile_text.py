@@ -47,15 +47,21 @@ def _in_child(fn: Callable[[], object], timeout: float) -> float | None:
 
 
 def assert_linear(make: Callable[[int], Callable[[], object]], n: int) -> None:
-    """The call made for 4n takes at most 6x the call made for n (the best of three runs each: a
-    loaded machine slows one run, not all). Runs still going after 60 s (1x) or 10x the 1x time (4x) fail."""
+    """The call made for 4n takes at most 6x the call made for n (the best of up to three runs each: a loaded
+    machine slows one run, not all). Runs still going after 60 s (1x) or 10x the 1x time (4x) fail. The 4x runs
+    stop at the first within 6x: the best of three is within 6x exactly when one of them is."""
     small_runs = [_in_child(make(n), 60) for _ in range(3)]
     assert None not in small_runs, f"the 1x input ({n:,} characters) still running after 60 s"
     small = min(t for t in small_runs if t is not None)
     limit = 10 * small + 2
-    large_runs = [_in_child(make(4 * n), limit) for _ in range(3)]
-    assert None not in large_runs, f"4x the input still running after {limit:.1f} s (1x: {small:.3f} s)"
-    large = min(t for t in large_runs if t is not None)
+    large_runs: list[float] = []
+    for _ in range(3):
+        run = _in_child(make(4 * n), limit)
+        assert run is not None, f"4x the input still running after {limit:.1f} s (1x: {small:.3f} s)"
+        large_runs.append(run)
+        if run <= 6 * small:
+            break
+    large = min(large_runs)
     assert large <= 6 * small, f"1x: {small:.3f} s, 4x: {large:.3f} s"
 
 
