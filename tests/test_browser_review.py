@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from helpers import running_app
@@ -15,7 +17,6 @@ from vgrag.text import entity_id
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
-ROOT = SHOTS.parent.parent
 PEOPLE = [
     {"title": "Platform team › Leadership", "passage": "Dr. Raman leads the Platform team and reviews every Beacon "
      "release.", "triples": [["Dr. Raman", "leads", "Platform team"], ["Dr. Raman", "reviews", "Beacon"]]},
@@ -25,22 +26,23 @@ PEOPLE = [
 QUESTION = "Where was the leader of the Platform team born?"
 
 
-def _database(path: str) -> None:
+def _database(path: str, demo: Path, minilm) -> None:  # noqa: ANN001 - the session's MiniLMEmbedder
+    """A copy of the demo graph imported by the library (tests/apptest.py's template), then PEOPLE imported into it."""
     from milvus_lite.server_manager import server_manager_instance
 
     from vgrag import Settings, Workspace
 
-    ws = Workspace.open(Settings(milvus_uri=path))
-    ws.import_triples(ROOT / "data" / "demo" / "northwind.jsonl", "demo")
+    shutil.copytree(demo, path)
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
     ws.import_triples(("people.jsonl", "\n".join(json.dumps(r) for r in PEOPLE).encode()), "demo")
     ws.close()
     server_manager_instance.release_server(path)
 
 
-def test_review_merge_then_ask_again_at_1280x720(tmp_path):
+def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, minilm):
     shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
     path = str(tmp_path / "review.db")
-    _database(path)
+    _database(path, app_demo_template, minilm)
     with running_app({**os.environ, "VGRAG_MILVUS_URI": path}) as url:
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
