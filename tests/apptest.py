@@ -35,8 +35,14 @@ def app_db(tmp_path_factory, app_demo_template):
     """The app's database with the demo graph already in it (a copy of `app_demo_template`: the same files an
     import in this module would write), so no test depends on another having loaded it; closed, so the app opens
     it."""
-    path = tmp_path_factory.mktemp("app") / "app.db"
-    shutil.copytree(app_demo_template, path)
+    return demo_copy(app_demo_template, tmp_path_factory.mktemp("app"))
+
+
+def demo_copy(template: Path, folder: Path) -> str:
+    """A copy of the demo template in `folder`; a module whose tests edit the demo graph overrides `app_db` with a
+    function-scoped fixture returning one per test (tests/test_app_review.py), so each runs in any order."""
+    path = folder / "app.db"
+    shutil.copytree(template, path)
     return str(path)
 
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from apptest import ROOT, app_workspace, finish_job, page, position
+import pytest
+from apptest import ROOT, app_workspace, demo_copy, finish_job, page, position
+
+
+@pytest.fixture
+def app_db(tmp_path, app_demo_template) -> str:
+    """A fresh copy of the demo database per test: these tests build into it, and one counts the pasted documents."""
+    return demo_copy(app_demo_template, tmp_path)
 
 
 def test_build_from_pasted_text(app_env):

@@ -4,10 +4,9 @@ the suggested fixes, undo and the log; document text shown literally."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
-from apptest import app_workspace, page
+from apptest import app_workspace, demo_copy, page
 
 from vgrag.text import entity_id, relation_id
 
@@ -18,9 +17,7 @@ FOUNDED = relation_id("Northwind Cloud", "founded by", "Elena Marsh")
 def app_db(tmp_path, app_demo_template) -> str:
     """A fresh copy of the demo database for each test (tests/apptest.py's is one per module): these tests edit,
     merge and undo, and each asserts on the demo graph as imported, in any order."""
-    path = tmp_path / "app.db"
-    shutil.copytree(app_demo_template, path)
-    return str(path)
+    return demo_copy(app_demo_template, tmp_path)
 
 
 def review(entity: str = ""):
