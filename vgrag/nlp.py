@@ -64,7 +64,27 @@ def paragraph_starts(doc: object) -> object:
             doc[tok.i + 1].is_sent_start = True  # type: ignore[index]
             if tok.i + 2 < len(doc) and not doc[tok.i + 2].is_space:  # type: ignore[arg-type,index]
                 doc[tok.i + 2].is_sent_start = False  # type: ignore[index]  # nor is its first word a sentence alone
+    dateline_starts(doc)
     return doc
+
+
+_DASHES = {"—", "–", "-", "--"}
+
+
+def dateline_starts(doc: object) -> None:
+    """A dateline ends where its dash does: a paragraph that opens with capitalised words, numbers and commas only
+    ("GENEVA, 3 March 2025 —", "Leeds, 14 May 2025 —", "NEW YORK (Reuters) -") before a dash and a capitalised word
+    has its first sentence start after the dash — else the parser reads the place as the sentence's subject
+    ("GENEVA | lost | 4.1 %") and "it" later resolves to the place. Read from the tokens' shapes (before the
+    tagger): a lower-case word before the dash ("Tom Reyes — the author —") is prose, not a dateline."""
+    start = 0
+    for tok in doc:  # type: ignore[attr-defined]
+        if tok.is_space and tok.text.count("\n") >= 2:
+            start = tok.i + 1
+        elif tok.text in _DASHES and tok.i > start and tok.i + 1 < len(doc) and doc[tok.i + 1].text[:1].isupper() and \
+                all(t.text[:1].isupper() or t.like_num or t.is_punct for t in doc[start : tok.i]):  # type: ignore[index]  # fmt: skip
+            doc[tok.i + 1].is_sent_start = True  # type: ignore[index]
+            start = len(doc)  # type: ignore[arg-type]  # one dateline per paragraph
 
 
 _WORD = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)

@@ -27,7 +27,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, is_title
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
-from .pronouns import antecedent
+from .pronouns import antecedent, definite
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
                      title_named)  # fmt: skip
 
@@ -159,6 +159,8 @@ class ClauseReader:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
+        if not self.topic and (a := definite(self, tok)) is not None:
+            return a  # "the service" after "the International Cryosphere Monitoring Service", in a text with no topic
         return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:
