@@ -1,0 +1,79 @@
+"""Texts with no topic — a news story, an e-mail thread — name a thing once in full and then call it "the service",
+"the astrolabe", "it": the definite noun alone is the name the text gave it before (pronouns.definite), and a
+dateline ("GENEVA, 3 March 2025 — …") is no sentence's subject (nlp.dateline_starts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from offline_extract import extract_one, facts, ingested
+from vgrag.nlp import load_spacy
+
+pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
+
+NEWS = (
+    "Leeds, 14 May 2025 — Brightwater Energy plc announced on Tuesday that it will build Humber Gateway North, a "
+    "wind farm east of Hull. It expects to start construction in 2027."
+)
+
+
+def test_a_dateline_is_not_the_subject_of_the_story():
+    got = facts([extract_one(NEWS)])
+    assert ("Brightwater Energy plc", "build", "Humber Gateway North") in got, got
+    assert not [f for f in got if "Leeds" in (f[0], f[2])], got  # before: "it" was Leeds, the parse's subject
+
+
+def test_a_dateline_of_a_news_page_names_nothing():
+    got = facts(ingested("news_article.html"))
+    assert not [f for f in got if f[0].casefold() == "geneva"], got  # was "GENEVA | lost | 4.1 %"
+
+
+def test_a_dash_inside_prose_is_no_dateline():
+    got = facts([extract_one("In 2021 the wind farm was sold to Equinor — Norway's state energy company — for £310 "
+                             "million.")])  # fmt: skip
+    assert ("Equinor", "is", "Norway's state energy company") in got, got
+
+
+def test_a_definite_noun_alone_is_the_name_given_before():
+    text = (
+        "Glaciers in the Alps lost 4.1 % of their ice in 2024, according to a report by the International "
+        "Cryosphere Monitoring Service (ICMS). The service, which is based in Geneva, pools data from 38 agencies."
+    )
+    got = facts([extract_one(text)])
+    assert ("International Cryosphere Monitoring Service", "based in", "Geneva") in got, got
+
+
+def test_an_e_mail_thread_hangs_its_facts_on_the_things_it_named():
+    got = facts(ingested("email_thread.md"))
+    # "the Harrowgate astrolabe" … "The astrolabe was made in Leuven … by Gualterus Arsenius" … "It has not left
+    # Sweden" (a quoted reply wrapped at 72 columns: one paragraph, not a sentence cut at each line end)
+    assert ("Harrowgate astrolabe", "made by", "Gualterus Arsenius") in got, got
+    assert ("Harrowgate astrolabe", "not left", "Sweden") in got, got
+    # 'our exhibition "Measuring the Heavens"' … "The exhibition is supported by the Ashworth Foundation"
+    assert ("Measuring the Heavens", "supported by", "Ashworth Foundation") in got, got
+
+
+def test_the_noun_must_head_the_earlier_name():
+    text = "Ravi Menon studied at the Film and Television Institute of India. The film was shot in Pune by Arun Rao."
+    got = facts([extract_one(text)])
+    assert not [f for f in got if f[0].startswith("Film and Television")], got  # "Film" is a word of a name
+
+
+def test_a_text_with_a_topic_reads_the_noun_as_before():
+    text = "The Harrowgate astrolabe is in Uppsala. The astrolabe was made in Leuven by Gualterus Arsenius."
+    got = facts([extract_one(text, "Uppsala Konst- och Vetenskapsmuseum")])
+    assert ("Harrowgate astrolabe", "made by", "Gualterus Arsenius") not in got, got
+
+
+def test_a_quoted_reply_is_read_as_its_paragraphs():
+    from vgrag.documents.structure import markdown_sections
+
+    mail = (
+        "Thanks, Jonas.\n\n> The committee approved the loan. The insurance value\n> must be raised to £180,000.\n>\n"
+        ">> Dear Mr Eklund,\n>>\n>> I am writing to request the loan of the\n>> Harrowgate astrolabe.\n"
+    )
+    (sec,) = markdown_sections(mail)
+    paras = [" ".join(p.split()) for p in sec.text.split("\n\n")]  # a paragraph's lines join with a space
+    assert "The committee approved the loan. The insurance value must be raised to £180,000." in paras, paras
+    assert "I am writing to request the loan of the Harrowgate astrolabe." in paras, paras
+    assert ">" not in sec.text, sec.text
