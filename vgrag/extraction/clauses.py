@@ -147,7 +147,8 @@ class ClauseReader:
         if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
             return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
-        while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
+        while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL or
+                         honorific(words[0])):  # "Dr Tomasz Wieczorek": a person NER missed  # fmt: skip
             words = words[1:]
         if noun and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
@@ -159,9 +160,8 @@ class ClauseReader:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
-        if not self.topic and (a := definite(self, tok)) is not None:
-            return a  # "the service" after "the International Cryosphere Monitoring Service", in a text with no topic
-        return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
+        the = definite(self, tok) if not self.topic else None  # "the service" after "the … Monitoring Service"
+        return the or Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:
         """A subject: a relative pronoun is the noun its clause modifies; "the film" is the topic; a description

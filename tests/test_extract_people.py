@@ -1,0 +1,28 @@
+"""People in transcripts and news copy: a title before a name NER missed is no part of the name ("Dr Tomasz
+Wieczorek"), and a place the text names is no person's surname even when NER read a university as a person ("ETH
+Zurich" … "in Zurich")."""
+
+from __future__ import annotations
+
+import pytest
+
+from offline_extract import extract_one, facts, ingested
+from vgrag.nlp import load_spacy
+
+pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
+
+
+def test_a_title_is_no_part_of_a_name_ner_missed():
+    text = (
+        "The water table has risen by 12 centimetres on average across the restored sites. Dr Tomasz Wieczorek at "
+        "the University of Sheffield runs the monitoring network for us."
+    )
+    names = {x for f in facts([extract_one(text)]) for x in (f[0], f[2])}
+    assert "Tomasz Wieczorek" in names, names
+    assert not [n for n in names if n.startswith("Dr ")], names
+
+
+def test_a_place_is_no_surname():
+    got = facts(ingested("news_article.html"))
+    assert ("Anja Kovač", "in", "Zurich") in got, got  # before: "in ETH Zurich" (NER read ETH Zurich as a person)
+    assert ("Kwame Asante", "of", "ETH Zurich") in got, got
