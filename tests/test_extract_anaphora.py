@@ -77,3 +77,31 @@ def test_a_quoted_reply_is_read_as_its_paragraphs():
     assert "The committee approved the loan. The insurance value must be raised to £180,000." in paras, paras
     assert "I am writing to request the loan of the Harrowgate astrolabe." in paras, paras
     assert ">" not in sec.text, sec.text
+
+
+def test_a_noun_with_its_own_preposition_is_not_one_named_before():
+    text = (
+        "Fungal laccase (EC 1.10.3.2) holds four copper ions in three sites. Earlier work evolved the laccase of "
+        "Myceliophthora thermophila for expression in yeast."
+    )
+    got = facts([extract_one(text)])
+    assert not [f for f in got if f[2].startswith("Fungal laccase")], got
+
+
+def test_the_noun_and_the_name_agree_in_number():
+    text = (
+        "The Dunmore armillary spheres were made in Leuven in 1560. In 2022 the sphere was restored by Ingrid "
+        "Sandberg of Uppsala."
+    )
+    got = facts([extract_one(text)])
+    assert not [f for f in got if f[0] == "Dunmore armillary spheres" and "Ingrid Sandberg" in f[2]], got
+
+
+def test_a_table_row_is_not_the_name_a_noun_refers_to():
+    got = facts(ingested("cookbook_page.html"))  # a row "Spiced Apple and Wensleydale Pie | 412 kcal | …", then
+    assert not [f for f in got if "412" in f[0]], got  # "The pie provides 23 % of the reference intake …"
+
+
+def test_it_is_a_noun_the_text_named_not_a_capitalised_word():
+    got = facts(ingested("rail_operator/incident_log.md"))  # "Leaf fall caused a train to slide … The driver,
+    assert not [f for f in got if f[2] == "Leaf fall"], got  # Aled Morgan, reported it immediately."

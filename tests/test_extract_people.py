@@ -26,3 +26,10 @@ def test_a_place_is_no_surname():
     got = facts(ingested("news_article.html"))
     assert ("Anja Kovač", "in", "Zurich") in got, got  # before: "in ETH Zurich" (NER read ETH Zurich as a person)
     assert ("Kwame Asante", "of", "ETH Zurich") in got, got
+
+
+def test_a_credit_line_describes_the_person_it_credits():
+    got = facts(ingested("cookbook_page.html"))  # "Recipes by Élodie Marchand, pastry chef at the Old Granary …"
+    chef = [f for f in got if f[1:] == ("is chef at", "Old Granary Bakery")]
+    assert chef and all(f[0].endswith("lodie Marchand") for f in chef), got
+    assert not [f for f in got if f[0] == "Recipes" and f[1].startswith("is")], got
