@@ -33,3 +33,10 @@ def test_a_credit_line_describes_the_person_it_credits():
     chef = [f for f in got if f[1:] == ("is chef at", "Old Granary Bakery")]
     assert chef and all(f[0].endswith("lodie Marchand") for f in chef), got
     assert not [f for f in got if f[0] == "Recipes" and f[1].startswith("is")], got
+
+
+def test_a_table_rows_cells_are_no_description():
+    got = facts(ingested("annual_report.html"))  # the segment table: "Offshore Wind Services 4,105 3,288 16.2%"
+    assert not [f for f in got if f[1] == "is" and f[2].endswith("%")], got
+    text = "The yard was bought by Baltic Subsea Engineering AB, a cable-repair company, in 2021."
+    assert ("Baltic Subsea Engineering AB", "is", "cable-repair company") in facts([extract_one(text)])

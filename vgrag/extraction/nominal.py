@@ -23,7 +23,7 @@ def appositions(r: ClauseReader) -> list[Triple]:
     """ "X, an English filmmaker," → (X, is, English filmmaker); "X, a member of Y," → (X, is member of, Y)."""
     out = []
     for tok in r.doc:
-        if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in r.ent_of:
+        if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in r.ent_of and set_off(r, tok):
             head = r.arg(by_line(r, tok))
             if head is None or head.kind != "name":
                 continue
@@ -31,6 +31,14 @@ def appositions(r: ClauseReader) -> list[Triple]:
                 if o.node and (t := triple(head.text, p, o.text)):
                     out.append(t)
     return out
+
+
+def set_off(r: ClauseReader, tok: Tok) -> bool:
+    """Whether an apposition is set off from its noun by punctuation ("X, an English filmmaker", "X (a charity)"),
+    as prose writes one: a table row's cells run together ("Offshore Wind Services 4,105 3,288 16.2%") give the
+    parser an "apposition" that is only the next cell."""
+    left = tok.left_edge.i  # the dash of "Equinor — Norway's state energy company —" is the apposition's own
+    return r.doc[left].is_punct or left > 0 and r.doc[left - 1].is_punct
 
 
 def by_line(r: ClauseReader, tok: Tok) -> Tok:
