@@ -1,6 +1,7 @@
-"""People in transcripts and news copy: a title before a name NER missed is no part of the name ("Dr Tomasz
-Wieczorek"), and a place the text names is no person's surname even when NER read a university as a person ("ETH
-Zurich" … "in Zurich")."""
+"""People and things in transcripts, news copy and reports: a title before a name NER missed is no part of the
+name ("Dr Tomasz Wieczorek"); a place the text names is no person's surname even when NER read a university as a
+person ("ETH Zurich" … "in Zurich"); a credit line describes the person it credits; a table row's next cell is no
+apposition; the object of a relative clause is the noun it modifies."""
 
 from __future__ import annotations
 
@@ -40,3 +41,9 @@ def test_a_table_rows_cells_are_no_description():
     assert not [f for f in got if f[1] == "is" and f[2].endswith("%")], got
     text = "The yard was bought by Baltic Subsea Engineering AB, a cable-repair company, in 2021."
     assert ("Baltic Subsea Engineering AB", "is", "cable-repair company") in facts([extract_one(text)])
+
+
+def test_the_object_of_a_relative_clause_is_the_noun_it_modifies():
+    text = "The museum holds the Harrowgate astrolabe, which Gualterus Arsenius made in Leuven around 1570."
+    got = facts([extract_one(text, "Uppsala Konst- och Vetenskapsmuseum")])
+    assert ("Gualterus Arsenius", "made", "Harrowgate astrolabe") in got, got

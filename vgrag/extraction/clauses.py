@@ -320,7 +320,7 @@ class ClauseReader:
         """An argument and the arguments of its own prepositions: through a common noun the relational reading
         ("the capital of France" → (is capital of, France); "from a screenplay by Z" → (… screenplay by, Z)), for
         a name a further argument of the verb ("at 92.9 FM in Drayton Valley" → (broadcasts in, Drayton Valley))."""
-        a = self.arg(tok)
+        a = self.subject_arg(tok) if tok.lower_ in RELATIVE and tok.dep_ in OBJ else self.arg(tok)  # "which X runs"
         if a is None and tok.lower_ in QUANTIFIERS:  # "one of the highest-grossing directors"
             a = Arg(tok.lower_, "generic")
         if a is None:
