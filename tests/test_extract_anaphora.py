@@ -105,3 +105,23 @@ def test_a_table_row_is_not_the_name_a_noun_refers_to():
 def test_it_is_a_noun_the_text_named_not_a_capitalised_word():
     got = facts(ingested("rail_operator/incident_log.md"))  # "Leaf fall caused a train to slide … The driver,
     assert not [f for f in got if f[2] == "Leaf fall"], got  # Aled Morgan, reported it immediately."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CIBQ-FM is a Canadian radio station that broadcasts a country music format at 105.7 FM in Brooks, Alberta.",
+        'Henry Hardin "Zipp" Newman (May 24, 1894 – March 3, 1977) was an early 20th-century American sportswriter.',
+        "The East -- West Schism, also called the Great Schism, was the break of communion between the churches.",
+    ],
+)
+def test_a_hyphen_a_dash_in_brackets_or_between_two_words_is_no_dateline(text):
+    assert len(list(load_spacy()(text).sents)) == 1, text  # each was cut at its dash
+
+
+@pytest.mark.parametrize(
+    "line", ["WASHINGTON — Senators", "LONDON, March 3 (Reuters) - Members", "Leeds, 14 May 2025 — It"]
+)
+def test_datelines_as_agencies_write_them(line):
+    doc = load_spacy()(line + " of the committee voted on Tuesday to delay the bill.")
+    assert [s.text.split()[0] for s in doc.sents][-1] == line.split()[-1], [s.text for s in doc.sents]
