@@ -29,7 +29,7 @@ def test_a_dateline_of_a_news_page_names_nothing():
 
 
 def test_a_dash_inside_prose_is_no_dateline():
-    got = facts([extract_one("In 2021 the wind farm was sold to Equinor — Norway's state energy company — for £310 "
+    got = facts([extract_one("In 2021, the wind farm was sold to Equinor — Norway's state energy company — for £310 "
                              "million.")])  # fmt: skip
     assert ("Equinor", "is", "Norway's state energy company") in got, got
 
