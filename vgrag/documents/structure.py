@@ -173,6 +173,7 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
+_QUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+|^\s*>\s?")
 # Inline markup. Every pattern's span stops at the next character that could start another span of its kind, so a
 # line is scanned in linear time whatever it holds: spans that could run on to the end of the line from every
@@ -237,6 +238,7 @@ def markdown_sections(text: str) -> list[Section]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     fence: str | None = None
     prev_blank = True
+    quoted = 0  # the quote depth of the line before ("> " a reply, "> > " the reply it quotes), 0 after a blank
     for n, line in enumerate(lines):
         if fence is not None:
             if line.strip().startswith(fence):
@@ -246,6 +248,13 @@ def markdown_sections(text: str) -> list[Section]:
         if m:
             fence = m.group(1)[:3]
             continue
+        if q := _QUOTE.match(line):  # a quote's lines are one paragraph until a blank quoted line (an e-mail's
+            depth, line = q.group(0).count(">"), line[q.end() :]  # quoted reply, wrapped at 72 columns), not a
+            if depth != quoted and line.strip():  # paragraph each; every level of ">" is a marker, not text
+                body.append("")
+            quoted = depth if line.strip() else 0
+        else:
+            quoted = 0
         if not line.strip():
             body.append("")
             prev_blank = True

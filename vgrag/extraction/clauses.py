@@ -27,7 +27,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, is_title
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
-from .pronouns import antecedent
+from .pronouns import antecedent, definite
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
                      title_named)  # fmt: skip
 
@@ -147,7 +147,8 @@ class ClauseReader:
         if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
             return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
-        while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL):
+        while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL or
+                         honorific(words[0])):  # "Dr Tomasz Wieczorek": a person NER missed  # fmt: skip
             words = words[1:]
         if noun and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
@@ -159,7 +160,8 @@ class ClauseReader:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
-        return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
+        the = definite(self, tok) if not self.topic else None  # "the service" after "the … Monitoring Service"
+        return the or Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:
         """A subject: a relative pronoun is the noun its clause modifies; "the film" is the topic; a description
@@ -318,7 +320,7 @@ class ClauseReader:
         """An argument and the arguments of its own prepositions: through a common noun the relational reading
         ("the capital of France" → (is capital of, France); "from a screenplay by Z" → (… screenplay by, Z)), for
         a name a further argument of the verb ("at 92.9 FM in Drayton Valley" → (broadcasts in, Drayton Valley))."""
-        a = self.arg(tok)
+        a = self.subject_arg(tok) if tok.lower_ in RELATIVE and tok.dep_ in OBJ else self.arg(tok)  # "which X runs"
         if a is None and tok.lower_ in QUANTIFIERS:  # "one of the highest-grossing directors"
             a = Arg(tok.lower_, "generic")
         if a is None:

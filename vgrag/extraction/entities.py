@@ -23,6 +23,7 @@ from .roles import Glued, glued_roles
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
 _HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
+_PLACES = {"GPE", "LOC", "FAC"}  # spaCy's labels of places
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 
@@ -146,8 +147,10 @@ class Canonicalizer:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
         for r, roles in zip(results, role_words, strict=True):  # "Mignot" after "Emmanuel Mignot": the one person
-            # of this document with that last name
-            for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object)):
+            # of this document with that last name — not a place the text names ("in Zurich" after "ETH Zurich", a
+            # university NER read as a person)
+            places = {key(s[2]) for s in getattr(getattr(r, "named", None), "spans", ()) if s[3] in _PLACES}
+            for m in (self._strip(x) for t in r.triples for x in (t.subject, t.object) if key(x) not in places):
                 bare = m.split()[-1] if _role_word(m) in roles else _HONORIFIC.sub("", m)  # "Ms Okafor" too
                 fulls = self._people.get(key(bare), {})
                 one = " " not in bare.strip()

@@ -24,6 +24,7 @@ title rather than part of it, and whether a date names a day or says when.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from .measures import letters, unit
@@ -64,7 +65,8 @@ def honorific(tok: Tok) -> bool:
     t, doc = tok.text, tok.doc
     if is_title(tok):
         return True
-    if not (2 <= len(t) <= 3 and t[0].isupper() and t[1:].islower() and t.isalpha()) or set("aeiouy") & set(t.lower()):
+    bare = unicodedata.normalize("NFD", t.lower())  # "Hồ Chí Minh", "Cần Giờ": a vowel with a diacritic is a vowel
+    if not (2 <= len(t) <= 3 and t[0].isupper() and t[1:].islower() and t.isalpha()) or set("aeiouy") & set(bare):
         return False
     after = doc[tok.i + 1 : tok.i + 3]
     return len(after) == 2 and all(w.is_alpha and w.text[:1].isupper() and w.pos_ == "PROPN" for w in after)

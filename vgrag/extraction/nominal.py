@@ -5,9 +5,13 @@ and a person's dates in parentheses ("Kate Condon (February 4, 1877 – May 27, 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..models import Triple
 from .clauses import DATE_LABELS, ClauseReader, triple
 from .shapes import coordinated
+
+Tok = Any  # a spaCy Token
 
 
 def nominal_triples(r: ClauseReader) -> list[Triple]:
@@ -19,14 +23,33 @@ def appositions(r: ClauseReader) -> list[Triple]:
     """ "X, an English filmmaker," → (X, is, English filmmaker); "X, a member of Y," → (X, is member of, Y)."""
     out = []
     for tok in r.doc:
-        if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in r.ent_of:
-            head = r.arg(tok.head)
+        if tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in r.ent_of and set_off(r, tok):
+            head = r.arg(by_line(r, tok))
             if head is None or head.kind != "name":
                 continue
             for p, o in r.expand("is", tok, "is"):
                 if o.node and (t := triple(head.text, p, o.text)):
                     out.append(t)
     return out
+
+
+def set_off(r: ClauseReader, tok: Tok) -> bool:
+    """Whether an apposition is set off from its noun by punctuation ("X, an English filmmaker", "X (a charity)"),
+    as prose writes one: a table row's cells run together ("Offshore Wind Services 4,105 3,288 16.2%") give the
+    parser an "apposition" that is only the next cell."""
+    left = tok.left_edge.i  # the dash of "Equinor — Norway's state energy company —" is the apposition's own
+    return r.doc[left].is_punct or left > 0 and r.doc[left - 1].is_punct
+
+
+def by_line(r: ClauseReader, tok: Tok) -> Tok:
+    """What an apposition describes: the noun the parser hung it on, except in a credit line ("Recipes by Élodie
+    Marchand, pastry chef at the Old Granary Bakery", "a report by Lena Brunner, director of the ICMS"), where the
+    description after the comma is the person the "by" names just before it (the parser hangs it on "Recipes")."""
+    comma = tok.left_edge.i - 1
+    ent = r.ent_of.get(comma - 1) if comma > 0 and r.doc[comma].text == "," else None
+    if ent is None or ent.label_ != "PERSON" or ent.end != comma or ent.root.i == tok.head.i:
+        return tok.head
+    return ent.root if ent.root.dep_ == "pobj" and ent.root.head.lower_ == "by" else tok.head
 
 
 def name_modifiers(r: ClauseReader) -> list[Triple]:
