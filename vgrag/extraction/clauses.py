@@ -243,8 +243,8 @@ class ClauseReader:
     def clause(self, verb: Tok) -> list[Triple]:
         if imperative(verb):  # "When the light stays on, place a cup …": an instruction to the reader, not a fact
             return []  # about the topic (nor about "the light" of the clause before it)
-        if any(c.dep_ == "expl" for c in verb.children):  # "there is no shop …": what exists, of no subject
-            return []
+        if any(c.dep_ == "expl" for c in verb.children) and any(c.dep_ == "neg" or negated(c) for c in verb.children):
+            return []  # "there is no shop between …": a denied existence says nothing of the topic
         subjects = self.subjects(verb)
         described = self.owner(verb) if verb.lemma_ == "be" else None
         if described is not None:  # "The current editor is X", "France's capital is Paris"
