@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from offline_extract import extract_one, facts, ingested
 
-from vgrag.documents.topics import names_it
+from vgrag.documents.sources import document_sections
+from vgrag.documents.topics import names_it, section_topics
 from vgrag.extraction.shapes import title_named
 from vgrag.nlp import load_spacy
 
@@ -58,3 +59,14 @@ def test_what_a_sentence_denies_is_no_fact_or_a_denied_one():
     found = {(t.subject, t.predicate, t.object) for t in extract_one(text, "Harwick Bank").triples}
     assert ("Harwick Bank", "not has branch in", "Leeds") in found
     assert not any(p.startswith("has branch") or o == "Dunlow" for _, p, o in found)
+
+
+def test_a_title_saying_what_the_document_does_is_no_topic():
+    """A title "Eating and Sleeping in Quillhaven" (a page of the same guide) names nothing: its sections' facts are their
+    own ("She worked as a schoolteacher" is no fact of the page), not the title's."""
+    found = facts(ingested("travel_guide_food.html"))
+    assert not {s for s, _, _ in found} & {"Eating and Sleeping in Quillhaven"}
+    assert ("The Tidewater Bakery", "run by", "Ines Varga") in found
+    assert ("Orla Menzies", "born in village of", "Tressock") in found
+    assert section_topics(document_sections("saving.md", b"# Finding Nemo\n\nFinding Nemo is a 2003 film.\n"),
+                          load_spacy) == ["Finding Nemo"]  # fmt: skip  # a title the text writes is a name

@@ -131,6 +131,15 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
 
     items = template_items([sec.heading for sec in sections])
 
+    def doing(title: str) -> bool:  # "Eating and Sleeping in Quillhaven", "Planning Your Visit": a title saying
+        # what the document does, which its text never writes (not "Finding Nemo", which a film's article does)
+        if title.casefold() in whole:
+            return False
+        if not nlp:
+            nlp.append(load_nlp() if load_nlp else None)
+        verbs = [t for t in nlp[0](title) if t.tag_ == "VBG" and t.pos_ == "VERB"] if nlp[0] is not None else []
+        return any(t.dep_ in ("ROOT", "conj") for t in verbs)
+
     written = "\n".join(sec.text for sec in sections)
     whole = written.casefold()
     out = []
@@ -138,7 +147,7 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
-            if entity_like(name) and (k == 1 or sec.heading[:k] in items or about(sec.heading[:k])):
+            if entity_like(name) and (k == 1 and not doing(name) or sec.heading[:k] in items or about(sec.heading[:k])):
                 topic = title_named(name, whole, written) if k == 1 else name  # one per document: "Vellora CM-40" of
                 break  # "Vellora CM-40 Espresso Machine — User Manual", also under "Error codes", which never names it
         out.append(topic)
