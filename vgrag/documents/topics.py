@@ -28,7 +28,8 @@ from typing import Any
 from .structure import _SMALL, Section, entity_like, heading_name
 
 _NUMERIC = {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
-_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+# a sentence ends at a full stop, but not at the one of "St.", "Dr." or "J."
+_SENT = re.compile(r"(?<![A-Z][a-z]\.)(?<![A-Z][a-z]{2}\.)(?<!\b[A-Z]\.)(?<=[.!?])\s+|\n+")
 MAX_SENTENCES = 12  # sentences read per heading: the evidence, when there is some, is in the first few
 
 
@@ -45,17 +46,15 @@ def _words(text: str) -> list[str]:
 def _names(doc: Any) -> list[list[str]]:
     """The names a parsed text uses, as folded words: runs of proper nouns or tokens of a (non-numeric) entity,
     across a small word between two of them ("Code of Practice for Corporate Governance")."""
-    runs: list[list[str]] = []
-    prev = -2
+    spans: list[list[int]] = []  # [first, last] token of each run
     for tok in doc:
-        if tok.pos_ == "PROPN" or (tok.ent_type_ and tok.ent_type_ not in _NUMERIC):
-            if tok.is_alpha or tok.like_num:
-                if runs and (tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL):
-                    runs[-1] += [fold(t.text) for t in doc[prev + 1 : tok.i + 1]]
-                else:
-                    runs.append([fold(tok.text)])
-                prev = tok.i
-    return runs
+        if (tok.pos_ == "PROPN" or tok.ent_type_ and tok.ent_type_ not in _NUMERIC) and not tok.is_punct:
+            prev = spans[-1][1] if spans else -2  # "St." and the "'s" of "St. Ebba's Church" are words of it
+            if tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL:
+                spans[-1][1] = tok.i
+            else:
+                spans.append([tok.i, tok.i])
+    return [_words(doc[a : b + 1].text) for a, b in spans]  # split as the heading is ("ebba's", not "ebba" "'s")
 
 
 def _defined(doc: Any, words: list[str]) -> bool:
@@ -132,14 +131,24 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
 
     items = template_items([sec.heading for sec in sections])
 
-    whole = "\n".join(sec.text for sec in sections).casefold()
+    def doing(title: str) -> bool:  # "Eating and Sleeping in Quillhaven", "Planning Your Visit": a title saying
+        # what the document does, which its text never writes (not "Finding Nemo", which a film's article does)
+        if title.casefold() in whole:
+            return False
+        if not nlp:
+            nlp.append(load_nlp() if load_nlp else None)
+        verbs = [t for t in nlp[0](title) if t.tag_ == "VBG" and t.pos_ == "VERB"] if nlp[0] is not None else []
+        return any(t.dep_ in ("ROOT", "conj") for t in verbs)
+
+    written = "\n".join(sec.text for sec in sections)
+    whole = written.casefold()
     out = []
     for sec in sections:
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
-            if entity_like(name) and (k == 1 or sec.heading[:k] in items or about(sec.heading[:k])):
-                topic = title_named(name, whole) if k == 1 else name  # one per document: "Vellora CM-40" of
+            if entity_like(name) and (k == 1 and not doing(name) or sec.heading[:k] in items or about(sec.heading[:k])):
+                topic = title_named(name, whole, written) if k == 1 else name  # one per document: "Vellora CM-40" of
                 break  # "Vellora CM-40 Espresso Machine — User Manual", also under "Error codes", which never names it
         out.append(topic)
     return out

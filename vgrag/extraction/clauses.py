@@ -23,13 +23,13 @@ from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness, content as _content
-from .mentions import (MONTH, description_start, determiner, honorific, is_title, item_span, modifiers,
+from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .pronouns import antecedent, definite
-from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, imperative, in_name, lost_subject, particle,
-                     title_named)  # fmt: skip
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject,
+                     negated, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -80,7 +80,7 @@ class ClauseReader:
             # replacing the title by the first sentence's subject ("Rodney George Laver" for "Rod Laver") was
             # measured too and matched GPT-3.5's names less often (MuSiQue 0-300 and 1200-1500)
             # likewise a document's title without its kind after a spaced dash ("Vellora CM-40 — User Manual")
-            self.topic = title_named(self.topic, doc.text.casefold())
+            self.topic = title_named(self.topic, doc.text.casefold(), doc.text)
         self.topic_words = _content(self.topic)
         self.about = Aboutness(doc, self.title, self.topic, self.lead, self.named_topic)  # does it name its topic
 
@@ -108,7 +108,7 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            titled = is_title if ent.label_ != "PERSON" else honorific  # "Mr Daniel Osei": not "St Albans"
+            titled = honorific if ent.label_ == "PERSON" else lambda t: False  # a person's: not "St." of "St. Louis"
             span = ent[1:] if (determiner(ent[0]) or titled(ent[0])) and len(ent) > 1 else ent  # "This Act"
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
@@ -147,8 +147,9 @@ class ClauseReader:
         if title := next((self.quoted[i] for i in range(start, end) if i in self.quoted), None):
             return self.named(title, tok)  # the "Showbusiness Reporter of the Year" award: the title is the name
         words = list(self.doc[start:end])
+        person = len(words) > 2 and all(w.pos_ == "PROPN" for w in words[1:])  # "Dr Tomasz Wieczorek", whom NER
         while words and (words[0].is_punct or words[0].dep_ in ("det", "predet") or words[0].lower_ in PERSONAL or
-                         honorific(words[0])):  # "Dr Tomasz Wieczorek": a person NER missed  # fmt: skip
+                         person and honorific(words[0])):  # missed; not "St. Ebba's Church", "St. Louis"  # fmt: skip
             words = words[1:]
         if noun and any(t.tag_ in ("PRP$", "WP$") for t in words):  # "his competing harms defense"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
@@ -239,11 +240,11 @@ class ClauseReader:
             elif c.dep_ in ("npadvmod", "nmod") and self.ent_of.get(c.i) is not None:
                 if self.ent_of[c.i].label_ in DATE_LABELS:
                     out.append((base, c))
-        return out
+        return out if neg else [(f"not {p}" if negated(o) else p, o) for p, o in out]  # "has no branch in Leeds"
 
     def clause(self, verb: Tok) -> list[Triple]:
-        if imperative(verb):  # "When the light stays on, place a cup …": an instruction to the reader, not a fact
-            return []  # about the topic (nor about "the light" of the clause before it)
+        if imperative(verb) or denied(verb):  # "When the light stays on, place a cup …": an instruction to the
+            return []  # reader, not a fact about the topic; nor is "there is no shop between …"
         subjects = self.subjects(verb)
         described = self.owner(verb) if verb.lemma_ == "be" else None
         if described is not None:  # "The current editor is X", "France's capital is Paris"

@@ -18,14 +18,20 @@ NAME_WORDS = 12  # a name's start is looked for among a title's first words (a 2
 KIND = re.compile(r"\s[—–-]\s|\s\|\s")  # a name, then its kind: "Vellora CM-40 Espresso Machine — User Manual"
 
 
-def title_named(title: str, text: str) -> str:
+def title_named(title: str, text: str, written: str = "") -> str:
     """The name a title gives in the words of the (case-folded) text: the part before a comma when the text contains
     it ("Tucson" of "Tucson, Arizona"); for a title whose name is followed by its kind after a spaced dash or bar,
     that name, or the longest start of two or more of its words the text contains ("Vellora CM-40" of "Vellora
-    CM-40 Espresso Machine — User Manual"); else the whole title. (A colon is a subtitle's: "Capricorn One: Singles
-    & Rarities" is one name.)"""
+    CM-40 Espresso Machine — User Manual"); else the whole title. A colon is a subtitle's: "Capricorn One: Singles
+    & Rarities" is one name where the text writes it whole; where it never does but writes the part before the
+    colon as it is capitalised in the title (`written`: the text as written), that part is the name ("Quillhaven"
+    of "Quillhaven: A Visitor's Guide to the Old Town"; not "Case study" of "Case Study: …")."""
     head = title.split(",")[0].strip()
     if head != title and head.casefold() in text:
+        return head
+    head = title.split(":")[0].strip()
+    if head != title and head and title.casefold() not in text and \
+            re.search(r"(?<!\w)" + re.escape(head) + r"(?![\w:])", written):  # fmt: skip
         return head
     parts = KIND.split(title, maxsplit=1)
     if len(parts) == 2 and parts[0].strip():
@@ -34,6 +40,17 @@ def title_named(title: str, text: str) -> str:
             if re.search(r"(?<!\w)" + re.escape(" ".join(words[:n]).casefold()) + r"(?!\w)", text):
                 return " ".join(words[:n])
     return title
+
+
+def negated(tok: Tok) -> bool:
+    """Whether an argument is denied by its determiner ("has no branch in Leeds"), as "not" denies a verb."""
+    return any(c.dep_ == "det" and c.lower_ == "no" for c in tok.children)
+
+
+def denied(verb: Tok) -> bool:
+    """A denied existence ("there is no shop between the lighthouse and Dunlow"), which says nothing of the topic
+    (as "there have been four monarchs of the house" does)."""
+    return any(c.dep_ == "expl" for c in verb.children) and any(c.dep_ == "neg" or negated(c) for c in verb.children)
 
 
 def imperative(verb: Tok) -> bool:
