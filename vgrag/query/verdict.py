@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .evidence import Sentence, bridged
+from .evidence import Sentence, bridged, states
 from ..nlp import Lemmas, load_spacy
 from .parse import COUNT, like_num
 from .question import norm
@@ -107,7 +107,7 @@ def linked(
     unnamed = {(s.passage, s.text) for s in chosen if s not in direct}
     after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
     for (i, _, raw), nxt, text in zip(split, split[1:], texts, strict=False):
-        stating = any(k in text for k in keys) if names else (i, raw) in starts
+        stating = any(states(k[1:-1], text) for k in keys) if names else (i, raw) in starts
         if nxt[0] == i and (nxt[0], nxt[2]) in unnamed and stating:
             after.add((nxt[0], nxt[2]))
     after -= opening_anew(after)
@@ -193,7 +193,7 @@ def judge(
     need = [i for i in range(len(words)) if i not in kind]
     miss_w = tuple(words[i] for i in need if i not in said)
     texts = _normed(split)
-    unseen = tuple(n for n in miss_n if not any(f" {norm(n)} " in t for t in texts)) if split else miss_n
+    unseen = tuple(n for n in miss_n if not any(states(norm(n), t) for t in texts)) if split else miss_n
     n_share = 1 - len(miss_n) / len(names) if names else 1.0
     w_share = 1 - len(miss_w) / len(need) if need else 1.0
     found_n = [n for n in names if n in stated]
