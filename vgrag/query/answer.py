@@ -233,7 +233,7 @@ def extractive_answer(
     chosen = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
-                    value_word=asked.value_word, lex=asked.lex)  # fmt: skip
+                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties)  # fmt: skip
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))

@@ -84,8 +84,8 @@ def describe(
             have |= frozenset().union(*lex.of(near)) & stopped
         padded = f" {norm(text)} "
         with_title = f" {norm(title)} {padded}"
-        stated = {n for n, k in keys if states(k[1:-1], with_title) or any(m in with_title and all(w in padded for w in rest)
-                                                               for m, rest in around[n])}  # fmt: skip
+        stated = {n for n, k in keys if states(k[1:-1], with_title)
+                  or any(m in with_title and all(w in padded for w in rest) for m, rest in around[n])}  # fmt: skip
         out.append(
             Sentence(
                 text,

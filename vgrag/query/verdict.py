@@ -26,7 +26,7 @@ from typing import Literal
 
 from .evidence import Sentence, bridged, states
 from ..nlp import Lemmas, load_spacy
-from .parse import COUNT, like_num
+from .parse import COUNT, DATE_TIME, like_num
 from .question import norm
 
 VerdictKind = Literal["found", "partly", "missing"]
@@ -174,6 +174,7 @@ def judge(
     value: frozenset[str] = frozenset(),
     value_word: int = -1,
     lex: Lemmas | None = None,
+    ties: Sequence[tuple[str, str]] = (),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
@@ -183,7 +184,9 @@ def judge(
     of thing asked for ("which company"): the answer is one of them, so no sentence needs to say the word.
     `owners`, `anchors`, `value`, `value_word`: what the question's parse says (query/parse.py): each word must be
     said of the names nearest it, a question without names is about its noun phrases, and a question asking a date or
-    a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one."""
+    a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one. `ties`:
+    pairs of names asked about together; each pair must be stated together (one name in a sentence `linked` to the
+    other), not each in a sentence about someone else ("He did his PhD at …" after another lecturer's sentence)."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -232,6 +235,11 @@ def judge(
             phrases = [" ".join(words[i] for i in sorted(a)) for a in anchors]
             text = f"Partly found: no evidence sentence speaks of {_quote(phrases)}"
         return Verdict("partly", text + ".", miss_n, gaps, n_share, w_share)
+    apart = untied(ties, chosen, split, texts, own)
+    if apart:
+        a, b = apart[0]
+        text = f"Partly found: no evidence sentence ties “{a}” to “{b}”."
+        return Verdict("partly", text, (), (), n_share, w_share)
     counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
     if value and not states_value(ls[()], names, value, value_word, counted, lex):
         word = f" saying “{words[value_word]}”" if 0 <= value_word < len(words) else ""
@@ -240,6 +248,22 @@ def judge(
         return Verdict("partly", text, (), (words[value_word],) if word else (), n_share, w_share)
     what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
+
+
+def untied(
+    ties: Sequence[tuple[str, str]],
+    chosen: Sequence[Sentence],
+    split: Sequence[tuple[int, str, str]],
+    texts: Sequence[str],
+    own: frozenset[int] = frozenset(),
+) -> list[tuple[str, str]]:
+    """The pairs of names asked about together that no chosen sentence states together: neither name is stated by a
+    sentence `linked` to the other (the same sentence, the one after it, or along the chain)."""
+    if not ties or not split:
+        return []
+    near = {n: linked((n,), chosen, split, texts, (), own) for n in {x for t in ties for x in t}}
+    return [(a, b) for a, b in ties
+            if not any(a in s.names for s in near[b]) and not any(b in s.names for s in near[a])]  # fmt: skip
 
 
 def states_value(
@@ -267,6 +291,29 @@ def states_value(
             if any(a and any(like_num(x) for x in toks[max(0, k - 3) : k]) for k, a in enumerate(at)):
                 return True
         elif any(lab in value and t not in own for t, lab in s.typed):
+            if not (counted and value & DATE_TIME) or dated(s.text, value, counted, own):
+                return True
+    return False
+
+
+def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[str]) -> bool:
+    """Whether a date or time of the sentence is one of what the question's word says: in spaCy's parse, the word
+    (`counted`: its lemmas) is on the path from the date up to the first verb governing it, or is that verb's
+    conjunct. "… was built in 1850" and "built and opened in 1850" state when it was built; "Listed building consent
+    … was granted … on 3 March 2026" states when the consent was granted, not when the church was built (its
+    "building" says *build* only as a noun inside another phrase). True without spaCy (nothing to check with)."""
+    nlp = load_spacy()
+    if nlp is None:
+        return True
+    for ent in nlp(text).ents:  # type: ignore[operator]
+        if ent.label_ not in value or norm(ent.text) in own:
+            continue
+        path, t = [ent.root], ent.root
+        while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+            t = t.head
+            path.append(t)
+        path += [c for c in t.children if c.dep_ == "conj"] + ([t.head] if t.dep_ == "conj" else [])
+        if any(x.lemma_.lower() in counted or x.lower_ in counted for x in path):
             return True
     return False
 
