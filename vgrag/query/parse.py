@@ -155,12 +155,13 @@ def value_of(
 
 
 def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
-    """(owners, anchors, value, value_word, ties) of a parsed question (see the module doc)."""
+    """(owners, anchors, value, value_word, ties, phrases) of a parsed question (see the module doc; `phrases`: its
+    noun phrases of two words or more, with names or without)."""
     tokens = _tokens_of(doc, words)
     ask = asking[-1] if asking else None
     noun = ""
     if ask is not None and ask.lower_ in ("what", "which"):  # type: ignore[attr-defined]
         noun = next((t.lemma_.lower() for t in doc[ask.i + 1 :] if t.pos_ in ("NOUN", "PROPN")), "")  # type: ignore[attr-defined,index]
     value, value_word = value_of(doc, ask, noun, tokens)
-    anchors = () if names else anchors_of(tokens, ask)
-    return owners_of(doc, names, tokens), anchors, value, value_word, ties_of(doc, names)
+    phrases = anchors_of(tokens, ask)
+    return owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases

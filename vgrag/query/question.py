@@ -29,6 +29,7 @@ class Asked:
     value: frozenset[str] = frozenset()  # the entity labels its answer has when its form says ("when": DATE, TIME)
     value_word: int = -1  # the content word whose sentence must state that value ("how many beds": beds; -1: any)
     ties: tuple[tuple[str, str], ...] = ()  # pairs of its names asked about together (not "X or Y")
+    phrases: tuple[frozenset[int], ...] = ()  # its noun phrases of 2+ words (word indices), names or not
 
     @property
     def kind_words(self) -> frozenset[int]:
