@@ -51,6 +51,13 @@ def test_names_asked_about_together_are_stated_together():
     # the sentence right after Dr Adeyemi's continues it: his PhD is stated
     names = ("Samuel Adeyemi", "PhD", "Dr Samuel Adeyemi")
     assert offline_answer("Where did Dr Samuel Adeyemi do his PhD?", [STAFF], names).verdict.kind == "found"
+    # the chain's next hop where spaCy tags no entity: the table writes "Guyana" (tagged "Guyana 1 August 1973")
+    village = ("Clonbrook", "Clonbrook is a village located in the Demerara-Mahaica region of Guyana, a country on "
+               "the northern coast of South America.")  # fmt: skip
+    table = ("CARICOM", "CARICOM members and join dates: Antigua and Barbuda 4 July 1974 Bahamas 4 July 1983 "
+             "Barbados 1 August 1973 Belize 1 May 1974 Guyana 1 August 1973 Jamaica 1 August 1973")  # fmt: skip
+    q = "When did the country where the village of Clonbrook is located become a member of CARICOM?"
+    assert offline_answer(q, [village, table], ("Clonbrook", "CARICOM")).verdict.kind == "found"
     # names coordinated are asked each alone ("X or Y", "X and Y"): no sentence needs to state both
     nlp = load_spacy()
     q = "Which singer is American, Mark King or Nick Hexum?"

@@ -258,10 +258,15 @@ def untied(
     own: frozenset[int] = frozenset(),
 ) -> list[tuple[str, str]]:
     """The pairs of names asked about together that no chosen sentence states together: neither name is stated by a
-    sentence `linked` to the other (the same sentence, the one after it, or along the chain)."""
+    sentence `linked` to the other (the same sentence, the one after it, or along the chain), nor by one writing a
+    named entity of such a sentence (the chain's next hop where spaCy tagged no entity: "… Guyana 1 August 1973 …"
+    in a table of members, after "Clonbrook is a village … of Guyana")."""
     if not ties or not split:
         return []
     near = {n: linked((n,), chosen, split, texts, (), own) for n in {x for t in ties for x in t}}
+    for group in near.values():
+        ents = set().union(*(s.entities for s in group))
+        group += [s for s in chosen if s not in group and any(f" {e} " in s.padded for e in ents)]
     return [(a, b) for a, b in ties
             if not any(a in s.names for s in near[b]) and not any(b in s.names for s in near[a])]  # fmt: skip
 
