@@ -64,6 +64,14 @@ def test_names_asked_about_together_are_stated_together():
     assert ties_of(nlp(q), ("Mark King", "Nick Hexum")) == ()  # type: ignore[operator]
     q = "Are Christopher Nolan and Sathish Kalathil both film directors?"
     assert ties_of(nlp(q), ("Christopher Nolan", "Sathish Kalathil")) == ()  # type: ignore[operator]
+    # names in different sentences of the question are not asked together; nor two with a third name between them
+    # in the parse (each is tied to that one)
+    q = "The planning committee is chaired by Councillor Helen Marsh. Does Councillor Tom Okafor also chair it?"
+    assert ties_of(nlp(q), ("Helen Marsh", "Tom Okafor")) == ()  # type: ignore[operator]
+    q = "Kelmscott lecturer Dr Samuel Adeyemi, who convenes Urban Air Quality, did his PhD where?"
+    names = ("Kelmscott", "Samuel Adeyemi", "Urban Air Quality", "PhD")
+    assert ties_of(nlp(q), names) == (("Kelmscott", "Samuel Adeyemi"), ("Samuel Adeyemi", "Urban Air Quality"),  # type: ignore[operator]
+                                      ("Samuel Adeyemi", "PhD"))  # fmt: skip
     q = "Where did Dr Kwame Boateng do his PhD?"
     assert ties_of(nlp(q), ("Kwame Boateng", "PhD", "Dr Kwame Boateng")) == (("Kwame Boateng", "PhD"),  # type: ignore[operator]
                                                                            ("PhD", "Dr Kwame Boateng"))  # fmt: skip

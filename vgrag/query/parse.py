@@ -91,10 +91,23 @@ def _root(ts: Sequence[object]) -> object:
     return next((t for t in ts if t.head.i not in ids or t.head is t), ts[0])  # type: ignore[attr-defined]
 
 
+def _between(a: object, b: object) -> set[int] | None:
+    """The tokens on the dependency path between two tokens, both excluded; None when they are in different
+    sentences (no common ancestor)."""
+    pa, pb = _path(a), _path(b)
+    ib = [t.i for t in pb]  # type: ignore[attr-defined]
+    for k, t in enumerate(pa):
+        if t.i in ib:  # type: ignore[attr-defined]
+            return {x.i for x in pa[1:k]} | set(ib[1 : ib.index(t.i)]) | ({t.i} - {a.i, b.i})  # type: ignore[attr-defined]
+    return None
+
+
 def ties_of(doc: object, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The pairs of the question's names (both found in it) asked about together: not nested in one another ("Lena
-    Hartmann" in "Professor Lena Hartmann") and not coordinated ("Mark King or Nick Hexum": a conjunct of the other,
-    or both conjuncts of one head), which the question asks of each alone."""
+    """The pairs of the question's names (both found in it) asked about together: in one sentence of the question,
+    with no other name on the dependency path between them (the pair's tie goes through that name's: "Indian film
+    photographer Jagdish Mali, known for … Shabana Azmi"), not nested in one another ("Lena Hartmann" in "Professor
+    Lena Hartmann") and not coordinated ("Mark King or Nick Hexum": a conjunct of the other, or both conjuncts of one
+    head), which the question asks of each alone."""
     spans = {n: ts for n in names if (ts := _name_tokens(doc, n))}
     out = []
     for k, a in enumerate(spans):
@@ -103,6 +116,10 @@ def ties_of(doc: object, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
             if ia & ib:
                 continue
             ra, rb = _root(spans[a]), _root(spans[b])
+            path = _between(ra, rb)
+            others = {t.i for n, ts in spans.items() if n not in (a, b) for t in ts} - ia - ib  # type: ignore[attr-defined]
+            if path is None or (path - ia - ib) & others:
+                continue
             conj = (ra.dep_ == "conj" and ra.head.i in ib) or (rb.dep_ == "conj" and rb.head.i in ia)  # type: ignore[attr-defined]
             sibling = ra.dep_ == rb.dep_ == "conj" and ra.head is rb.head  # type: ignore[attr-defined]
             if not (conj or sibling):
