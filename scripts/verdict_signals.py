@@ -73,7 +73,7 @@ def signals(trace: QueryTrace, step, golds: tuple[str, ...], graph) -> dict:  # 
     v = step.verdict
     listed = listed_sentences(passages, graph.tags)
     split = listed.split
-    chosen = _evidence(listed, asked, names, NO_READER) if passages else []
+    chosen = _evidence(listed, asked, names, NO_READER)[0] if passages else []
     near = set().union(*(c.words for c in linked(names, chosen, split))) if chosen else set()
     state = trace.state
     chains = [_chain_similarity(state.vector, [state.relation_vectors[r] for r in p if r in state.relation_vectors])

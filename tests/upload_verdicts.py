@@ -34,9 +34,9 @@ def ask_upload(db, embedder, name: str) -> dict[str, Asked]:  # type: ignore[no-
     graph = db.open_graph(f"verdict_{name}", embedder.model_id, embedder.dim)
     try:
         report = ingest_documents(graph, embedder, OfflineExtractor(), files)
-        # a sanity check that the files were read and extracted (the hospital leaflets, short sentences of hours and
-        # names, give 15 relations offline; the other uploads 20 or more)
-        assert report.counts["passages"] >= len(files) and report.counts["relations"] >= 12, report.counts
+        # a sanity check that the files were read and extracted (the insurance policy, sums and limits in "we"
+        # sentences, gives 9 relations offline; the hospital leaflets 15; the other uploads 20 or more)
+        assert report.counts["passages"] >= len(files) and report.counts["relations"] >= 8, report.counts
         out = {}
         for q, gold in [*spec["answerable"], *[(q, "") for q in spec["unanswerable"]]]:
             step = run_query(q, graph, embedder).answer

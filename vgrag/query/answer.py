@@ -21,6 +21,7 @@ from .question import Asked, norm, read_question
 from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
+from .absent import not_mentioned
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
 
 MAX_PATHS = 300  # candidate chains enumerated per query
@@ -194,13 +195,16 @@ def _marks(sentence: str, names: Sequence[str], answer: str) -> tuple[Mark, ...]
     return tuple(sorted(out, key=lambda x: x.start))
 
 
-def _evidence(sentences: Sentences, asked: Asked, names: tuple[str, ...], reading: Reading) -> list[Sentence]:
+def _evidence(
+    sentences: Sentences, asked: Asked, names: tuple[str, ...], reading: Reading
+) -> tuple[list[Sentence], frozenset[int]]:
     """The evidence sentences (evidence.choose) from every sentence of the retrieved passages (the one `Sentences`
-    the reader reads too, with the named entities stored at ingest), the short answer's first when one is shown."""
+    the reader reads too, with the named entities stored at ingest), the short answer's first when one is shown;
+    and the question's content words (indices) any of those sentences says."""
     said = describe(asked.lemmas, names, sentences.split, sentences.tags, asked.lex)
     best = reading.best if reading.short else None
     first = next((s for s in said if best and s.passage == best.passage_index and s.text == best.sentence), None)
-    return choose(said, first)
+    return choose(said, first), frozenset().union(*(s.words for s in said))
 
 
 NO_READER = Reading("", 0.0, None, "offline answers are the cited evidence and its verdict", "")
@@ -230,10 +234,12 @@ def extractive_answer(
     # the reader, the evidence and the verdict share them
     sentences = listed_sentences(passages, graph.tags if graph is not None else None)
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
-    chosen = _evidence(sentences, asked, names, reading)
+    chosen, heard = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
-                    value_word=asked.value_word, lex=asked.lex)  # fmt: skip
+                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties)  # fmt: skip
+    if verdict.kind != "missing" and asked.phrases:  # a phrase of the question the documents never mention
+        verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params) or verdict
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))

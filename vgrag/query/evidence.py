@@ -12,6 +12,7 @@ against three sentences without the chain (the passages' own ceiling: 58.3 / 86.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,6 +41,18 @@ def title_name(title: str) -> str:
     """The name a title gives its passage: "Rochester, New York" and "Hello Love (song)" name Rochester and Hello
     Love."""
     return norm(title.split(",")[0].split("(")[0])
+
+
+def states(key: str, padded: str) -> bool:
+    """Whether a normalised, space-padded text states the normalised name `key`: as written, or with up to two words
+    between two of its words, as a name is written shorter in a question than in the text ("Dr Gallagher" for "Dr
+    Fiona Gallagher", "George Bush" for "George W. Bush")."""
+    if f" {key} " in padded:
+        return True
+    words = key.split()
+    if len(words) < 2 or not all(f" {w} " in padded for w in words):
+        return False
+    return re.search(" " + "(?: \\w+){0,2} ".join(map(re.escape, words)) + " ", padded) is not None
 
 
 def describe(
@@ -71,8 +84,8 @@ def describe(
             have |= frozenset().union(*lex.of(near)) & stopped
         padded = f" {norm(text)} "
         with_title = f" {norm(title)} {padded}"
-        stated = {n for n, k in keys if k in with_title or any(m in with_title and all(w in padded for w in rest)
-                                                               for m, rest in around[n])}  # fmt: skip
+        stated = {n for n, k in keys if states(k[1:-1], with_title)
+                  or any(m in with_title and all(w in padded for w in rest) for m, rest in around[n])}  # fmt: skip
         out.append(
             Sentence(
                 text,

@@ -6,6 +6,9 @@
   its own name, not of any name of the question.
 - `anchors`: a question naming nothing the graph knows ("How many beds does the discharge lounge have?") is about
   its noun phrases; a word said only in sentences about something else is not said of them.
+- `ties`: the pairs of the question's names it asks about together ("Where did Dr Kwame Boateng do his PhD?": the
+  PhD is Boateng's), all but names nested in one another and names coordinated ("X or Y", "X and Y": each asked
+  alone). The evidence must state each such pair together: one name in a sentence that speaks of the other.
 - `value`, `value_word`: the kind of value its answer is, when the question's form says it ("when": a date or a
   time; "how many"/"how much": a number, an amount, a quantity), and the word whose sentence must state it ("how many
   passengers": passengers; "when … built": built). These are spaCy's entity labels, the same for every domain.
@@ -82,6 +85,48 @@ def owners_of(doc: object, names: Sequence[str], tokens: Sequence[object | None]
     return tuple(out)
 
 
+def _root(ts: Sequence[object]) -> object:
+    """The token of a name's span whose head is outside it."""
+    ids = {t.i for t in ts}  # type: ignore[attr-defined]
+    return next((t for t in ts if t.head.i not in ids or t.head is t), ts[0])  # type: ignore[attr-defined]
+
+
+def _between(a: object, b: object) -> set[int] | None:
+    """The tokens on the dependency path between two tokens, both excluded; None when they are in different
+    sentences (no common ancestor)."""
+    pa, pb = _path(a), _path(b)
+    ib = [t.i for t in pb]  # type: ignore[attr-defined]
+    for k, t in enumerate(pa):
+        if t.i in ib:  # type: ignore[attr-defined]
+            return {x.i for x in pa[1:k]} | set(ib[1 : ib.index(t.i)]) | ({t.i} - {a.i, b.i})  # type: ignore[attr-defined]
+    return None
+
+
+def ties_of(doc: object, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The pairs of the question's names (both found in it) asked about together: in one sentence of the question,
+    with no other name on the dependency path between them (the pair's tie goes through that name's: "Indian film
+    photographer Jagdish Mali, known for … Shabana Azmi"), not nested in one another ("Lena Hartmann" in "Professor
+    Lena Hartmann") and not coordinated ("Mark King or Nick Hexum": a conjunct of the other, or both conjuncts of one
+    head), which the question asks of each alone."""
+    spans = {n: ts for n in names if (ts := _name_tokens(doc, n))}
+    out = []
+    for k, a in enumerate(spans):
+        for b in list(spans)[k + 1 :]:
+            ia, ib = {t.i for t in spans[a]}, {t.i for t in spans[b]}  # type: ignore[attr-defined]
+            if ia & ib:
+                continue
+            ra, rb = _root(spans[a]), _root(spans[b])
+            path = _between(ra, rb)
+            others = {t.i for n, ts in spans.items() if n not in (a, b) for t in ts} - ia - ib  # type: ignore[attr-defined]
+            if path is None or (path - ia - ib) & others:
+                continue
+            conj = (ra.dep_ == "conj" and ra.head.i in ib) or (rb.dep_ == "conj" and rb.head.i in ia)  # type: ignore[attr-defined]
+            sibling = ra.dep_ == rb.dep_ == "conj" and ra.head is rb.head  # type: ignore[attr-defined]
+            if not (conj or sibling):
+                out.append((a, b))
+    return tuple(out)
+
+
 def anchors_of(tokens: Sequence[object | None], asking: object | None) -> tuple[frozenset[int], ...]:
     """The question's noun phrases of two words or more (runs of adjacent nouns and adjectives ending in a noun) as
     sets of content-word indices, leaving out the phrase the question word asks about ("which floor", "how many
@@ -127,12 +172,13 @@ def value_of(
 
 
 def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
-    """(owners, anchors, value, value_word) of a parsed question (see the module doc)."""
+    """(owners, anchors, value, value_word, ties, phrases) of a parsed question (see the module doc; `phrases`: its
+    noun phrases of two words or more, with names or without)."""
     tokens = _tokens_of(doc, words)
     ask = asking[-1] if asking else None
     noun = ""
     if ask is not None and ask.lower_ in ("what", "which"):  # type: ignore[attr-defined]
         noun = next((t.lemma_.lower() for t in doc[ask.i + 1 :] if t.pos_ in ("NOUN", "PROPN")), "")  # type: ignore[attr-defined,index]
     value, value_word = value_of(doc, ask, noun, tokens)
-    anchors = () if names else anchors_of(tokens, ask)
-    return owners_of(doc, names, tokens), anchors, value, value_word
+    phrases = anchors_of(tokens, ask)
+    return owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases

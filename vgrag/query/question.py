@@ -28,6 +28,8 @@ class Asked:
     anchors: tuple[frozenset[int], ...] = ()  # without names: the question's noun phrases (word indices) it is about
     value: frozenset[str] = frozenset()  # the entity labels its answer has when its form says ("when": DATE, TIME)
     value_word: int = -1  # the content word whose sentence must state that value ("how many beds": beds; -1: any)
+    ties: tuple[tuple[str, str], ...] = ()  # pairs of its names asked about together (not "X or Y")
+    phrases: tuple[frozenset[int], ...] = ()  # its noun phrases of 2+ words (word indices), names or not
 
     @property
     def kind_words(self) -> frozenset[int]:
@@ -93,9 +95,11 @@ def read_question(question: str, names: tuple[str, ...] = (), lex: Lemmas | None
         return Asked(question, "", "", names, lemmas, english, words, lex)
     doc = nlp(question, disable=["ner"])  # type: ignore[operator]
     wh_tokens = [t for t in doc if t.tag_ in ("WDT", "WP", "WP$", "WRB") and t.lower_ != "that"]
-    # the asking word is not inside a relative clause ("the country where X was born"); of those the last ("…, and
-    # who is its chief executive?"); a question asked inside one ("… a sport that was started when?") keeps it
-    asking = [t for t in wh_tokens if all(a.dep_ != "relcl" for a in (t, *t.ancestors))] or wh_tokens[-1:]
+    # the asking word is not inside a relative or adverbial clause ("the country where X was born", "Which ward
+    # closed when Larch Ward moved?"); of those the last ("…, and who is its chief executive?"); a question asked
+    # inside one ("… a sport that was started when?") keeps it
+    inner = ("relcl", "advcl")
+    asking = [t for t in wh_tokens if all(a.dep_ not in inner for a in (t, *t.ancestors))] or wh_tokens[-1:]
     wh = asking[-1].lower_ if asking else ""
     noun = kind = ""
     if wh in ("which", "what", "how"):

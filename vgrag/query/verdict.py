@@ -7,8 +7,10 @@ similar to the question does not stand out from the others (`relation_z` below R
 graph's own candidates, not a raw similarity), or when nothing of the question is said. "Found" when the evidence
 states every name and says every content word *of* those names (`linked`: in a sentence stating one, the sentence
 after it unless that opens with something new, or along the chain from a sentence saying something asked), each
-word of the names nearest it in the question's parse, and states the date or count the question asks for
-(query/parse.py); "partly found" otherwise, naming the part nothing supports. No word table, no per-question
+word of the names nearest it in the question's parse, states together the names it asks about together, and
+states the date or count the question asks for (a date governed by the asked word; query/parse.py); "partly found"
+otherwise, naming the part nothing supports (a noun phrase of the question no passage mentions: "not in these
+documents", query/absent.py). No word table, no per-question
 rule; the "not in" rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held out on HotpotQA
 dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on MuSiQue), so
 nothing here is tuned to the evaluation questions.
@@ -24,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .evidence import Sentence, bridged
+from .evidence import Sentence, bridged, states
 from ..nlp import Lemmas, load_spacy
-from .parse import COUNT, like_num
+from .parse import COUNT, DATE_TIME, like_num
 from .question import norm
 
 VerdictKind = Literal["found", "partly", "missing"]
@@ -107,7 +109,7 @@ def linked(
     unnamed = {(s.passage, s.text) for s in chosen if s not in direct}
     after: set[tuple[int, str]] = set()  # (passage, sentence) right after a sentence stating a name
     for (i, _, raw), nxt, text in zip(split, split[1:], texts, strict=False):
-        stating = any(k in text for k in keys) if names else (i, raw) in starts
+        stating = any(states(k[1:-1], text) for k in keys) if names else (i, raw) in starts
         if nxt[0] == i and (nxt[0], nxt[2]) in unnamed and stating:
             after.add((nxt[0], nxt[2]))
     after -= opening_anew(after)
@@ -174,6 +176,7 @@ def judge(
     value: frozenset[str] = frozenset(),
     value_word: int = -1,
     lex: Lemmas | None = None,
+    ties: Sequence[tuple[str, str]] = (),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
@@ -183,7 +186,9 @@ def judge(
     of thing asked for ("which company"): the answer is one of them, so no sentence needs to say the word.
     `owners`, `anchors`, `value`, `value_word`: what the question's parse says (query/parse.py): each word must be
     said of the names nearest it, a question without names is about its noun phrases, and a question asking a date or
-    a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one."""
+    a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one. `ties`:
+    pairs of names asked about together; each pair must be stated together (one name in a sentence `linked` to the
+    other), not each in a sentence about someone else ("He did his PhD at …" after another lecturer's sentence)."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -193,7 +198,7 @@ def judge(
     need = [i for i in range(len(words)) if i not in kind]
     miss_w = tuple(words[i] for i in need if i not in said)
     texts = _normed(split)
-    unseen = tuple(n for n in miss_n if not any(f" {norm(n)} " in t for t in texts)) if split else miss_n
+    unseen = tuple(n for n in miss_n if not any(states(norm(n), t) for t in texts)) if split else miss_n
     n_share = 1 - len(miss_n) / len(names) if names else 1.0
     w_share = 1 - len(miss_w) / len(need) if need else 1.0
     found_n = [n for n in names if n in stated]
@@ -232,6 +237,11 @@ def judge(
             phrases = [" ".join(words[i] for i in sorted(a)) for a in anchors]
             text = f"Partly found: no evidence sentence speaks of {_quote(phrases)}"
         return Verdict("partly", text + ".", miss_n, gaps, n_share, w_share)
+    apart = untied(ties, chosen, split, texts, own)
+    if apart:
+        a, b = apart[0]
+        text = f"Partly found: no evidence sentence ties “{a}” to “{b}”."
+        return Verdict("partly", text, (), (), n_share, w_share)
     counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
     if value and not states_value(ls[()], names, value, value_word, counted, lex):
         word = f" saying “{words[value_word]}”" if 0 <= value_word < len(words) else ""
@@ -240,6 +250,27 @@ def judge(
         return Verdict("partly", text, (), (words[value_word],) if word else (), n_share, w_share)
     what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
+
+
+def untied(
+    ties: Sequence[tuple[str, str]],
+    chosen: Sequence[Sentence],
+    split: Sequence[tuple[int, str, str]],
+    texts: Sequence[str],
+    own: frozenset[int] = frozenset(),
+) -> list[tuple[str, str]]:
+    """The pairs of names asked about together that no chosen sentence states together: neither name is stated by a
+    sentence `linked` to the other (the same sentence, the one after it, or along the chain), nor by one writing a
+    named entity of such a sentence (the chain's next hop where spaCy tagged no entity: "… Guyana 1 August 1973 …"
+    in a table of members, after "Clonbrook is a village … of Guyana")."""
+    if not ties or not split:
+        return []
+    near = {n: linked((n,), chosen, split, texts, (), own) for n in {x for t in ties for x in t}}
+    for group in near.values():
+        ents = set().union(*(s.entities for s in group))
+        group += [s for s in chosen if s not in group and any(f" {e} " in s.padded for e in ents)]
+    return [(a, b) for a, b in ties
+            if not any(a in s.names for s in near[b]) and not any(b in s.names for s in near[a])]  # fmt: skip
 
 
 def states_value(
@@ -267,6 +298,29 @@ def states_value(
             if any(a and any(like_num(x) for x in toks[max(0, k - 3) : k]) for k, a in enumerate(at)):
                 return True
         elif any(lab in value and t not in own for t, lab in s.typed):
+            if not (counted and value & DATE_TIME) or dated(s.text, value, counted, own):
+                return True
+    return False
+
+
+def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[str]) -> bool:
+    """Whether a date or time of the sentence is one of what the question's word says: in spaCy's parse, the word
+    (`counted`: its lemmas) is on the path from the date up to the first verb governing it, or is that verb's
+    conjunct. "… was built in 1850" and "built and opened in 1850" state when it was built; "Listed building consent
+    … was granted … on 3 March 2026" states when the consent was granted, not when the church was built (its
+    "building" says *build* only as a noun inside another phrase). True without spaCy (nothing to check with)."""
+    nlp = load_spacy()
+    if nlp is None:
+        return True
+    for ent in nlp(text).ents:  # type: ignore[operator]
+        if ent.label_ not in value or norm(ent.text) in own:
+            continue
+        path, t = [ent.root], ent.root
+        while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+            t = t.head
+            path.append(t)
+        path += [c for c in t.children if c.dep_ == "conj"] + ([t.head] if t.dep_ == "conj" else [])
+        if any(x.lemma_.lower() in counted or x.lower_ in counted for x in path):
             return True
     return False
 

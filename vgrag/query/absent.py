@@ -1,0 +1,66 @@
+"""What a question asks about that the documents never mention: a noun phrase of the question ("the tuition fee",
+"the chief executive", "the focal length") none of whose words any passage says, in any form. Then the answer is
+not in these documents, whatever else of the question they state ("What is the tuition fee for the MSc …?" beside a
+handbook naming the MSc on every page).
+
+A word is mentioned when a sentence says it in some form (its lemmas, as the evidence reads words) or a text has a
+word beginning with its stem — the word or a lemma less its last three letters, at least four letters kept — so
+that derived forms count ("convenor" / "convened", "founders" / "founded"); a word of four letters or fewer is its
+own stem. The stem errs on the side of "mentioned": a question is said "not in these documents" only when nothing
+near any word of the phrase is written anywhere. A single noun is not enough (a question's "patients" is the
+documents' "you"); a phrase of two or more words, none written, is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from ..config import QueryParams
+from ..storage.store import Graph
+from .question import Asked
+from .scope import scope_for
+from .verdict import Verdict
+
+
+def stems(word: str, lemmas: frozenset[str]) -> set[str]:
+    """The word's and its lemmas' stems (see the module doc)."""
+    return {x[: max(4, len(x) - 3)] for x in {word, *lemmas} if x}
+
+
+def mentioned(word: str, lemmas: frozenset[str], texts: Iterable[str]) -> bool:
+    """Whether any text has a word beginning with one of the word's stems (case-insensitive)."""
+    pat = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(stems(word, lemmas)))) + ")", re.IGNORECASE)
+    return any(pat.search(t) for t in texts)
+
+
+def unmentioned(
+    phrases: Sequence[frozenset[int]],
+    words: Sequence[str],
+    lemmas: Sequence[frozenset[str]],
+    heard: frozenset[int],
+    texts: Sequence[str],
+) -> list[frozenset[int]]:
+    """The phrases (sets of content-word indices) none of whose words is said by a sentence (`heard`: the indices
+    some retrieved sentence says) or begins a word of `texts`."""
+    return [a for a in phrases if not any(i in heard or mentioned(words[i], lemmas[i], texts) for i in a)]
+
+
+def not_mentioned(
+    asked: Asked, heard: frozenset[int], split: Sequence[tuple[int, str, str]], graph: Graph | None, params: QueryParams
+) -> Verdict | None:
+    """ "Not in these documents" when a noun phrase of the question is mentioned neither by the retrieved passages
+    (`split`: their sentences; `heard`: the content words they say) nor by any passage of the documents the question
+    may read (the graph's, within params' document scope; without a graph, the retrieved passages are all there
+    is); else None."""
+    words, lemmas = asked.words, asked.lemmas
+    lost = unmentioned(asked.phrases, words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
+    if lost and graph is not None:
+        scope = scope_for(graph, params)
+        texts = [p.full_text for p in graph.iter_passages() if scope.allows(p.id)]
+        lost = unmentioned(lost, words, lemmas, frozenset(), texts)
+    if not lost:
+        return None
+    phrase = tuple(words[i] for i in sorted(lost[0]))
+    said = f"Not in these documents: nothing here mentions “{' '.join(phrase)}”."
+    return Verdict("missing", said, (), phrase, 1.0, 1 - len(phrase) / max(len(words), 1))
