@@ -35,6 +35,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name == "test_server.py":
             item.add_marker(pytest.mark.xdist_group("server"))
+        elif item.path.name == "test_verdict_uploads.py" and hasattr(item, "callspec"):  # an upload's two tests on
+            item.add_marker(pytest.mark.xdist_group(f"upload-{item.callspec.params['upload']}"))  # the worker that
+            # built its graph (a module fixture is built once per worker that runs one of its tests)
 
 
 @pytest.fixture(autouse=True)
