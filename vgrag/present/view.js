@@ -42,6 +42,31 @@ function vgragFit(net, focus, min) {
   return best;
 }
 
+// Bring the nodes closer together, each axis on its own, until every node (its label included) fits the frame at
+// the readable scale `min`: the labels keep their size, only the gaps between them shrink. From the layout's own
+// places (`home`) each time the frame changes size. Before, a layout wider or taller than the frame at that scale
+// showed only its leading part: 3 of 13 seed nodes in a 818×406 frame (a new user's walk, 1280×720), the others
+// off the frame's edge. Never closer than `floor` of the layout's gaps (a crowded drawing then keeps its lead).
+function vgragSqueeze(net, home, min, floor) {
+  var c = net.body.container, ids = Object.keys(home), W = (c.clientWidth - 40) / min, H = (c.clientHeight - 40) / min;
+  if (!ids.length) return;
+  // each node's dot and label around its place, from its last drawing (vis updates a box when it draws the node)
+  var now = net.getPositions(ids), k = [1, 1], cx = 0, cy = 0;
+  ["x", "y"].forEach(function (a, i) {
+    var lo = Infinity, hi = -Infinity, before = 0, after = 0, room = i ? H : W;
+    ids.forEach(function (id) {
+      var b = net.getBoundingBox(id), p = home[id][a];
+      lo = Math.min(lo, p); hi = Math.max(hi, p);
+      before = Math.max(before, now[id][a] - (i ? b.top : b.left));
+      after = Math.max(after, (i ? b.bottom : b.right) - now[id][a]);
+    });
+    var spread = hi - lo;
+    if (spread > 0 && spread + before + after > room) k[i] = Math.max(floor, (room - before - after) / spread);
+  });
+  ids.forEach(function (id) { cx += home[id].x / ids.length; cy += home[id].y / ids.length; });
+  ids.forEach(function (id) { net.moveNode(id, cx + (home[id].x - cx) * k[0], cy + (home[id].y - cy) * k[1]); });
+}
+
 // vis keeps an edge's label when updated to "" or null: a zero-width space draws nothing and measures 0 px wide
 var NO_LABEL = "\u200b";
 
@@ -176,11 +201,17 @@ function vgragUncut(net, placed, keep, min) {
 // Returns the function that stops it, before the same network is given new data (the app's drawing frame).
 function vgragStart(net, o) {
   var t0 = performance.now(), placed = null, u = null, timer = null;
+  var home = net.getPositions(), labels = net.body.data.edges.get({fields: ["id", "label"]});
   function frame() {
     var c = net.body.container;
     if (c.clientWidth < 1 || c.clientHeight < 1) return;  // nothing to fit yet: the resize that sizes it frames it
-    if (!placed) placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);
     if (u) u.restore();
+    if (placed) {  // the labels as given: placed again below, at the squeezed places
+      net.body.data.edges.update(labels.map(function (e) { return {id: e.id, label: e.label, font: {vadjust: 0}}; }));
+    }
+    if (!placed) vgragPlaceLabels(net, []);  // draws every node once: its label's size is known to the squeeze
+    vgragSqueeze(net, home, o.min, 0.4);
+    placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);  // again at the squeezed places
     var n = vgragFit(net, o.focus, o.min);
     window.vgragFocus = o.focus.slice(0, n);
     u = vgragUncut(net, placed, window.vgragFocus, o.min);
