@@ -24,7 +24,7 @@ PLACES = {
     "lamp room": (420, -700),
 }  # fmt: skip
 STARS = {"The Lantern Museum": ["Orla Menzies", "old customs house", "Gull Street", "Tomas Ardley", "Grey Lens"]}
-STARS["The Lantern Festival"] = ["paper lanterns", "last weekend of October", "Quillhaven", "Quillhaven Harbour Society"]
+STARS["The Lantern Festival"] = ["paper lanterns", "last weekend of October", "Quillhaven"]
 
 OUT_JS = """() => { const c = network.body.container, W = c.clientWidth, H = c.clientHeight, out = [];
   for (const id of network.body.nodeIndices) {
@@ -36,9 +36,8 @@ OUT_JS = """() => { const c = network.body.container, W = c.clientWidth, H = c.c
 
 def _graph() -> VizGraph:
     nodes = tuple(VizNode(name, name, "seed", name, float(x), float(y)) for name, (x, y) in PLACES.items())
-    edges = tuple(
-        VizEdge(f"{hub}>{leaf}", hub, leaf, "related to", "seed", "") for hub, leaves in STARS.items() for leaf in leaves
-    )
+    pairs = [(hub, leaf) for hub, leaves in STARS.items() for leaf in leaves]
+    edges = tuple(VizEdge(f"{a}>{b}", a, b, "related to", "seed", "") for a, b in pairs)
     return VizGraph(nodes, edges, 0, tuple(PLACES))
 
 
