@@ -97,8 +97,9 @@ def summary(a: QueryTrace, b: QueryTrace, step: Step) -> str:
     parts = [f"{sign}{len(ids)} {what}" for what, d in (("relations", s.relations), ("entities", s.entities))
              for sign, ids in (("+", d.gained), ("−", d.lost)) if ids]  # fmt: skip
     if not parts:  # the step did the same in both (evicted nothing, say): what stands after it may still differ
-        after = [f"{sign}{len(ids)} {what}" for what, d in (("relations", s.subgraph_relations),
-                 ("entities", s.subgraph_entities)) for sign, ids in (("+", d.gained), ("−", d.lost)) if ids]  # fmt: skip
+        standing = (("relations", s.subgraph_relations), ("entities", s.subgraph_entities))
+        after = [f"{sign}{len(ids)} {what}" for what, d in standing for sign, ids in (("+", d.gained), ("−", d.lost))
+                 if ids]  # fmt: skip
         parts = [f"this step did the same in both; after it {', '.join(after)}"] if after else []
     change = ", ".join(parts) if parts else "the same at this step"
     return md_escape(f"pinned run ({run_label(a, b)}) vs new run ({run_label(b, a)}): {change}")
