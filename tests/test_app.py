@@ -228,3 +228,19 @@ def test_the_database_path_is_shown_literally(tmp_path, monkeypatch):
     at = page(demo=False)
     (shown,) = [c.value for c in at.sidebar.caption if c.value.startswith("Database")]
     assert not re.search(r"(?<!\\)[`\[\]()]", shown.removeprefix("Database: ")), shown  # every one escaped
+
+
+def test_an_unreachable_server_typed_on_settings_is_changed_there_not_in_the_environment(app_env):
+    """A Milvus URI set on the Settings page that no server answers: the message named the environment variable
+    (walk20 finding 8); it now names the Settings page, where the user set it."""
+    from dataclasses import replace
+
+    from vgrag.config import Settings
+
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["settings"] = replace(Settings.from_env(), milvus_uri="http://127.0.0.1:9")
+    at.run()
+    assert not at.exception
+    said = [e.value for e in at.error]
+    assert any("cannot be reached" in m and "the Milvus URI on the Settings page" in m for m in said), said
+    assert not any("VGRAG\\_MILVUS\\_URI" in m or "VGRAG_MILVUS_URI" in m for m in said), said
