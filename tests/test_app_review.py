@@ -31,6 +31,9 @@ def test_passages_sentence_by_sentence_with_their_triples(app_env):
     marked = [m.value for m in at.markdown if "Elena Marsh" in m.value and ":blue[" in m.value]
     assert marked and ":orange[**Elena Marsh**]" in marked[0]  # the object's words marked in its sentence
     assert at.query_params["doc"]  # the document is in the URL
+    # each triple's buttons say their action in words: icon-only ones had no accessible name (walk20 finding 14)
+    labels = {b.label for b in at.button if b.key and b.key.startswith(("keep_", "del_"))}
+    assert labels == {"Keep", "Delete"}, labels
 
 
 def test_delete_edit_and_add_a_triple_then_undo(app_env):
