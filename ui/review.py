@@ -61,7 +61,8 @@ def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
                                           ("object", o, r.object)) if v != old}  # fmt: skip
             now = " | ".join((s, p, o))
             run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}” to “{now}”.")
-    if c_del.button("Delete", icon=":material/delete:", key=f"del_{key}", help="Delete this triple (undo brings it back)"):
+    undo = "Delete this triple (undo brings it back)"
+    if c_del.button("Delete", icon=":material/delete:", key=f"del_{key}", help=undo):
         run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
 
 
