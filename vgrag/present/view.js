@@ -45,11 +45,6 @@ function vgragFit(net, focus, min) {
   return best;
 }
 
-// Bring the nodes closer together, each axis on its own, until every node (its label included) fits the frame at
-// the readable scale `min`: the labels keep their size, only the gaps between them shrink. From the layout's own
-// places (`home`) each time the frame changes size. Before, a layout wider or taller than the frame at that scale
-// showed only its leading part: 3 of 13 seed nodes in a 818×406 frame (a new user's walk, 1280×720), the others
-// off the frame's edge. Never closer than `floor` of the layout's gaps (a crowded drawing then keeps its lead).
 // Along one axis, the empty bands between groups of nodes (no dot or label crosses them) shrink, down to `gap`, until
 // the extent fits `room`: what lies apart stays apart, each group keeps its own shape (two stars and a lone node far
 // from them, as laid out, need far less room). `lo`/`hi`: each node's extent before and after its place.
@@ -72,6 +67,12 @@ function vgragCloseGaps(pos, lo, hi, room, gap) {
   return out;
 }
 
+// Bring the nodes closer together, each axis on its own, until every node (its label included) fits the frame at
+// the readable scale `min`: the labels keep their size, only the gaps between them shrink — first the empty bands
+// between groups, then every gap alike, never to less than `floor` of it nor so far that one node lies on another.
+// From the layout's own places (`laid`) each time the frame changes size. Before, a layout wider or taller than the
+// frame at that scale showed only its leading part: 3 of 13 seed nodes in a 818×406 frame (a new user's walk at
+// 1280×720), the others off the frame's edge.
 function vgragSqueeze(net, laid, min, floor) {
   var c = net.body.container, ids = Object.keys(laid), W = (c.clientWidth - 44) / min, H = (c.clientHeight - 44) / min;
   if (!ids.length) return;
