@@ -254,6 +254,19 @@ function vgragUncut(net, placed, keep, min) {
   return {left: nodes.length, restore: restore, cancel: cancel};
 }
 
+// Whether, as last drawn, a node's box (dot and label) lies on another's by more than 1 px each way.
+function vgragCrowded(net) {
+  var ids = Object.keys(net.getPositions()), bs = ids.map(function (id) { return net.getBoundingBox(id); });
+  for (var i = 0; i < bs.length; i++) {
+    for (var j = i + 1; j < bs.length; j++) {
+      var a = bs[i], b = bs[j];
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) return true;
+    }
+  }
+  return false;
+}
+
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
 // the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
 // A frame with no size yet (its iframe created at height 0 — the app's frame on a copied link or a reload, before
@@ -270,9 +283,14 @@ function vgragStart(net, o) {
     if (placed) {  // the labels as given: placed again below, at the squeezed places
       net.body.data.edges.update(labels.map(function (e) { return {id: e.id, label: e.label, font: {vadjust: 0}}; }));
     }
-    if (!placed) vgragPlaceLabels(net, []);  // draws every node once: its label's size is known to the squeeze
+    vgragPlaceLabels(net, []);  // draws every node where it is now: the squeeze reads each one's current box
     vgragSqueeze(net, home, o.min, 0.4);
     placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);  // again at the squeezed places
+    if (vgragCrowded(net)) {  // as drawn, a node lies on another: the layout's own places, as before the squeeze
+      Object.keys(home).forEach(function (id) { net.moveNode(id, home[id].x, home[id].y); });
+      net.body.data.edges.update(labels.map(function (e) { return {id: e.id, label: e.label, font: {vadjust: 0}}; }));
+      placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);
+    }
     var n = vgragFit(net, o.focus, o.min);
     window.vgragFocus = o.focus.slice(0, n);
     u = vgragUncut(net, placed, window.vgragFocus, o.min);
