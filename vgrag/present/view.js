@@ -27,7 +27,7 @@ function vgragFit(net, focus, min) {
   // every node, a little smaller, rather than some of them: down to 0.8 × `min` (labels ≥ 9.6 px) when the squeeze
   // (vgragSqueeze) could not bring the nodes closer without putting one on another
   var s = vgragShow(net, ids), best = ids.length;
-  if (s >= 0.8 * min - 1e-6) return best;
+  if (s >= 0.8 * min - 1e-6 && (s >= min - 1e-6 || !vgragCrowded(net))) return best;
   if (s < min - 1e-6) {
     var lo = 1, hi = ids.length - 1;
     best = 1;
@@ -78,7 +78,11 @@ function vgragSqueeze(net, laid, min, floor) {
   if (!ids.length) return;
   // each node's dot and label around its place, from its last drawing (vis updates a box when it draws the node)
   var now = net.getPositions(ids), k = [1, 1], cx = 0, cy = 0, home = {};
-  var ex = ids.map(function (id) { var b = net.getBoundingBox(id), p = now[id];
+  var box = {};
+  vgragNodeBoxes(net).forEach(function (n) { box[n.id] = n.boxes.reduce(function (u, x) {
+    return {left: Math.min(u.left, x[0]), top: Math.min(u.top, x[1]), right: Math.max(u.right, x[2]),
+            bottom: Math.max(u.bottom, x[3])}; }, net.getBoundingBox(n.id)); });
+  var ex = ids.map(function (id) { var b = box[id] || net.getBoundingBox(id), p = now[id];
     return [p.x - b.left, p.y - b.top, b.right - p.x, b.bottom - p.y]; });
   var xs = vgragCloseGaps(ids.map(function (id) { return laid[id].x; }), ex.map(function (e) { return e[0]; }),
                           ex.map(function (e) { return e[2]; }), W, 24);
@@ -100,7 +104,7 @@ function vgragSqueeze(net, laid, min, floor) {
   // never so close that a node's dot or label lies on another's: the least squeeze between the layout (t = 1) and
   // the fitting one (t = 0) that keeps every node apart (a dense step then keeps its leading part, as before)
   var ext = ids.map(function (id) {
-    var b = net.getBoundingBox(id), p = now[id];
+    var b = box[id] || net.getBoundingBox(id), p = now[id];
     return [p.x - b.left + 2, p.y - b.top + 2, b.right - p.x + 2, b.bottom - p.y + 2];
   });
   function at(t) {
@@ -256,7 +260,11 @@ function vgragUncut(net, placed, keep, min) {
 
 // Whether, as last drawn, a node's box (dot and label) lies on another's by more than 1 px each way.
 function vgragCrowded(net) {
-  var ids = Object.keys(net.getPositions()), bs = ids.map(function (id) { return net.getBoundingBox(id); });
+  var bs = vgragNodeBoxes(net).map(function (n) {  // the dot and the label, as measured when drawn
+    return n.boxes.reduce(function (u, x) { return {left: Math.min(u.left, x[0]), top: Math.min(u.top, x[1]),
+      right: Math.max(u.right, x[2]), bottom: Math.max(u.bottom, x[3])}; }, {left: Infinity, top: Infinity,
+      right: -Infinity, bottom: -Infinity});
+  });
   for (var i = 0; i < bs.length; i++) {
     for (var j = i + 1; j < bs.length; j++) {
       var a = bs[i], b = bs[j];
