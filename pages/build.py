@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import jobs
 from ui.build_tabs import documents_tab, sources_tab, triples_tab
 from ui.router import ensure_router
 from ui.safe import md_escape
@@ -16,8 +17,19 @@ if ws is None:
 s = settings()
 graph = current_graph(ws)  # never created by opening this page: an empty "demo" hid the demo button everywhere
 hint = st.empty()  # the "empty graph: load the demo" hint, cleared below once a build on this run filled the graph
+# a build or import still running into the graph (this page reloaded, or another tab): that is the news, not "empty"
+busy = graph is not None and next(
+    (j for k in ("documents", "triples") if (j := jobs.jobs().running((s.milvus_uri, graph.name, k)))), None
+)
 with hint.container():
-    filled = has_data(ws, graph, "add documents to it below" if graph is not None else "start a new graph below")
+    if busy:
+        st.info(
+            f"Building into graph “{md_escape(graph.name)}”: {md_escape(', '.join(busy.names))}. "
+            "Its progress follows below, then its report; the graph fills as it goes."
+        )
+        filled = True
+    else:
+        filled = has_data(ws, graph, "add documents to it below" if graph is not None else "start a new graph below")
 if graph is not None:
     st.info(
         f"Adding to graph **{md_escape(graph.name)}** (pick another in the sidebar, or start a new one below). "

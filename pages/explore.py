@@ -38,6 +38,10 @@ def _start_from_hub() -> None:
         st.session_state["entity_query"] = st.session_state["hub_pick"]
 
 
+url = st.query_params  # the searched entity and depth live in the URL, as Ask keeps its run: reload, share
+if "entity_query" not in st.session_state and url.get("entity"):  # a new session (reload, link) opens it
+    st.session_state["entity_query"] = url.get("entity")
+    st.session_state["depth"] = 2 if url.get("depth") == "2" else 1
 s_col, b_col = st.columns([6, 1], vertical_alignment="bottom")
 typed = s_col.text_input("Search an entity", placeholder="a name, then Enter or Search", key="entity_query")
 b_col.button("Search", key="entity_search", width="stretch")  # a click reruns with the typed text, like Enter
@@ -74,6 +78,13 @@ if typed.strip():
     depth = c1.radio("Depth", [1, 2], horizontal=True, key="depth")
     cap = c2.slider("Node cap", 10, 300, 60, key="cap")
     show_all = c3.checkbox("Show all", key="show_all")
+    want = {"entity": entity.name, "depth": str(depth)} if entity is not None else {}
+    for k in ("entity", "depth"):
+        if url.get(k) != want.get(k):
+            if k in want:
+                url[k] = want[k]
+            else:
+                del url[k]
     if entity is not None:
         aliases = written.get(entity.name, ())
         if aliases:

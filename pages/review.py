@@ -53,6 +53,10 @@ if only_fixes:  # the passages of the entities and relations the fixes touch, in
     only = only | {r for rs in rel_of.values() for r in rs}  # type: ignore[operator]
 views = [v for v in ws.review(doc or None, entity.id if entity else None, g, only)
          if not only_fixes or any(s.relations for s in v.sentences) or v.unplaced]  # fmt: skip
+if not views and entity is not None and doc and not only_fixes:  # typed while a document was picked (walk20)
+    views = ws.review(None, entity.id, g, None)
+    if views:
+        st.caption(md_escape(f"“{entity.name}” is not in {names[doc]}: its passages in every document are shown."))
 pages = max(1, -(-len(views) // PAGE))
 at = st.number_input(f"Page (of {pages}; {len(views)} passages)", 1, pages, 1, key="review_page") if pages > 1 else 1
 for view in views[(at - 1) * PAGE : at * PAGE]:

@@ -228,3 +228,40 @@ def test_the_database_path_is_shown_literally(tmp_path, monkeypatch):
     at = page(demo=False)
     (shown,) = [c.value for c in at.sidebar.caption if c.value.startswith("Database")]
     assert not re.search(r"(?<!\\)[`\[\]()]", shown.removeprefix("Database: ")), shown  # every one escaped
+
+
+def test_an_unreachable_server_typed_on_settings_is_changed_there_not_in_the_environment(app_env):
+    """A Milvus URI set on the Settings page that no server answers: the message named the environment variable
+    (walk20 finding 8); it now names the Settings page, where the user set it."""
+    from dataclasses import replace
+
+    from vgrag.config import Settings
+
+    at = AppTest.from_file(APP, default_timeout=T)
+    at.session_state["settings"] = replace(Settings.from_env(), milvus_uri="http://127.0.0.1:9")
+    at.run()
+    assert not at.exception
+    said = [e.value for e in at.error]
+    assert any("cannot be reached" in m and "the Milvus URI on the Settings page" in m for m in said), said
+    assert not any("VGRAG\\_MILVUS\\_URI" in m or "VGRAG_MILVUS_URI" in m for m in said), said
+
+
+def test_explores_entity_and_depth_live_in_the_url_and_a_new_session_reopens_them(app_env):
+    """Explore's search was lost on a reload and could not be shared (walk20 finding 12); Ask keeps its run so."""
+    at = page("pages/explore.py")
+    at.text_input(key="entity_query").input("Keystone").run()
+    at.radio(key="depth").set_value(2).run()
+    assert not at.exception
+    url = {k: at.query_params[k] for k in at.query_params}
+    url = {k: (v[0] if isinstance(v, list) else v) for k, v in url.items()}
+    assert url["entity"] == "Keystone" and url["depth"] == "2", url
+    again = AppTest.from_file(APP, default_timeout=T)  # a reload: a new session opening that URL
+    again.session_state["graph"] = again.session_state["select_graph"] = "demo"
+    for k, v in url.items():
+        again.query_params[k] = v
+    again.run()
+    again.switch_page("pages/explore.py")
+    again.run()
+    assert not again.exception
+    assert again.text_input(key="entity_query").value == "Keystone"
+    assert again.selectbox(key="entity_pick").value.startswith("Keystone") and again.radio(key="depth").value == 2

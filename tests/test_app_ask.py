@@ -56,6 +56,10 @@ def test_ask_with_an_unreachable_llm_endpoint_falls_back_and_says_so(app_env):
     assert trace.rerank.method == "graph" and trace.answer.method == "extractive"
     assert "unreachable" in trace.answer.error and len(trace.llm_calls) == 1  # the answer call was not attempted
     assert trace.rerank.llm.unreachable and len(trace.rerank.llm.attempts) == 2
+    at.segmented_control(key="step_pick").set_value("answer").run()
+    said = [w.value for w in at.warning]
+    # the answer step's top says the model was not used, before the fallback notes under the evidence and graph
+    assert said[0].startswith("The LLM was not used: its call failed, so this is the offline answer"), said
 
 
 def test_the_run_lives_in_the_url_and_a_new_session_reopens_it(app_env):

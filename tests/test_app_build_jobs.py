@@ -67,6 +67,9 @@ def test_the_build_page_returns_while_the_ingest_runs_and_shows_the_report_after
     other.session_state["graph"] = "jobs_slow"
     other.run()
     assert _running(other) and not _reported(other)
+    # the graph has no passage yet, but it is not "empty: load the demo": the running build is what comes first
+    assert not any("is empty" in i.value for i in other.info), [i.value for i in other.info]
+    assert other.info[0].value.startswith("Building into graph “jobs\\_slow”"), [i.value for i in other.info]
     gate.set()
     finish_job(at)
     assert not at.exception and _reported(at) and not _running(at)

@@ -141,3 +141,23 @@ def test_stepping_sends_each_steps_drawing_to_the_same_frame(app_env):
         assert graph["nodes"] == want["nodes"] and graph["edges"] == want["edges"]
     assert len(ids) == 1 and views == ["compare · seeds", "compare · hop 2", "compare · answer"]
     assert not at.get("iframe")  # no page of its own per step
+
+
+def test_two_questions_compared_show_each_question_as_text_and_the_change(app_env):
+    """A new user pinned one question and asked another: no panel said which question each run asked, and
+    "Changed:" listed only knobs (walk20 finding 6). A question is user text: shown as text, never as Markdown."""
+    at = page("pages/ask.py")
+    at.text_input(key="question").input(Q)
+    _ask(at)
+    at.button(key="pin_btn").click().run()
+    other = "Who is the **on-call** engineer for Beacon?"
+    at.text_input(key="question").input(other)
+    _ask(at, 2)
+    texts = [t.value for t in at.text]
+    assert f"Question: {Q}" in texts and f"Question: {other}" in texts, texts
+    caption = next(c.value for c in at.caption if c.value.startswith("Changed: "))
+    assert caption.startswith("Changed: the question") and "hops 1 → 2" in caption, caption
+    at.segmented_control(key="step_pick").set_value("eviction").run()
+    said = " ".join(m.value for m in at.markdown).replace("\\", "")  # Markdown escapes
+    # the eviction evicted nothing in either run, but the candidates standing after it differ: not "the same"
+    assert "this step did the same in both; after it +" in said and "the same at this step" not in said, said

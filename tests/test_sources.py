@@ -135,7 +135,8 @@ def test_entity_like_headings():
 @pytest.mark.parametrize(
     "name,data,msg",
     [
-        ("x.pdf", b"this is not a pdf at all", "not a readable PDF"),
+        ("x.pdf", b"this is not a pdf at all", r"not a PDF file \(it does not start as a PDF does\); was another"),
+        ("setup.pdf", b"MZ\x90\x00" + bytes(range(256)) * 4, r"^setup\.pdf: not a PDF file [^(]*\([^)]*\)[^(]*$"),
         ("x.txt", b"", "empty"),
         ("x.exe", b"MZ...", "unsupported type"),
         ("x.txt", b"   \n  ", "no readable text"),

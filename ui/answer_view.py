@@ -34,11 +34,18 @@ def answer_summary(trace: QueryTrace, present: bool = False) -> None:
     if a is None:
         return
     keep = bridge_names(trace)
+    unused = a.method == "extractive" and bool(a.error)  # an LLM was set up, but its answer fell back (pipeline.py)
     above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128, keep)
+    above += 64 if unused else 0
     st.html(
         f"<style>.st-key-graph_frame iframe{{height:max(160px,calc(100vh - {above}px))!important}}"
         ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
     )
+    if unused:  # said beside the verdict, not only under the evidence and the graph (walk20 finding 7)
+        st.warning(
+            "The LLM was not used: its call failed, so this is the offline answer (cited evidence sentences and a "
+            "verdict). Why it failed is said under the graph."
+        )
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
     st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
     if a.evidence:

@@ -96,6 +96,11 @@ def summary(a: QueryTrace, b: QueryTrace, step: Step) -> str:
     s = run_diff(a, b)[0].step(step)
     parts = [f"{sign}{len(ids)} {what}" for what, d in (("relations", s.relations), ("entities", s.entities))
              for sign, ids in (("+", d.gained), ("−", d.lost)) if ids]  # fmt: skip
+    if not parts:  # the step did the same in both (evicted nothing, say): what stands after it may still differ
+        standing = (("relations", s.subgraph_relations), ("entities", s.subgraph_entities))
+        after = [f"{sign}{len(ids)} {what}" for what, d in standing for sign, ids in (("+", d.gained), ("−", d.lost))
+                 if ids]  # fmt: skip
+        parts = [f"this step did the same in both; after it {', '.join(after)}"] if after else []
     change = ", ".join(parts) if parts else "the same at this step"
     return md_escape(f"pinned run ({run_label(a, b)}) vs new run ({run_label(b, a)}): {change}")
 
@@ -105,10 +110,10 @@ def sentences(a: QueryTrace, b: QueryTrace, step: Step) -> None:
     left, right = st.columns(2)
     for col, t, name, other in ((left, a, "Pinned run", b), (right, b, "New run", a)):
         with col.container(border=True):
-            st.markdown(
-                f"**{name}** · {md_escape(run_label(t, other))}  \n"
-                + (md_escape(explain(t, step)) if step in steps_for(t) else "*(this run has no such step)*")
-            )
+            st.markdown(f"**{name}** · {md_escape(run_label(t, other))}")
+            if t.question != other.question:  # the user's own text: shown as text, never as Markdown
+                st.text(f"Question: {t.question}")
+            st.markdown(md_escape(explain(t, step)) if step in steps_for(t) else "*(this run has no such step)*")
 
 
 def comparison_graph(a: QueryTrace, b: QueryTrace, step: Step, g_legend: object, all_nodes: bool) -> None:
@@ -132,8 +137,11 @@ def details(a: QueryTrace, b: QueryTrace, step: Step) -> None:
     d = run_diff(a, b)[0]
     s = d.step(step)
     sentences(a, b, step)
-    if d.knobs:
-        st.caption("Changed: " + md_escape(", ".join(f"{k.name.replace('_', ' ')} {k.a} → {k.b}" for k in d.knobs)))
+    changed = (["the question"] if a.question != b.question else []) + [
+        f"{k.name.replace('_', ' ')} {k.a} → {k.b}" for k in d.knobs
+    ]
+    if changed:
+        st.caption("Changed: " + md_escape(", ".join(changed)))
     lines = []  # Markdown lines, not a table: a class reads names, and a step draws faster without a data grid
     for what, diff, rel in (("entities", s.entities, False), ("relations", s.relations, True)):
         for sign, ids in (("+", diff.gained), ("−", diff.lost)):

@@ -49,10 +49,10 @@ def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
     kept = r.id in st.session_state.setdefault("review_kept", set())
     c_text, c_keep, c_edit, c_del = st.columns([3, 1, 1, 1], vertical_alignment="center", gap="small")
     c_text.text(("✓ " if kept else "") + f"{r.subject} | {r.predicate} | {r.object}")
-    if c_keep.button(":material/check:", key=f"keep_{key}", help="Keep: the triple is right (marked ✓)"):
+    if c_keep.button("Keep", icon=":material/check:", key=f"keep_{key}", help="Keep: the triple is right (marked ✓)"):
         st.session_state["review_kept"].add(r.id)
         st.rerun()
-    with c_edit.popover(":material/edit:", help="Edit the subject, relation or object"):
+    with c_edit.popover("Edit", icon=":material/edit:", help="Edit the subject, relation or object"):
         s = st.text_input("Subject", r.subject, key=f"s_{key}")
         p = st.text_input("Relation", r.predicate, key=f"p_{key}")
         o = st.text_input("Object", r.object, key=f"o_{key}")
@@ -61,7 +61,8 @@ def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
                                           ("object", o, r.object)) if v != old}  # fmt: skip
             now = " | ".join((s, p, o))
             run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}” to “{now}”.")
-    if c_del.button(":material/delete:", key=f"del_{key}", help="Delete this triple (undo brings it back)"):
+    undo = "Delete this triple (undo brings it back)"
+    if c_del.button("Delete", icon=":material/delete:", key=f"del_{key}", help=undo):
         run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
 
 

@@ -87,10 +87,18 @@ def workspace() -> Workspace | None:
     try:
         return _workspace(s.milvus_uri, s.milvus_token, s.embedder, s.embed_model, s.embed_base_url, s.embed_api_key)
     except (StoreError, EmbedderUnavailable) as e:
-        st.error(md_escape(str(e)))
+        st.error(md_escape(_where_set(str(e), s)))
     except Exception as e:  # noqa: BLE001 - the page must explain, not crash
         st.error(md_escape(f"Cannot open the database at {s.milvus_uri}: {e}"))
     return None
+
+
+def _where_set(message: str, s: Settings) -> str:
+    """The library's "set VGRAG_MILVUS_URI" hint, naming where this session's URI came from: a URI typed on the
+    Settings page is changed there, not in the environment (a new user was told to set the variable)."""
+    if s.milvus_uri == Settings.from_env().milvus_uri or "set VGRAG_MILVUS_URI" not in message:
+        return message
+    return message.replace("set VGRAG_MILVUS_URI", "change the Milvus URI on the Settings page (where it was set)")
 
 
 @st.cache_resource(show_spinner=False)

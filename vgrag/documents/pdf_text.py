@@ -141,6 +141,9 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, PdfReadError, PdfStreamError
 
+    if b"%PDF-" not in data[:1024]:  # every PDF starts so (readers allow a little junk before it)
+        raise InputError(f"{name}: not a PDF file (it does not start as a PDF does); was another kind of file renamed "
+                         "to .pdf? Upload the document itself, or save it as PDF.")  # fmt: skip
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:

@@ -62,14 +62,18 @@ def marked(sentence: str, relations: Sequence[Relation]) -> tuple[tuple[str, str
 
 
 def place(sentences: Sequence[str], relations: Sequence[Relation]) -> tuple[list[list[Relation]], list[Relation]]:
-    """Each relation on the sentence that writes most of its subject's and object's words (the first of equals);
-    those no sentence writes any word of, apart."""
+    """Each relation on the sentence that writes a word of most of its three parts — subject, predicate, object —,
+    then most of their words (the first of equals); those no sentence writes any word of, apart. The predicate
+    counts as much as a name: by the names alone, "Skerry Point Lighthouse | reached on foot along | Cliff Path" went
+    to the sentence naming the lighthouse before "It stands … reached on foot along the Cliff Path" (a pronoun for
+    its subject), and a triple moved to another sentence when its subject was edited (a new user's walk)."""
     bags = [_words(s) for s in sentences]
     on: list[list[Relation]] = [[] for _ in sentences]
     apart = []
     for r in relations:
-        want_s, want_o = _words(r.subject), _words(r.object)
-        scores = [(len(want_s & b) > 0) + (len(want_o & b) > 0) + len((want_s | want_o) & b) / 100 for b in bags]
+        parts = [_words(r.subject), _words(r.predicate), _words(r.object)]
+        every = set().union(*parts)
+        scores = [sum(len(w & b) > 0 for w in parts) + len(every & b) / 100 for b in bags]
         best = max(range(len(scores)), key=lambda i: scores[i], default=None)
         if best is None or scores[best] == 0:
             apart.append(r)

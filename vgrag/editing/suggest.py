@@ -132,10 +132,18 @@ def duplicates(v: GraphView) -> list[Suggestion]:
                 full_names[(d, fold(words[-1]))].append(e)
     persons = _people({x.id: x.name for xs in full_names.values() for x in xs})
     full_names = {k: [x for x in xs if x.id in persons] for k, xs in full_names.items()}
+    titled = {e.id: bare for e in v.entities.values() if (bare := _TITLE_ABBR.sub("", e.name)) != e.name}
+    # a person's title ("Dr. Mignot") is dropped: the bare name is kept; else the abbreviation belongs to the name
+    # ("St. Ebba's Church": the church, not a title before "Ebba's Church") and the name as written is kept
+    bare_people = _people({entity_id(b): b for b in titled.values() if entity_id(b) in v.entities})
     for e in v.entities.values():
-        bare = _TITLE_ABBR.sub("", e.name)
+        bare = titled.get(e.id, e.name)
         if bare != e.name and (other := v.entities.get(entity_id(bare))) is not None:
-            add(e, other, f"{e.name!r} is {bare!r} with a title before it")
+            if other.id in bare_people:
+                add(e, other, f"{e.name!r} is {bare!r} with a title before it")
+            else:
+                lost = e.name[: len(e.name) - len(bare)].strip()
+                add(other, e, f"{bare!r} is {e.name!r} without the {lost!r} of its name")
             continue
         if len(bare.split()) == 1 and bare[:1].isupper():
             found = {x.id: x for d in v.docs_of[e.id] for x in full_names.get((d, fold(bare)), []) if x.id != e.id}
