@@ -62,8 +62,8 @@ def test_what_a_sentence_denies_is_no_fact_or_a_denied_one():
 
 
 def test_a_title_saying_what_the_document_does_is_no_topic():
-    """A title "Eating and Sleeping in Quillhaven" (a page of the same guide) names nothing: its sections' facts are their
-    own ("She worked as a schoolteacher" is no fact of the page), not the title's."""
+    """A title "Eating and Sleeping in Quillhaven" (a page of the same guide) names nothing: its sections' facts
+    are their own ("She worked as a schoolteacher" is no fact of the page), not the title's."""
     found = facts(ingested("travel_guide_food.html"))
     assert not {s for s, _, _ in found} & {"Eating and Sleeping in Quillhaven"}
     assert ("The Tidewater Bakery", "run by", "Ines Varga") in found
