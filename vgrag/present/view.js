@@ -24,11 +24,8 @@ function vgragShow(net, ids) {
 
 function vgragFit(net, focus, min) {
   var ids = focus.length ? focus : Object.keys(net.getPositions());
-  // every node, a little smaller, rather than some of them: down to 0.8 × `min` (labels ≥ 9.6 px) when the squeeze
-  // (vgragSqueeze) could not bring the nodes closer without putting one on another
   var s = vgragShow(net, ids), best = ids.length;
-  if (s >= 0.8 * min - 1e-6 && (s >= min - 1e-6 || !vgragCrowded(net))) return best;
-  if (s < min - 1e-6) {
+  if (s < min) {
     var lo = 1, hi = ids.length - 1;
     best = 1;
     while (lo <= hi) {
@@ -43,93 +40,6 @@ function vgragFit(net, focus, min) {
     net.moveTo(p ? {position: p, scale: min, animation: false} : {scale: min, animation: false});
   }
   return best;
-}
-
-// Along one axis, the empty bands between groups of nodes (no dot or label crosses them) shrink, down to `gap`, until
-// the extent fits `room`: what lies apart stays apart, each group keeps its own shape (two stars and a lone node far
-// from them, as laid out, need far less room). `lo`/`hi`: each node's extent before and after its place.
-function vgragCloseGaps(pos, lo, hi, room, gap) {
-  var order = pos.map(function (p, i) { return i; }).sort(function (a, b) { return pos[a] - lo[a] - (pos[b] - lo[b]); });
-  var bands = [], out = pos.slice();
-  order.forEach(function (i) {
-    var b = bands[bands.length - 1], l = pos[i] - lo[i], r = pos[i] + hi[i];
-    if (b && l < b.r + gap) { b.r = Math.max(b.r, r); b.ids.push(i); } else bands.push({l: l, r: r, ids: [i]});
-  });
-  var used = 0, slack = 0;
-  bands.forEach(function (b, n) { used += b.r - b.l; if (n) slack += b.l - bands[n - 1].r - gap; });
-  var total = bands.length ? bands[bands.length - 1].r - bands[0].l : 0, f = 0;
-  if (total > room && slack > 0) f = Math.min(1, (total - room) / slack);
-  var shift = 0;
-  bands.forEach(function (b, n) {
-    if (n) shift += (b.l - bands[n - 1].r - gap) * f;
-    b.ids.forEach(function (i) { out[i] = pos[i] - shift; });
-  });
-  return out;
-}
-
-// Bring the nodes closer together, each axis on its own, until every node (its label included) fits the frame at
-// the readable scale `min`: the labels keep their size, only the gaps between them shrink — first the empty bands
-// between groups, then every gap alike, never to less than `floor` of it nor so far that one node lies on another.
-// From the layout's own places (`laid`) each time the frame changes size. Before, a layout wider or taller than the
-// frame at that scale showed only its leading part: 3 of 13 seed nodes in a 818×406 frame (a new user's walk at
-// 1280×720), the others off the frame's edge.
-function vgragSqueeze(net, laid, min, floor) {
-  var c = net.body.container, ids = Object.keys(laid), W = (c.clientWidth - 44) / min, H = (c.clientHeight - 44) / min;
-  if (!ids.length) return;
-  // each node's dot and label around its place, from its last drawing (vis updates a box when it draws the node)
-  var now = net.getPositions(ids), k = [1, 1], cx = 0, cy = 0, home = {};
-  var box = {};
-  vgragNodeBoxes(net).forEach(function (n) { box[n.id] = n.boxes.reduce(function (u, x) {
-    return {left: Math.min(u.left, x[0]), top: Math.min(u.top, x[1]), right: Math.max(u.right, x[2]),
-            bottom: Math.max(u.bottom, x[3])}; }, net.getBoundingBox(n.id)); });
-  var ex = ids.map(function (id) { var b = box[id] || net.getBoundingBox(id), p = now[id];
-    return [p.x - b.left, p.y - b.top, b.right - p.x, b.bottom - p.y]; });
-  var xs = vgragCloseGaps(ids.map(function (id) { return laid[id].x; }), ex.map(function (e) { return e[0]; }),
-                          ex.map(function (e) { return e[2]; }), W, 24);
-  var ys = vgragCloseGaps(ids.map(function (id) { return laid[id].y; }), ex.map(function (e) { return e[1]; }),
-                          ex.map(function (e) { return e[3]; }), H, 16);
-  ids.forEach(function (id, i) { home[id] = {x: xs[i], y: ys[i]}; });
-  ["x", "y"].forEach(function (a, i) {
-    var lo = Infinity, hi = -Infinity, before = 0, after = 0, room = i ? H : W;
-    ids.forEach(function (id) {
-      var b = net.getBoundingBox(id), p = home[id][a];
-      lo = Math.min(lo, p); hi = Math.max(hi, p);
-      before = Math.max(before, now[id][a] - (i ? b.top : b.left));
-      after = Math.max(after, (i ? b.bottom : b.right) - now[id][a]);
-    });
-    var spread = hi - lo;
-    if (spread > 0 && spread + before + after > room) k[i] = Math.max(floor, (room - before - after) / spread);
-  });
-  ids.forEach(function (id) { cx += home[id].x / ids.length; cy += home[id].y / ids.length; });
-  // never so close that a node's dot or label lies on another's: the least squeeze between the layout (t = 1) and
-  // the fitting one (t = 0) that keeps every node apart (a dense step then keeps its leading part, as before)
-  var ext = ids.map(function (id) {
-    var b = box[id] || net.getBoundingBox(id), p = now[id];
-    return [p.x - b.left + 2, p.y - b.top + 2, b.right - p.x + 2, b.bottom - p.y + 2];
-  });
-  function at(t) {
-    var kx = k[0] + (1 - k[0]) * t, ky = k[1] + (1 - k[1]) * t;
-    return ids.map(function (id) { return [cx + (home[id].x - cx) * kx, cy + (home[id].y - cy) * ky]; });
-  }
-  function apart(q) {
-    for (var i = 0; i < q.length; i++) {
-      for (var j = i + 1; j < q.length; j++) {
-        var a = ext[i], b = ext[j];
-        if (Math.min(q[i][0] + a[2], q[j][0] + b[2]) > Math.max(q[i][0] - a[0], q[j][0] - b[0]) &&
-            Math.min(q[i][1] + a[3], q[j][1] + b[3]) > Math.max(q[i][1] - a[1], q[j][1] - b[1])) return false;
-      }
-    }
-    return true;
-  }
-  var t = 0;
-  if (!apart(at(0))) {
-    var lo = 0, hi = 1;
-    for (var n = 0; n < 12; n++) { var m = (lo + hi) / 2; if (apart(at(m))) hi = m; else lo = m; }
-    t = hi;
-    if (!apart(at(t))) t = 1;  // the layout itself has nodes on each other: leave it as laid out
-  }
-  var q = at(t);
-  ids.forEach(function (id, i) { net.moveNode(id, q[i][0], q[i][1]); });
 }
 
 // vis keeps an edge's label when updated to "" or null: a zero-width space draws nothing and measures 0 px wide
@@ -258,23 +168,6 @@ function vgragUncut(net, placed, keep, min) {
   return {left: nodes.length, restore: restore, cancel: cancel};
 }
 
-// Whether, as last drawn, a node's box (dot and label) lies on another's by more than 1 px each way.
-function vgragCrowded(net) {
-  var bs = vgragNodeBoxes(net).map(function (n) {  // the dot and the label, as measured when drawn
-    return n.boxes.reduce(function (u, x) { return {left: Math.min(u.left, x[0]), top: Math.min(u.top, x[1]),
-      right: Math.max(u.right, x[2]), bottom: Math.max(u.bottom, x[3])}; }, {left: Infinity, top: Infinity,
-      right: -Infinity, bottom: -Infinity});
-  });
-  for (var i = 0; i < bs.length; i++) {
-    for (var j = i + 1; j < bs.length; j++) {
-      var a = bs[i], b = bs[j];
-      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
-          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) return true;
-    }
-  }
-  return false;
-}
-
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
 // the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
 // A frame with no size yet (its iframe created at height 0 — the app's frame on a copied link or a reload, before
@@ -283,22 +176,11 @@ function vgragCrowded(net) {
 // Returns the function that stops it, before the same network is given new data (the app's drawing frame).
 function vgragStart(net, o) {
   var t0 = performance.now(), placed = null, u = null, timer = null;
-  var home = net.getPositions(), labels = net.body.data.edges.get({fields: ["id", "label"]});
   function frame() {
     var c = net.body.container;
     if (c.clientWidth < 1 || c.clientHeight < 1) return;  // nothing to fit yet: the resize that sizes it frames it
+    if (!placed) placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);
     if (u) u.restore();
-    if (placed) {  // the labels as given: placed again below, at the squeezed places
-      net.body.data.edges.update(labels.map(function (e) { return {id: e.id, label: e.label, font: {vadjust: 0}}; }));
-    }
-    vgragPlaceLabels(net, []);  // draws every node where it is now: the squeeze reads each one's current box
-    vgragSqueeze(net, home, o.min, 0.4);
-    placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);  // again at the squeezed places
-    if (vgragCrowded(net)) {  // as drawn, a node lies on another: the layout's own places, as before the squeeze
-      Object.keys(home).forEach(function (id) { net.moveNode(id, home[id].x, home[id].y); });
-      net.body.data.edges.update(labels.map(function (e) { return {id: e.id, label: e.label, font: {vadjust: 0}}; }));
-      placed = window.vgragPlaced = vgragPlaceLabels(net, o.order);
-    }
     var n = vgragFit(net, o.focus, o.min);
     window.vgragFocus = o.focus.slice(0, n);
     u = vgragUncut(net, placed, window.vgragFocus, o.min);
