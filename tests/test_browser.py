@@ -72,8 +72,9 @@ def fits_settled(frame, after: int | None = None, quiet_ms: int = 300) -> int:
     return frame.evaluate("window.vgragFits.done")
 
 
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
+@pytest.fixture
+def app_url(tmp_path_factory):  # per test: a rerun (pytestmark's flaky) starts again from an empty database — with
+    # a module's app, the first attempt's demo stayed and the rerun could never find "Load the demo graph"
     db = tmp_path_factory.mktemp("browser") / "b.db"  # empty: the test loads the demo through the UI
     with running_app({**os.environ, "VGRAG_MILVUS_URI": str(db)}) as url:
         yield url
