@@ -155,4 +155,9 @@ def test_a_paragraph_of_dashes_is_read_for_datelines_in_linear_time():
     nlp = load_spacy()
     if nlp is None:
         pytest.skip("spaCy's en_core_web_sm is not installed")
-    assert_linear(lambda n: lambda: dateline_starts(nlp.make_doc("1 — " * (n // 4))), 40_000)
+
+    def make(n: int) -> Callable[[], object]:
+        doc = nlp.make_doc("1 — " * (n // 4))  # tokenised outside the timed call: the tokenizer is not under test
+        return lambda: dateline_starts(doc)
+
+    assert_linear(make, 160_000)
