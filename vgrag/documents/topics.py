@@ -49,8 +49,8 @@ def _names(doc: Any) -> list[list[str]]:
     spans: list[list[int]] = []  # [first, last] token of each run
     for tok in doc:
         if (tok.pos_ == "PROPN" or tok.ent_type_ and tok.ent_type_ not in _NUMERIC) and not tok.is_punct:
-            prev = spans[-1][1] if spans else -2  # "St." and the "'s" of "St. Ebba's Church" are words of it
-            if tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL:
+            prev = spans[-1][1] if spans else None  # "St." and the "'s" of "St. Ebba's Church" are words of it
+            if prev is not None and (tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL):
                 spans[-1][1] = tok.i
             else:
                 spans.append([tok.i, tok.i])
