@@ -3,7 +3,7 @@ add), fix entities (rename, merge, split an alias, delete), apply suggested fixe
 
 import streamlit as st
 
-from ui.review import show_passage
+from ui.review import moved_note, show_passage
 from ui.review_tools import entity_tools, found_fixes, log_tools, suggestion_tools
 from ui.router import ensure_router
 from ui.safe import md_escape
@@ -22,13 +22,16 @@ names = {"": "(all documents of the entity)", **{d.id: d.name for d in docs}}
 f1, f2, f3 = st.columns([3, 3, 2], vertical_alignment="bottom")
 first = url.get("doc") if url.get("doc") in names else ("" if url.get("entity") or not docs else docs[0].id)
 doc = f1.selectbox("Document", list(names), format_func=names.get, key="review_doc", index=list(names).index(first))
-if "review_entity_next" in st.session_state:  # a rename or merge just happened: show the entity it left
+if "review_entity_next" in st.session_state:  # a rename, merge or edit just happened: show the entity it left
     st.session_state["review_entity"] = st.session_state.pop("review_entity_next")
-typed = f2.text_input("Entity", value=url.get("entity", ""), key="review_entity", placeholder="a name: its passages")
+elif "review_entity" not in st.session_state:  # the box's first value is the link's; given with `value=` as well,
+    st.session_state["review_entity"] = url.get("entity", "")  # a set value logged a warning with a stack (walk21)
+typed = f2.text_input("Entity", key="review_entity", placeholder="a name: its passages")
 only_fixes = f3.toggle("Suggested fixes only", key="review_fixes")
 entity = ws.entity_named(typed, g) if typed.strip() else None
 if typed.strip() and entity is None:
     st.caption(md_escape(f"No entity is named “{typed.strip()}”; Explore finds names by meaning."))
+moved_note(entity)  # an edit moved a triple of this entity to another name: offer it
 want = {"doc": doc or "", "entity": typed.strip()}  # what a user would bookmark or link to (the Ask page does)
 if any(url.get(k, "") != v for k, v in want.items()):
     url.update(want)
@@ -60,6 +63,6 @@ if not views and entity is not None and doc and not only_fixes:  # typed while a
 pages = max(1, -(-len(views) // PAGE))
 at = st.number_input(f"Page (of {pages}; {len(views)} passages)", 1, pages, 1, key="review_page") if pages > 1 else 1
 for view in views[(at - 1) * PAGE : at * PAGE]:
-    show_passage(ws, g, view)
+    show_passage(ws, g, view, entity)
 if not views:
     st.info("No passage to review here: pick another document or entity, or turn off “Suggested fixes only”.")

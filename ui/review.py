@@ -12,7 +12,7 @@ from ui.safe import md_escape
 from vgrag import Workspace
 from vgrag.editing import EditError
 from vgrag.editing.review import PassageView, SentenceView
-from vgrag.models import Relation
+from vgrag.models import Entity, Relation
 
 _COLOR = {"subject": "blue", "object": "orange"}
 
@@ -30,40 +30,73 @@ def _styled(text: str, kind: str) -> str:
     return f"{' ' if lead else ''}:{_COLOR[kind]}[**{md_escape(core)}**]{' ' if trail else ''}"
 
 
-def run_edit(action: Callable[[], object], done: str, follow: str | None = None) -> None:
+def run_edit(
+    action: Callable[[], object],
+    done: str,
+    follow: str | None = None,
+    then: Callable[[], tuple[str | None, str]] | None = None,
+) -> None:
     """Do one edit; on success say so after the rerun, else show why (nothing was written). `follow`: the entity the
-    page shows next (a rename's new name, a merge's kept entity), so it does not say the old name is gone."""
+    page shows next (a rename's new name, a merge's kept entity), so it does not say the old name is gone; `then`,
+    asked after the edit, gives that entity (or None) and a sentence to add, when only the graph can tell."""
     try:
         action()
     except EditError as e:
         st.error(md_escape(str(e)))
         return
+    if then is not None:
+        follow, more = then()
+        done += more
     st.session_state["flash"] = md_escape(done)
     if follow is not None:
         st.session_state["review_entity_next"] = follow  # set before the Entity box is drawn on the next run
     st.rerun()
 
 
-def _triple(ws: Workspace, graph: str, pid: str, r: Relation) -> None:
+def _where_now(ws: Workspace, graph: str, focus: Entity | None, r: Relation, new: dict[str, str] | None):
+    """After a triple naming the page's entity changed that name (`new`; None: deleted): the entity to show next
+    and what to say. Its last triple gone, the page follows it to the new name (it said "No entity is named …" and
+    showed the document from its top, walk21); still in other triples, it stays and offers the new name."""
+    side = next((k for k, i in (("subject", r.subject_id), ("object", r.object_id))
+                 if focus is not None and i == focus.id and (new is None or k in new)), None)  # fmt: skip
+    if side is None or focus is None:
+        return None, ""
+    if new is None:
+        gone = ws.entity_named(focus.id, graph) is None
+        return None, f" “{focus.name}” had no other triple, so it is gone too." if gone else ""
+    now = ws.entity_named(new[side], graph)
+    to = now.name if now is not None else " ".join(new[side].split())
+    if ws.entity_named(focus.id, graph) is None:
+        return to, f" “{focus.name}” had no other triple: showing “{to}”."
+    st.session_state["review_moved"] = (focus.name, to)  # said on the page, with a button to it (moved_note)
+    return None, ""
+
+
+def _triple(ws: Workspace, graph: str, pid: str, r: Relation, focus: Entity | None = None) -> None:
+    """One triple with Keep, Edit and Delete. Text and buttons share a row that wraps: where the column is narrow
+    (1280×720) the buttons go under the text whole, never cut to "✓ K" (walk21)."""
     key = f"{pid}_{r.id}"
     kept = r.id in st.session_state.setdefault("review_kept", set())
-    c_text, c_keep, c_edit, c_del = st.columns([3, 1, 1, 1], vertical_alignment="center", gap="small")
-    c_text.text(("✓ " if kept else "") + f"{r.subject} | {r.predicate} | {r.object}")
-    if c_keep.button("Keep", icon=":material/check:", key=f"keep_{key}", help="Keep: the triple is right (marked ✓)"):
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.text(("✓ " if kept else "") + f"{r.subject} | {r.predicate} | {r.object}", width="stretch")
+    buttons = row.container(horizontal=True, width="content", wrap=False, gap="small")
+    if buttons.button("Keep", icon=":material/check:", key=f"keep_{key}", help="Keep: the triple is right (marked ✓)"):
         st.session_state["review_kept"].add(r.id)
         st.rerun()
-    with c_edit.popover("Edit", icon=":material/edit:", help="Edit the subject, relation or object"):
+    was = f"{r.subject} | {r.predicate} | {r.object}"
+    with buttons.popover("Edit", icon=":material/edit:", help="Edit the subject, relation or object"):
         s = st.text_input("Subject", r.subject, key=f"s_{key}")
         p = st.text_input("Relation", r.predicate, key=f"p_{key}")
         o = st.text_input("Object", r.object, key=f"o_{key}")
         if st.button("Save", key=f"save_{key}", type="primary"):
             new = {k: v for k, v, old in (("subject", s, r.subject), ("predicate", p, r.predicate),
                                           ("object", o, r.object)) if v != old}  # fmt: skip
-            now = " | ".join((s, p, o))
-            run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{r.text}” to “{now}”.")
+            run_edit(lambda: ws.edit_relation(r.id, graph=graph, **new), f"Changed “{was}” to “{s} | {p} | {o}”.",
+                     then=lambda: _where_now(ws, graph, focus, r, new))  # fmt: skip
     undo = "Delete this triple (undo brings it back)"
-    if c_del.button("Delete", icon=":material/delete:", key=f"del_{key}", help=undo):
-        run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{r.text}”.")
+    if buttons.button("Delete", icon=":material/delete:", key=f"del_{key}", help=undo):
+        run_edit(lambda: ws.delete_relation(r.id, graph=graph), f"Deleted “{was}”.",
+                 then=lambda: _where_now(ws, graph, focus, r, None))  # fmt: skip
 
 
 def _add(ws: Workspace, graph: str, view: PassageView) -> None:
@@ -82,7 +115,8 @@ def _add(ws: Workspace, graph: str, view: PassageView) -> None:
             run_edit(lambda: ws.add_relation(pid, s, p, o, graph=graph), f"Added “{s} {p} {o}”.")
 
 
-def show_passage(ws: Workspace, graph: str, view: PassageView) -> None:
+def show_passage(ws: Workspace, graph: str, view: PassageView, focus: Entity | None = None) -> None:
+    """A passage's sentences, each with its triples; `focus`: the entity the page shows (an edit follows it)."""
     st.subheader(md_escape(view.passage.title or "(untitled)"), divider="gray")
     for s in view.sentences:
         left, right = st.columns([1, 1])
@@ -91,11 +125,11 @@ def show_passage(ws: Workspace, graph: str, view: PassageView) -> None:
             if not s.relations:
                 st.caption("no triple from this sentence")
             for r in s.relations:
-                _triple(ws, graph, view.passage.id, r)
+                _triple(ws, graph, view.passage.id, r, focus)
     if view.unplaced:
         st.caption("Triples of this passage that no sentence writes a word of:")
         for r in view.unplaced:
-            _triple(ws, graph, view.passage.id, r)
+            _triple(ws, graph, view.passage.id, r, focus)
     _add(ws, graph, view)
 
 
@@ -110,3 +144,16 @@ def review_links(trace, graph: str) -> None:
         for name in names:
             st.page_link("pages/review.py", label=md_escape(name), icon=":material/rate_review:",
                          query_params={"graph": graph, "entity": name})  # fmt: skip
+
+
+def moved_note(entity: Entity | None) -> None:
+    """Once, after an edit gave a triple of the page's entity another name: say so, with a button to that name."""
+    old, to = st.session_state.pop("review_moved", ("", ""))
+    if not to or entity is None or entity.name != old:
+        return
+    st.info(md_escape(f"The triple you edited now names “{to}”, not “{old}”."))
+    st.button(md_escape(f"Show “{to}”"), key="review_show_moved", on_click=_show, args=(to,))
+
+
+def _show(name: str) -> None:
+    st.session_state["review_entity"] = name  # a callback runs before the box is drawn: setting it is allowed
