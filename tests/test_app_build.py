@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from apptest import ROOT, app_workspace, demo_copy, finish_job, page, position
 
+from vgrag.text import relation_id
+
 
 @pytest.fixture
 def app_db(tmp_path, app_demo_template) -> str:
@@ -133,3 +135,26 @@ def test_a_chunk_without_facts_is_a_quiet_line_not_a_warning(app_env):
     assert any("no facts found in chunk 1 " in c.value and "stored and searchable" in c.value for c in at.caption), [
         c.value for c in at.caption
     ]
+
+
+def test_a_changed_file_says_how_many_of_your_edits_were_re_applied(app_env):
+    """Re-uploading a changed file re-applies the user's edits of its older content (vgrag/editing), but the build
+    said only "Replaced: 1" (walk21 finding 10): the edits re-applied and those that no longer apply are counted."""
+    v1 = b"Ada Lovelace worked with Charles Babbage in London. Charles Babbage designed the Analytical Engine."
+    v2 = b"Ada Lovelace worked with Charles Babbage in London. Grace Hopper wrote a compiler in Philadelphia."
+    at = page("pages/build.py")
+    at.text_input(key="build_new_graph").input("reupload")
+    at.button(key="build_create_graph").click().run()
+    at.file_uploader(key="doc_files").set_value([("notes.txt", v1, "text/plain")])
+    finish_job(at.button(key="build").click().run())
+    assert not at.exception and any("Replaced: 0." in s.value for s in at.success), [s.value for s in at.success]
+    ws = app_workspace(at)
+    ws.rename_entity("Ada Lovelace", "Augusta Ada King", graph="reupload")  # its sentence stays in the new content
+    ws.delete_relation(relation_id("Charles Babbage", "designed", "Analytical Engine"), graph="reupload")  # gone
+    at.file_uploader(key="doc_files").set_value([("notes.txt", v2, "text/plain")])
+    finish_job(at.button(key="build").click().run())
+    assert not at.exception
+    said = [s.value for s in at.success]
+    assert any("Replaced: 1. 1 of your edits re-applied to the new content; 1 no longer applies" in s for s in said)
+    assert ws.entity_named("Augusta Ada King", "reupload") is not None
+    assert any("no longer applies" in e.value for e in at.error)  # the reason, where the message points

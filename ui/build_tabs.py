@@ -140,6 +140,17 @@ def named_in_report(report: IngestReport) -> list[str]:
     return out
 
 
+def edits_again(report: IngestReport) -> str:
+    """What a changed file did to the user's own edits of its older content: re-applied, or no longer applying (each
+    named with its reason among the notes). The edit log said so; the build's message said only "Replaced: 1"."""
+    n, stale = report.edits_reapplied, len(report.edits_stale)
+    said = [f"{n} of your edits re-applied to the new content"] if n else []
+    if stale:  # the reasons are the build's errors (or the import's warnings) and the edit log's "stale"
+        said.append(f"{stale} {'' if n else 'of your edits '}no longer appl{'ies' if stale == 1 else 'y'} (why: on "
+                    "this page and in Review's edit log)")  # fmt: skip
+    return f" {'; '.join(said)}." if said else ""
+
+
 def start_build(
     ws: Workspace,
     graph: Graph,
@@ -225,7 +236,7 @@ def build_report(job: jobs.Job) -> None:
         f"Stored {report.chunks} chunks with {report.triples} triples "
         f"({report.passages_new} new passages, {report.entities_new} new entities, "
         f"{report.relations_new} new relations). Unchanged: {len(report.unchanged)}. "
-        f"Replaced: {len(report.replaced)}."
+        f"Replaced: {len(report.replaced)}." + edits_again(report)
     )
     for line in named_in_report(report):
         st.info(md_escape(line))
@@ -274,7 +285,7 @@ def import_report(job: jobs.Job) -> None:
     st.success(
         f"Imported {plural(r.chunks, 'passage')} and {plural(r.triples, 'triple')}; the graph now has "
         f"{r.counts['passages']} passages, {r.counts['entities']} entities, "
-        f"{r.counts['relations']} relations."
+        f"{r.counts['relations']} relations." + edits_again(r)
     )
     for f in r.failures[:MAX_NOTES]:  # skipped triples, passages stored in parts: each named
         st.warning(md_escape(f.reason))
