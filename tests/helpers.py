@@ -82,9 +82,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(env: dict, script: str = "app.py") -> Iterator[str]:
-    """`streamlit run app.py` (or another script) on 127.0.0.1 with `env`; yields its URL once healthy."""
+def running_app(env: dict, script: str = "app.py", log: Path | None = None) -> Iterator[str]:
+    """`streamlit run app.py` (or another script) on 127.0.0.1 with `env`; yields its URL once healthy. With `log`,
+    the app's output (Streamlit's own warnings among it) goes to that file."""
     port = free_port()
+    out = subprocess.DEVNULL if log is None else log.open("wb")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -103,8 +105,8 @@ def running_app(env: dict, script: str = "app.py") -> Iterator[str]:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=out if log is None else subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -120,6 +122,8 @@ def running_app(env: dict, script: str = "app.py") -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        if log is not None:
+            out.close()
 
 
 def server_view(g):
