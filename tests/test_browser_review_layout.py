@@ -70,6 +70,8 @@ def test_review_labels_whole_and_an_edit_keeps_the_place(tmp_path, app_demo_temp
             page.screenshot(path=str(shots / "review_after_edit_1280x720.png"))
 
             page.get_by_text("Entity: Osaka data centre region").click()  # a rename: the box follows the new name
+            page.get_by_role("button", name="Rename", exact=True).wait_for(timeout=10000)
+            assert page.evaluate(CUT_LABELS) == []  # the entity tools' buttons too
             page.get_by_label("Rename to").fill("Osaka region")
             after_rerun(page, lambda: page.get_by_label("Rename to").press("Enter"))
             after_rerun(page, page.get_by_role("button", name="Rename", exact=True).click)
