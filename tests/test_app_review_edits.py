@@ -34,12 +34,18 @@ def _texts(at) -> list[str]:
     return [t.value for t in at.text]
 
 
-def test_an_entitys_last_triple_edited_to_a_new_subject_the_page_follows_it(app_env):
-    at = review("Osaka region")
-    key = f"{_pid(at, 'Osaka region')}_{OPENED}"
-    at.text_input(key=f"s_{key}").input("Osaka data centre region")
+def edited_subject(entity: str, relation: str, subject: str):
+    """The Review page on `entity`, the subject of one of its triples (in the passage titled `entity`) changed."""
+    at = review(entity)
+    key = f"{_pid(at, entity)}_{relation}"
+    at.text_input(key=f"s_{key}").input(subject)
     at.button(key=f"save_{key}").click().run()
     assert not at.exception
+    return at
+
+
+def test_an_entitys_last_triple_edited_to_a_new_subject_the_page_follows_it(app_env):
+    at = edited_subject("Osaka region", OPENED, "Osaka data centre region")
     assert at.text_input(key="review_entity").value == "Osaka data centre region"
     assert not any("No entity is named" in c.value for c in at.caption), [c.value for c in at.caption]
     assert "Osaka data centre region | opened in | 2020" in _texts(at)  # the edited triple, where it was
@@ -49,11 +55,7 @@ def test_an_entitys_last_triple_edited_to_a_new_subject_the_page_follows_it(app_
 
 
 def test_an_entity_with_other_triples_stays_and_offers_the_edited_triples_new_name(app_env):
-    at = review("Rotterdam region")
-    key = f"{_pid(at, 'Rotterdam region')}_{OLDEST}"
-    at.text_input(key=f"s_{key}").input("Rotterdam zone")
-    at.button(key=f"save_{key}").click().run()
-    assert not at.exception
+    at = edited_subject("Rotterdam region", OLDEST, "Rotterdam zone")
     assert at.text_input(key="review_entity").value == "Rotterdam region"  # its other triple is still here
     assert "Rotterdam region | operated by | Maas Colocation" in _texts(at)
     said = [i.value.replace("\\", "") for i in at.info]
