@@ -7,7 +7,10 @@ test_edit_crash's kill). Here the torn state is made exactly, by cutting the fil
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,6 +22,35 @@ from vgrag import Settings, Workspace
 from vgrag.storage.check import check_graph
 from vgrag.storage.connection import StoreError
 from vgrag.storage.lite_files import RECOVERED_DIR, unreadable
+from vgrag.text import entity_id
+
+ROOT = Path(__file__).resolve().parent.parent
+# the real merge in a real process; Lite's index write (FLAT: np.save of the vectors, in its background thread after
+# a flush) is cut halfway and the process killed there, as a SIGKILL landing inside that write would
+KILLED_IN_INDEX_WRITE = """
+import io, os, signal, sys
+sys.path[:0] = [{root!r}, {tests!r}]
+import numpy as np
+from milvus_lite.index.brute_force import BruteForceIndex
+from fakes import HashEmbedder
+from vgrag import Settings, Workspace
+ws = Workspace.open(Settings(milvus_uri={path!r}), HashEmbedder())
+ws.graph("g")
+real = BruteForceIndex.save
+
+def save(self, path):
+    if "/g_relations/" not in path and "/g_entities/" not in path:  # the merge's own writes: not the log's, or
+        return real(self, path)  # a flush before the merge began
+    buf = io.BytesIO()
+    np.save(buf, self._vectors, allow_pickle=False)
+    with open(path, "wb") as f:
+        f.write(buf.getvalue()[: len(buf.getvalue()) // 2])
+    os.kill(os.getpid(), signal.SIGKILL)
+
+BruteForceIndex.save = save
+ws.merge_entities("CLL", "Chronic lymphocytic leukemia", graph="g")
+ws.close()
+"""
 
 
 def _release(path: str) -> None:
@@ -99,3 +131,22 @@ def test_an_arrow_index_file_cut_before_its_footer_is_unreadable(tmp_path):
     assert unreadable(path) is None
     path.write_bytes(path.read_bytes()[:-20])
     assert unreadable(path) is not None
+
+
+def test_killed_inside_lites_index_write_during_a_merge_then_reopened(pristine, tmp_path):
+    db = tmp_path / "crash.db"
+    shutil.copytree(pristine[0], db)
+    code = KILLED_IN_INDEX_WRITE.format(root=str(ROOT), tests=str(ROOT / "tests"), path=str(db))
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), capture_output=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr.decode()[-2000:]  # killed inside the write, not finished
+    assert not (db / RECOVERED_DIR).exists()
+    ws = Workspace.open(Settings(milvus_uri=str(db)), HashEmbedder())  # failed before the fix
+    g = ws.graph("g")  # the merge (its log record pending or done when killed) is finished: the graph checks
+    report = check_graph(g)
+    assert report.ok, report.problems
+    assert [e.status for e in ws.edits("g")] == ["done"]
+    assert g.get_entities([entity_id("CLL")]) == []
+    kept = list((db / RECOVERED_DIR).rglob("*.idx"))
+    assert len(kept) == 1 and unreadable(kept[0]) is not None  # the half-written file, kept as the kill left it
+    ws.close()
+    _release(str(db))
