@@ -7,7 +7,8 @@ insert or delete was stale 20 times in 20 on Milvus 2.3.5; Session sees this pro
 in 40, and costs ~0.2 s only on the first read after a write, where Strong cost ~0.2 s on every read; after a
 delete, whose reply does not carry its timestamp to pymilvus, Strong), and `flush` is left
 to the server (each one took ~2.2 s, and newer servers throttle them). The server's version is checked when it is
-opened. On a Lite file the calls are direct; a read-only or full disk is reported as such.
+opened. On a Lite file the calls are direct; a read-only or full disk is reported as such, and a collection that will
+not load because a kill tore one of Lite's index files is loaded again once that file is set aside (lite_files.py).
 """
 
 from __future__ import annotations
