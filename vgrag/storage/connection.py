@@ -7,7 +7,8 @@ insert or delete was stale 20 times in 20 on Milvus 2.3.5; Session sees this pro
 in 40, and costs ~0.2 s only on the first read after a write, where Strong cost ~0.2 s on every read; after a
 delete, whose reply does not carry its timestamp to pymilvus, Strong), and `flush` is left
 to the server (each one took ~2.2 s, and newer servers throttle them). The server's version is checked when it is
-opened. On a Lite file the calls are direct; a read-only or full disk is reported as such.
+opened. On a Lite file the calls are direct; a read-only or full disk is reported as such, and a collection that will
+not load because a kill tore one of Lite's index files is loaded again once that file is set aside (lite_files.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 
 from pymilvus import MilvusClient
 from pymilvus.exceptions import MilvusException
+
+from .lite_files import move_torn_index_files
 
 MIN_SERVER = (2, 3, 0)  # ARRAY columns and upsert
 BM25_SERVER = (2, 5, 0)  # full-text (BM25) functions and sparse vectors: the word index
@@ -151,6 +154,8 @@ class Connection:
         except StoreError:
             raise
         except Exception as e:  # noqa: BLE001 - gRPC, pymilvus and OS errors: each becomes one readable message
+            if name == "load_collection" and not self.server:
+                return self._load_repaired(e, args, kwargs)
             raise self.error(name, e, kwargs.get("timeout")) from e
         if name in _WRITES:
             self._last_write[_collection(args, kwargs)] = time.monotonic()
@@ -162,6 +167,21 @@ class Connection:
                 if self._unseen_delete.get(coll) == deleted:
                     del self._unseen_delete[coll]
         return out
+
+    def _load_repaired(self, e: Exception, args: tuple, kwargs: dict) -> object:
+        """A Lite collection that would not load: its index files that cannot be read (a process killed while Lite
+        wrote one) moved aside and the load tried again — Lite rebuilds them from the data (lite_files.py)."""
+        coll = _collection(args, kwargs)
+        try:
+            moved = move_torn_index_files(self.uri, coll)
+        except OSError as oe:
+            raise StoreError(
+                f"Milvus Lite ({self.uri}) could not load collection {coll!r} ({_short(e)}), and its torn index file "
+                f"could not be moved aside ({oe}). Copy the database folder to a writable disk and open the copy."
+            ) from e
+        if moved:
+            return self.call("load_collection", *args, **kwargs)
+        raise self.error("load_collection", e) from e  # its index files read whole: the cause is elsewhere
 
     def error(self, op: str, e: BaseException, timeout: object = None) -> StoreError:
         text = str(e)
