@@ -69,6 +69,7 @@ def _advances(font: object) -> dict[str, float] | None:
         for code, char in f.character_map.items():  # a code's width is its character's
             if isinstance(char, str) and len(char) == 1 and (code in widths or default is not None):
                 out[char] = float(widths.get(code, default))  # type: ignore[arg-type]
+        out.setdefault(" ", float(f.space_width))  # a space the font does not draw still advances
         return out
     except Exception:  # noqa: BLE001 - a damaged font only means "width unknown"
         return None
@@ -125,11 +126,11 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                     flush()
                 last_y = y if y is not None else last_y
                 width = lead = None
-                if adv is not None and all(c in adv or c == " " for c in piece):  # a glyph without a width: unknown
-                    width = sum(adv.get(c, adv.get(" ", 250.0)) for c in piece) * em / 1000
+                if adv is not None and adv.keys() >= set(piece):  # a glyph without a width: the width is unknown
+                    width = sum(map(adv.__getitem__, piece)) * em / 1000
                     if not runs:
                         word = piece.split()[0] if piece.split() else ""
-                        lead = sum(adv.get(c, 250.0) for c in word + " ") * em / 1000
+                        lead = sum(map(adv.__getitem__, word + " ")) * em / 1000
                 runs.append((piece, round(em, 1), _bold(font), x, y, width, lead))
         except Exception:  # noqa: BLE001 - pypdf's plain text is still read; the layout is not
             log.warning("PDF text runs unreadable on page %s; reading it page by page", number + 1, exc_info=True)
