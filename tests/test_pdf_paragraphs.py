@@ -29,7 +29,7 @@ def test_the_news_pdf_has_the_paragraphs_of_its_html():
     assert len(pdf) == len(html) == 13  # before: 4 (one per section)
     assert pdf[1:] == html[1:]  # the kicker is "SCIENCE" in the PDF (CSS upper case), "Science" in the HTML
     assert pdf[1:4] == ["By Tom Reyes, Science Correspondent", "Published 3 March 2025", pdf[3]]
-    assert pdf[3].startswith("GENEVA, 3 March 2025 — Glaciers")  # the dateline opens its paragraph (nlp.dateline_starts)
+    assert pdf[3].startswith("GENEVA, 3 March 2025 — Glaciers")  # the dateline opens a paragraph (nlp.dateline_starts)
     assert "snow-poor winter" in pdf[4]  # a hyphen the text writes stays at a line end
 
 
@@ -60,7 +60,8 @@ def test_a_line_ended_short_ends_its_paragraph():
         "of the meeting.",
     ]))  # fmt: skip
     assert text.split("\n\n") == [
-        "The council approved the budget for 2025 after a long debate about\nthe library service and the swimming pool.",
+        "The council approved the budget for 2025 after a long debate about\nthe library service and the swimming "
+        "pool.",
         "Councillor Hale asked for the vote to be recorded in the minutes\nof the meeting.",
     ]
 
