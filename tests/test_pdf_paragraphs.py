@@ -49,7 +49,7 @@ def test_the_by_line_triple_is_gone_and_the_pdf_reads_as_the_html():
     pdf, html = facts(ingested("news_article.pdf")), facts(ingested("news_article.html"))
     assert ("Science Correspondent", "Published By", "Tom Reyes") not in pdf
     assert not [f for f in pdf if "Correspondent" in f[0] + f[2]], pdf
-    assert pdf == html, (pdf ^ html)
+    assert pdf == html, pdf ^ html
 
 
 def test_a_line_ended_short_ends_its_paragraph():
