@@ -112,3 +112,10 @@ def test_an_outlined_pdf_keeps_its_paragraphs():
     w.write(out)
     secs = document_sections("o.pdf", out.getvalue())
     assert [s.heading for s in secs] == [("Dredging",)] and secs[0].text.count("\n\n") == 1
+
+
+def test_superscripts_and_subscripts_stay_in_their_line_and_paragraph():
+    pdf, html = _paragraphs("lake_survey.pdf"), _paragraphs("lake_survey.html")
+    assert pdf == html and len(pdf) == 4  # before: 2 (a mark on its own line, "km" / "2" / "of")
+    assert "Lough Arrow is a limestone lake of 12.5 km2 on the border" in pdf[0]
+    assert "Dissolved CO2 fell at every station" in pdf[1] and "(NO3−) stayed below" in pdf[1]

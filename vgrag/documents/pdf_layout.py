@@ -36,6 +36,8 @@ class Line:
     y: float | None = None  # its baseline (upwards)
     right: float | None = None  # where it ends, from its fonts' natural widths (None when a width is unknown)
     lead: float | None = None  # the width of its first word and a space (would it have fitted on the line before?)
+    rise: float = 0.0  # how far a superscript on it stands above its baseline (it widens the gap above the line)
+    drop: float = 0.0  # how far a subscript on it stands below (it widens the gap below)
 
 
 def _bold(font: object) -> bool:
@@ -75,13 +77,26 @@ def _advances(font: object) -> dict[str, float] | None:
         return None
 
 
+def _new_line(runs: list[Run], x: float | None, y: float | None, em: float) -> bool:
+    """Whether a run at (x, y) starts a new line after `runs`: its baseline is more than 2 pt off the line's, unless
+    it is a superscript or subscript ("km²", "H₂O", a footnote mark) — less than half an em off and going on to the
+    right of the run before it."""
+    base = next((r[4] for r in runs if r[4] is not None), None)
+    if y is None or base is None or abs(y - base) <= 2:
+        return False
+    if abs(y - base) >= 0.5 * max(em, *(r[1] for r in runs)):
+        return True
+    last = runs[-1]
+    end = None if last[3] is None else last[3] + (last[5] or 0.0)
+    return x is None or end is None or x < end - 0.5 * em
+
+
 def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] | None]:
     """pypdf's text of one page and, from the same pass, its lines in reading order, each with its dominant size,
     whether it is bold, and where it starts and ends (None when the text runs cannot be read). `fonts` keeps each
     font's widths for the whole document."""
     lines: list[Line] = []
     runs: list[Run] = []
-    last_y: float | None = None
     broken = False
 
     def flush() -> None:
@@ -93,8 +108,12 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
             lettered = [r[2] for r in runs if any(c.isalpha() for c in r[0])]
             ends = [r[3] + r[5] for r in runs if r[3] is not None and r[5] is not None]
             first = next(r for r in runs if r[0].strip())
-            lines.append(Line(text, sizes.most_common(1)[0][0], bool(lettered) and all(lettered), number, first[3],
-                              first[4], max(ends) if len(ends) == len(runs) else None, first[6]))  # fmt: skip
+            size = sizes.most_common(1)[0][0]
+            base = max((r for r in runs if r[1] == size), key=lambda r: len(r[0].strip()))[4]  # not a superscript's
+            shifts = [r[4] - base for r in runs if r[4] is not None and base is not None]
+            lines.append(Line(text, size, bool(lettered) and all(lettered), number, first[3], base,
+                              max(ends) if len(ends) == len(runs) else None, first[6], max([0.0, *shifts]),
+                              -min([0.0, *shifts])))  # fmt: skip
         runs.clear()
 
     def widths(font: object) -> dict[str, float] | None:
@@ -107,7 +126,7 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
         return fonts[key][1]
 
     def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
-        nonlocal last_y, broken
+        nonlocal broken
         if broken:
             return
         try:
@@ -122,9 +141,8 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                     x = y = None  # a piece after a line break inside one run: its position is not known
                 if not piece:
                     continue
-                if y is not None and last_y is not None and abs(y - last_y) > 2 and runs:
+                if _new_line(runs, x, y, em):
                     flush()
-                last_y = y if y is not None else last_y
                 width = lead = None
                 if adv is not None and adv.keys() >= set(piece):  # a glyph without a width: the width is unknown
                     width = sum(map(adv.__getitem__, piece)) * em / 1000

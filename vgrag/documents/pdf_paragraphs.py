@@ -3,7 +3,8 @@ by-line, a "Published" line and a dateline as one sentence ("Science Corresponde
 
 A line starts a paragraph when the page shows it (each measured per document, none a number of points):
 - a vertical gap clearly larger than the document's own line spacing at that font size (its most common baseline
-  distance), or a change of font size between body lines (a caption, a by-line, a footnote);
+  distance; what a sub- or superscript adds to a gap does not count), or a change of font size between body lines
+  (a caption, a by-line, a footnote);
 - a first-line indent: the line starts right of the left edge of its block (the lines of one column run);
 - a short line before it: the next line's first word would have fitted in the room left on the line, so the line
   was ended on purpose (a line breaker moves a word down only when it does not fit; widths are the fonts' natural
@@ -132,8 +133,8 @@ def paragraph_starts(lines: Sequence[Line]) -> list[bool]:
             starts.append(bool(down and (not _same_size(a.size, b.size) or _far(a, b, leading)))
                           or indented(i) or short(i, False))  # fmt: skip
             continue
-        exp = _expected(b.size, leading)
-        gap = exp is not None and a.y - b.y > GAP_RATIO * exp  # type: ignore[operator]
+        exp = _expected(b.size, leading)  # a subscript on the line above or a superscript below widen the gap
+        gap = exp is not None and a.y - b.y - a.drop - b.rise > GAP_RATIO * exp  # type: ignore[operator]
         starts.append(gap or indented(i) or short(i, False))
     return starts
 
