@@ -1,5 +1,6 @@
-"""PDF text: the pages read with pypdf, split into sections by the outline (bookmarks) when there is one, else by
-the headings the layout shows (pdf_layout.py), else page by page."""
+"""PDF text: the pages read with pypdf (one pass of its text visitor gives the text and the lines with their
+positions), in paragraphs read from the layout (pdf_paragraphs.py), split into sections by the outline (bookmarks)
+when there is one, else by the headings the layout shows (pdf_layout.py), else page by page."""
 
 from __future__ import annotations
 
