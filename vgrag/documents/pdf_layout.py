@@ -116,25 +116,29 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                               -min([0.0, *shifts])))  # fmt: skip
         runs.clear()
 
-    def widths(font: object) -> dict[str, float] | None:
+    def face(font: object) -> tuple[dict[str, float] | None, bool]:
+        """A font's widths and whether it is bold, read once per document."""
         if not font:
-            return None
+            return None, False
         ref = getattr(font, "indirect_reference", None)
         key = (ref.idnum, ref.generation) if ref is not None else id(font)
         if key not in fonts:
-            fonts[key] = (font, _advances(font))  # the font kept: its id is not reused while this is kept
-        return fonts[key][1]
+            fonts[key] = (font, _advances(font), _bold(font))  # the font kept: its id is not reused meanwhile
+        return fonts[key][1], fonts[key][2]
 
     def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
         nonlocal broken
-        if broken:
+        if broken or not text:
+            return
+        if text == "\n":  # most calls: pypdf ends a line
+            flush()
             return
         try:
             scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]) or 1.0
             x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
             y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
             em = float(size or 0) * scale
-            adv = widths(font) if text.strip() else None
+            adv, bold = face(font)
             for i, piece in enumerate(text.split("\n")):
                 if i > 0:
                     flush()
@@ -149,7 +153,7 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                     if not runs:
                         word = piece.split()[0] if piece.split() else ""
                         lead = sum(map(adv.__getitem__, word + " ")) * em / 1000
-                runs.append((piece, round(em, 1), _bold(font), x, y, width, lead))
+                runs.append((piece, round(em, 1), bold, x, y, width, lead))
         except Exception:  # noqa: BLE001 - pypdf's plain text is still read; the layout is not
             log.warning("PDF text runs unreadable on page %s; reading it page by page", number + 1, exc_info=True)
             broken = True
