@@ -130,10 +130,10 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
         nonlocal broken
         if broken or not text:
             return
-        if text == "\n":  # most calls: pypdf ends a line
-            flush()
-            return
         try:
+            if text == "\n":  # most calls: pypdf ends a line
+                flush()
+                return
             scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]) or 1.0
             x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
             y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
@@ -159,7 +159,7 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
             broken = True
 
     text = page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
-    flush()
+    visit("\n", [], [], None, 0)  # the last line
     return text or "", None if broken else lines
 
 
