@@ -1,14 +1,23 @@
-"""A tiny, valid one-page text PDF built by hand (no PDF writer dependency)."""
+"""Tiny, valid one-page text PDFs built by hand (no PDF writer dependency)."""
 
 from __future__ import annotations
 
 
+def _escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
 def text_pdf(lines: list[str]) -> bytes:
-    body = (
-        "BT /F1 12 Tf 50 750 Td 14 TL "
-        + " ".join("(" + s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '" for s in lines)
-        + " ET"
-    )
+    """One page of lines in 12 pt Helvetica, 14 pt apart."""
+    return _page("BT /F1 12 Tf 50 750 Td 14 TL " + " ".join(f"({_escape(s)}) '" for s in lines) + " ET")
+
+
+def placed_pdf(lines: list[tuple[float, float, str]], size: float = 12) -> bytes:
+    """One page of lines in Helvetica, each at its own (x, baseline y): gaps and indents as a layout sets them."""
+    return _page(" ".join(f"BT /F1 {size} Tf {x} {y} Td ({_escape(s)}) Tj ET" for x, y, s in lines))
+
+
+def _page(body: str) -> bytes:
     objs = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

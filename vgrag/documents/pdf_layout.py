@@ -1,6 +1,7 @@
 """Structure of a PDF without an outline, from how its text looks: headings are lines set larger or bold than the
 body text, running headers/footers (page numbers "1/16", printed URLs and dates, a line repeated on most pages) are
-page furniture and dropped. pypdf's text visitor gives each text run's font and size; nothing else is needed.
+page furniture and dropped. pypdf's text visitor gives each text run's font, size and position (one pass gives both
+pypdf's plain text and the lines); the fonts' widths give where a line ends, and pdf_paragraphs.py the paragraphs.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .pdf_paragraphs import paragraph_starts, paragraphs_text, words
 from .structure import Section
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,12 @@ class Line:
     size: float  # the font size most of the line's characters are set in
     bold: bool  # every run with letters is in a bold face
     page: int  # 0-based
+    x: float | None = None  # where the line starts (page space; None when pypdf gave no position)
+    y: float | None = None  # its baseline (upwards)
+    right: float | None = None  # where it ends, from its fonts' natural widths (None when a width is unknown)
+    lead: float | None = None  # the width of its first word and a space (would it have fitted on the line before?)
+    rise: float = 0.0  # how far a superscript on it stands above its baseline (it widens the gap above the line)
+    drop: float = 0.0  # how far a subscript on it stands below (it widens the gap below)
 
 
 def _bold(font: object) -> bool:
@@ -46,40 +54,113 @@ def _bold(font: object) -> bool:
         return False
 
 
-def page_lines(page: object, number: int) -> list[Line]:
-    """The lines of one page in reading order, each with its dominant size and whether it is bold."""
+Run = tuple[str, float, bool, float | None, float | None, float | None, float | None]  # text, size, bold, x, y,
+# width, lead (its first word's width and a space's)
+
+
+def _advances(font: object) -> dict[str, float] | None:
+    """A font's advance width per character (1/1000 em), from pypdf's own reading of the font's /Widths or /W and
+    its /ToUnicode map; None when pypdf cannot read them (the line's end is then unknown)."""
+    try:
+        from pypdf.generic._font import Font  # pypdf's font metrics (pypdf is pinned: requirements.txt)
+
+        f = Font.from_font_resource(font)  # type: ignore[arg-type]
+        widths = f.character_widths
+        out = {} if f.sub_type == "Type0" else {k: float(v) for k, v in widths.items() if len(k) == 1}
+        default = widths.get("default")  # a code the font lists no width for has the default one (/DW)
+        for code, char in f.character_map.items():  # a code's width is its character's
+            if isinstance(char, str) and len(char) == 1 and (code in widths or default is not None):
+                out[char] = float(widths.get(code, default))  # type: ignore[arg-type]
+        out.setdefault(" ", float(f.space_width))  # a space the font does not draw still advances
+        return out
+    except Exception:  # noqa: BLE001 - a damaged font only means "width unknown"
+        return None
+
+
+def _new_line(runs: list[Run], x: float | None, y: float | None, em: float) -> bool:
+    """Whether a run at (x, y) starts a new line after `runs`: its baseline is more than 2 pt off the line's, unless
+    it is a superscript or subscript ("km²", "H₂O", a footnote mark) — less than half an em off and going on to the
+    right of the run before it."""
+    base = next((r[4] for r in runs if r[4] is not None), None)
+    if y is None or base is None or abs(y - base) <= 2:
+        return False
+    if abs(y - base) >= 0.5 * max(em, *(r[1] for r in runs)):
+        return True
+    last = runs[-1]
+    end = None if last[3] is None else last[3] + (last[5] or 0.0)
+    return x is None or end is None or x < end - 0.5 * em
+
+
+def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] | None]:
+    """pypdf's text of one page and, from the same pass, its lines in reading order, each with its dominant size,
+    whether it is bold, and where it starts and ends (None when the text runs cannot be read). `fonts` keeps each
+    font's widths for the whole document."""
     lines: list[Line] = []
-    runs: list[tuple[str, float, bool]] = []
-    last_y: float | None = None
+    runs: list[Run] = []
+    broken = False
 
     def flush() -> None:
         text = " ".join("".join(r[0] for r in runs).split())
         if text:
             sizes: Counter[float] = Counter()
-            for t, s, _ in runs:
-                sizes[s] += len(t.strip())
-            lettered = [b for t, _, b in runs if any(c.isalpha() for c in t)]
-            lines.append(Line(text, sizes.most_common(1)[0][0], bool(lettered) and all(lettered), number))
+            for r in runs:
+                sizes[r[1]] += len(r[0].strip())
+            lettered = [r[2] for r in runs if any(c.isalpha() for c in r[0])]
+            ends = [r[3] + r[5] for r in runs if r[3] is not None and r[5] is not None]
+            first = next(r for r in runs if r[0].strip())
+            size = sizes.most_common(1)[0][0]
+            base = max((r for r in runs if r[1] == size), key=lambda r: len(r[0].strip()))[4]  # not a superscript's
+            shifts = [r[4] - base for r in runs if r[4] is not None and base is not None]
+            lines.append(Line(text, size, bool(lettered) and all(lettered), number, first[3], base,
+                              max(ends) if len(ends) == len(runs) else None, first[6], max([0.0, *shifts]),
+                              -min([0.0, *shifts])))  # fmt: skip
         runs.clear()
 
-    def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
-        nonlocal last_y
-        scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]) or 1.0
-        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-        pieces = text.split("\n")
-        for i, piece in enumerate(pieces):
-            if i > 0:
-                flush()
-            if not piece:
-                continue
-            if last_y is not None and abs(y - last_y) > 2 and runs:
-                flush()
-            last_y = y
-            runs.append((piece, round(float(size or 0) * scale, 1), _bold(font)))
+    def face(font: object) -> tuple[dict[str, float] | None, bool]:
+        """A font's widths and whether it is bold, read once per document."""
+        if not font:
+            return None, False
+        ref = getattr(font, "indirect_reference", None)
+        key = (ref.idnum, ref.generation) if ref is not None else id(font)
+        if key not in fonts:
+            fonts[key] = (font, _advances(font), _bold(font))  # the font kept: its id is not reused meanwhile
+        return fonts[key][1], fonts[key][2]
 
-    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
-    flush()
-    return lines
+    def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
+        nonlocal broken
+        if broken or not text:
+            return
+        try:
+            if text == "\n":  # most calls: pypdf ends a line
+                flush()
+                return
+            scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]) or 1.0
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            em = float(size or 0) * scale
+            adv, bold = face(font)
+            for i, piece in enumerate(text.split("\n")):
+                if i > 0:
+                    flush()
+                    x = y = None  # a piece after a line break inside one run: its position is not known
+                if not piece:
+                    continue
+                if _new_line(runs, x, y, em):
+                    flush()
+                width = lead = None
+                if adv is not None and adv.keys() >= set(piece):  # a glyph without a width: the width is unknown
+                    width = sum(map(adv.__getitem__, piece)) * em / 1000
+                    if not runs:
+                        word = piece.split()[0] if piece.split() else ""
+                        lead = sum(map(adv.__getitem__, word + " ")) * em / 1000
+                runs.append((piece, round(em, 1), bold, x, y, width, lead))
+        except Exception:  # noqa: BLE001 - pypdf's plain text is still read; the layout is not
+            log.warning("PDF text runs unreadable on page %s; reading it page by page", number + 1, exc_info=True)
+            broken = True
+
+    text = page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    visit("\n", [], [], None, 0)  # the last line
+    return text or "", None if broken else lines
 
 
 def _shape(text: str) -> str:
@@ -133,21 +214,23 @@ def layout_sections(pages: list[list[Line]]) -> list[Section]:
     flags = [_is_heading(x, body) for x in lines]
     if not any(flags) or all(flags):
         return []
+    starts = paragraph_starts(lines)
+    known = _known(lines)
     styles = sorted({(x.size, x.bold) for x, f in zip(lines, flags, strict=True) if f}, reverse=True)
     level = {s: i + 1 for i, s in enumerate(styles)}
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
-    body_lines: list[str] = []
+    body_lines: list[tuple[Line, bool]] = []
     start_page = lines[0].page
     prev_heading: Line | None = None
 
     def close() -> None:
-        text = _join(body_lines)
+        text = paragraphs_text([x for x, _ in body_lines], [s for _, s in body_lines], known).strip()
         if text:
             sections.append(Section(tuple(h for _, h in path), text, start_page + 1))
         body_lines.clear()
 
-    for line, is_head in zip(lines, flags, strict=True):
+    for line, is_head, start in zip(lines, flags, starts, strict=True):
         if is_head:
             lv = level[(line.size, line.bold)]
             if prev_heading is not None and (prev_heading.size, prev_heading.bold) == (line.size, line.bold):
@@ -162,43 +245,38 @@ def layout_sections(pages: list[list[Line]]) -> list[Section]:
             continue
         if not body_lines:
             start_page = line.page
-        body_lines.append(line.text)
+        body_lines.append((line, start))
         prev_heading = None
     close()
     return sections
 
 
+def _known(lines: list[Line]) -> set[str] | None:
+    """The document's words, read only when a line ends with a hyphen (see pdf_paragraphs.glue)."""
+    return words([x.text for x in lines]) if any(x.text.endswith(("-", "‐")) for x in lines) else None
+
+
+def paged_text(pages: list[list[Line]]) -> tuple[str, ...]:
+    """Each page's text: its paragraphs with a blank line between them, a paragraph's lines one per line (as pypdf's
+    plain text has them, for the line-by-line reading of plain_sections), hyphenated words glued."""
+    lines = [x for pl in pages for x in pl]
+    starts = iter(paragraph_starts(lines))
+    known = _known(lines)
+    out = []
+    for pl in pages:
+        flags = [next(starts) for _ in pl]
+        out.append(paragraphs_text(pl, [True, *flags[1:]][: len(pl)], known, "\n"))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class PdfLayout:
     sections: tuple[Section, ...]  # under the visible headings; () when the document shows none
-    pages: tuple[str, ...]  # each page's lines without furniture (the reading when no heading is visible)
+    pages: tuple[str, ...]  # each page's paragraphs without furniture (the reading when no heading is visible)
 
 
-def read_layout(reader: object, max_chars: int) -> PdfLayout | None:
-    """A PDF's visible structure with its furniture dropped; None when its text runs cannot be read or pass
-    `max_chars` (the caller then reads it page by page with pypdf's plain extraction)."""
-    pages: list[list[Line]] = []
-    chars = 0
-    try:
-        for i, p in enumerate(reader.pages):  # type: ignore[attr-defined]
-            pages.append(page_lines(p, i))
-            chars += sum(len(x.text) for x in pages[-1])
-            if chars > max_chars:
-                log.warning("PDF text runs pass %s characters; reading it page by page", max_chars)
-                return None
-    except Exception:  # noqa: BLE001 - pypdf raises many types on odd files; the plain reading still works
-        log.warning("PDF text runs unreadable; reading it page by page", exc_info=True)
-        return None
+def read_layout(pages: list[list[Line]]) -> PdfLayout:
+    """A PDF's visible structure, from its pages' lines, with its furniture dropped."""
     kept = drop_furniture(pages)
-    return PdfLayout(tuple(layout_sections(kept)), tuple("\n".join(x.text for x in pl) for pl in kept))
-
-
-def _join(lines: list[str]) -> str:
-    """Wrapped lines back into running text (a line ending in a hyphen joins the next word without a space)."""
-    out = ""
-    for x in lines:
-        if out.endswith("-") and x[:1].islower():
-            out += x
-        else:
-            out = f"{out} {x}" if out else x
-    return out.strip()
+    sections = layout_sections(kept)
+    return PdfLayout(tuple(sections), () if sections else paged_text(kept))

@@ -1,5 +1,6 @@
-"""PDF text: the pages read with pypdf, split into sections by the outline (bookmarks) when there is one, else by
-the headings the layout shows (pdf_layout.py), else page by page."""
+"""PDF text: the pages read with pypdf (one pass of its text visitor gives the text and the lines with their
+positions), in paragraphs read from the layout (pdf_paragraphs.py), split into sections by the outline (bookmarks)
+when there is one, else by the headings the layout shows (pdf_layout.py), else page by page."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import io
 import re
 
 from .inputs import MAX_PDF_PAGES, MAX_TEXT_CHARS, InputError, clean_text
-from .pdf_layout import read_layout
+from .pdf_layout import Line, paged_text, read_layout, read_page
 from .structure import Section, plain_sections
 
 
@@ -122,18 +123,26 @@ def _declared_pages(reader: object) -> int:
         return 0
 
 
-def _page_texts(reader: object, name: str) -> list[str]:
-    """Each page's text, refused (InputError) once the text passes MAX_TEXT_CHARS: pages may share one content
+def _read_pages(reader: object, name: str) -> tuple[list[str], list[list[Line]] | None]:
+    """Each page's text and lines, from one pass of pypdf's text visitor per page (the lines None when a page's text
+    runs cannot be read), refused (InputError) once the text passes MAX_TEXT_CHARS: pages may share one content
     stream, so a file of a few KB can hold millions of characters."""
     pages: list[str] = []
+    lines: list[list[Line]] | None = []
+    fonts: dict = {}  # each font's widths, read once per document
     total = 0
     for n, page in enumerate(reader.pages, 1):  # type: ignore[attr-defined]
-        pages.append(clean_text(page.extract_text() or ""))
+        text, page_lines = read_page(page, n - 1, fonts)
+        pages.append(clean_text(text))
+        if page_lines is None:  # one unreadable page: the document is read page by page, as pypdf's plain text
+            lines = None
+        elif lines is not None:
+            lines.append(page_lines)
         total += len(pages[-1])
         if total > MAX_TEXT_CHARS:
             raise InputError(f"{name}: its text passes {MAX_TEXT_CHARS:,} characters by page {n:,} (far more than one "
                              "file should hold); split the PDF into smaller files and upload those.")  # fmt: skip
-    return pages
+    return pages, lines
 
 
 def pdf_sections(data: bytes, name: str) -> list[Section]:
@@ -160,9 +169,11 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
         if n_pages > MAX_PDF_PAGES:
             raise InputError(f"{name}: {n_pages:,} pages is over the {MAX_PDF_PAGES:,}-page limit per PDF; "
                              "split it into smaller PDFs and upload those.")  # fmt: skip
-        pages = _page_texts(reader, name)
+        pages, lines = _read_pages(reader, name)
         outline = _pdf_outline(reader)
-        layout = None if outline else read_layout(reader, MAX_TEXT_CHARS)
+        if outline and lines is not None:  # the outline's sections read the pages with their paragraphs
+            pages = [clean_text(p) for p in paged_text(lines)]
+        layout = None if outline or lines is None else read_layout(lines)
     except InputError:
         raise
     except DependencyError as e:  # AES needs the `cryptography` package (requirements.txt)
