@@ -13,6 +13,7 @@ from ..storage.store import Graph
 from .chain import answer_chain
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
+from .layout import MIN_SCALE as MIN_SCALE  # labels ≥ 12 px: drawing.py, replay.py and tests read it here
 from .layout import layout, relation_label
 
 # One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
@@ -48,7 +49,6 @@ ROLE_LABELS = {
     **DIFF_LABELS,
 }
 FADED = {"context", "rejected", "kept"}
-MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
 STEPS: tuple[Step, ...] = tuple(Step)
 
 
@@ -101,13 +101,20 @@ def _cap(
 def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
     """One position per entity the step-through draws (at this node cap, over all its steps), computed once per
     trace and shared by every step: nothing moves between steps. Laying out only what is drawn, not every entity
-    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together."""
-    drawn = sorted({n.id for step in STEPS for n in _trace_graph(trace, step, cap).nodes})
+    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together. Each
+    node's wave is the step that first draws it (the question's entities count with the seeds): the seeds fit the
+    smallest frame, and each hop's nodes go around what the class has already seen."""
+    first: dict[str, int] = {}
+    for step in STEPS:
+        for n in _trace_graph(trace, step, cap).nodes:
+            first.setdefault(n.id, max(step.index, Step.SEEDS.index))
+    drawn = sorted(first)
     keep = set(drawn)
     rels = [r for r in trace.relations if {r.subject_id, r.object_id} <= keep]
     edges = tuple(sorted({(r.subject_id, r.object_id) for r in rels}))
     labels = tuple(sorted({(r.subject_id, r.object_id, relation_label(r)) for r in rels}))
-    return layout(tuple(drawn), edges, labels, tuple(trace.entity_name(i) for i in drawn))
+    names = tuple(trace.entity_name(i) for i in drawn)
+    return layout(tuple(drawn), edges, labels, names, tuple(first[i] for i in drawn))
 
 
 def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
