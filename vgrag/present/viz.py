@@ -3,8 +3,6 @@ coloured by role, each node at its fixed place. drawing.py turns a VizGraph into
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -211,15 +209,19 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
         frontier = graph.get_entities(new_ids) if d < depth else []
     shown = _cap(nodes, edges, cap, {})
     # laid out here, not by the browser's physics: the drawing is the same on every visit and appears at once,
-    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late)
-    pos = layout(tuple(sorted(n.id for n in shown.nodes)), tuple(sorted((e.source, e.target) for e in shown.edges)))
-    # a star spreads wide at the trace's spacing: scale so a typical edge is ~240 px, room for its predicate
-    lengths = [math.dist(pos[e.source], pos[e.target]) for e in shown.edges if e.source != e.target]
-    typical = statistics.median(lengths) if lengths else 0.0
-    k = 240.0 / typical if typical > 0 else 1.0
-    return replace(
-        shown, nodes=tuple(replace(n, x=round(pos[n.id][0] * k, 1), y=round(pos[n.id][1] * k, 1)) for n in shown.nodes)
+    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late). With the names and
+    # predicates, so each label has room, and in waves (the centre and its neighbours first, fitting the smallest
+    # frame; then the second hop around them): depth 2 drew the centre's own neighbours off the frame's edge
+    ids = tuple(sorted(n.id for n in shown.nodes))
+    role = {n.id: n.role for n in shown.nodes}
+    pos = layout(
+        ids,
+        tuple(sorted((e.source, e.target) for e in shown.edges)),
+        tuple(sorted((e.source, e.target, e.label) for e in shown.edges)),
+        tuple(nodes[i].label for i in ids),
+        tuple(int(role[i] == "far") for i in ids),
     )
+    return replace(shown, nodes=tuple(replace(n, x=pos[n.id][0], y=pos[n.id][1]) for n in shown.nodes))
 
 
 def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
