@@ -2,7 +2,8 @@
 screen, and no node moves between a trace's steps. A new user's travel guide (three files: tests/fixtures/
 travel_guide*) drew 3 of its 13 seed nodes at 1280×720: the trace's one layout, laid out at once for all 32 nodes
 its steps draw, was taller than the 818×406 frame at the readable scale, and the view kept its leading part
-(walk20 finding 4). The layout now grows in waves (vgrag/present/layout.py): the seeds fit the smallest frame."""
+(walk20 finding 4). The layout now grows in waves (vgrag/present/layout.py): the seeds fit the smallest frame. A
+step still larger than its frame (hop 1's ~30 nodes at 1280×720) says how many nodes are in view (view.js)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,18 @@ def guide_app(tmp_path_factory, minilm):
         yield url
 
 
+# nodes whose dot's centre is in the frame and drawn, all nodes, and the frame's note on what is out of view
+SEEN_JS = """(() => { const c = network.body.container, W = c.clientWidth, H = c.clientHeight;
+  let seen = 0, all = 0;
+  for (const id of network.body.nodeIndices) {
+    const n = network.body.nodes[id], p = network.canvasToDOM({x: n.x, y: n.y});
+    all += 1;
+    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
+  }
+  const e = document.getElementById("vgrag-note");
+  return [seen, all, e && e.style.display !== "none" ? e.textContent : ""]; })()"""
+
+
 def _within(box: list[float] | None, w: float, h: float) -> bool:
     return box is not None and box[0] >= -0.5 and box[1] >= -0.5 and box[2] <= w + 0.5 and box[3] <= h + 0.5
 
@@ -52,6 +65,7 @@ def test_every_seed_node_shows_whole_and_no_node_moves_between_steps(guide_app, 
         page = browser.new_page(viewport={"width": w, "height": h})
         page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'seeds'})}")
         positions: dict[str, tuple] = {}
+        notes: dict[str, str] = {}
         for n, step in enumerate(STEPS[1:], start=2):
             if n > 2:
                 page.get_by_role("button", name="Next ▶").click()
@@ -60,6 +74,12 @@ def test_every_seed_node_shows_whole_and_no_node_moves_between_steps(guide_app, 
             frame.wait_for_function(FRAMED, timeout=30000)
             for node_id, xy in frame.evaluate("network.getPositions()").items():  # one layout for the trace
                 assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), (step, node_id)
+            seen, drawn_n, note = frame.evaluate(SEEN_JS)
+            if seen < drawn_n:  # part of the step out of view is said in the frame (hop 1 at 1280×720: ~30 nodes)
+                assert note.startswith(f"{seen} of {drawn_n} nodes in view"), (step, seen, drawn_n, note)
+            else:
+                assert note == "", (step, note)
+            notes[step] = note
             px = frame.evaluate("16 * network.getScale()")
             assert px >= 12 - 1e-6, (step, px)  # labels readable on screen
             if step != "seeds":
@@ -72,4 +92,5 @@ def test_every_seed_node_shows_whole_and_no_node_moves_between_steps(guide_app, 
             assert sorted(inside) == sorted(drawn), sorted(set(drawn) - set(inside))  # every node, dot and label
             assert not any(clutter(boxes).values()), clutter(boxes)  # no label on another, nothing cut
         assert len(positions) >= 25  # the later steps drew the hop's nodes too
+        assert notes["seeds"] == "" and (notes["hop 1"] != "") == (w < 1920), notes
         browser.close()
