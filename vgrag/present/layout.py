@@ -60,9 +60,8 @@ def layout(
 
 
 def _waves(g, nodes: tuple[str, ...], xy: np.ndarray, need: dict, widths: np.ndarray, wave: np.ndarray) -> np.ndarray:
-    """The first wave framed (_framed); each later one drawn by the spring layout around the nodes placed before
-    (held fixed), starting beside its placed neighbours, then spread with those nodes held fixed."""
-
+    """The first wave framed in BOX (_framed); each later one started just outside the nodes placed before
+    (_beside) and spread within BOX_WIDE, the 1920×1080 frame, with those nodes held where they are."""
     out = xy.copy()
     placed = np.zeros(len(nodes), dtype=bool)
     for w in sorted(set(wave.tolist())):
