@@ -203,3 +203,38 @@ def test_edges_between_the_same_two_nodes_bend_apart():
     assert len({side(e) for e in edges[:3]}) == 3  # three distinct curves
     html = render_html(VizGraph((VizNode("a", "A", "seed", ""), VizNode("b", "B", "seed", "")), edges[:2]))
     assert html.count('"smooth": {"enabled": true') == 2 and "<h1>" not in html  # no empty headings pushing it down
+
+
+def test_a_trace_grows_in_waves_the_first_fitting_the_smallest_frame():
+    """The seeds step of a travel guide's trace drew 3 of its 13 nodes at 1280×720: its 32 nodes were laid out at
+    once, ~970×1430 px. With waves (the step that first draws each node) the first wave's dots and labels lie
+    within BOX, the frame at 1280×720 at the readable scale; the later ones go around it, no label on another."""
+    import numpy as np
+
+    from vgrag.present.layout import BELOW_PX, BOX, CHAR_PX, DOT_PX, HALF_LINE_PX, _crowded, layout
+
+    museum = ["Orla Menzies", "old customs house", "Gull Street", "Tomas Ardley", "Grey Lens"]
+    festival = ["paper lanterns", "last weekend of October", "Quillhaven", "Quillhaven Harbour Society"]
+    first = ["The Lantern Museum", *museum, "The Lantern Festival", *festival]
+    first += ["Tomas Ardley's grandfather", "lamp room"]
+    later = [f"{place} {i}" for i, place in enumerate(["Harbour Row", "Copper Quay", "Brindle Isle", "North Quay"] * 5)]
+    names = tuple(first + later)
+    edges = [("The Lantern Museum", m) for m in museum] + [("The Lantern Festival", f) for f in festival]
+    edges += [(first[i % len(first)], place) for i, place in enumerate(later)]
+    labels = tuple((a, b, "founded by" if i % 2 else "held in") for i, (a, b) in enumerate(edges))
+    waves = tuple(int(n in later) for n in names)
+    pos = layout(names, tuple(edges), labels, names, waves)
+    half = np.maximum(np.array([len(n) * CHAR_PX / 2 for n in names]), DOT_PX)
+    seeds = np.arange(len(first))
+
+    def first_wave_extent(pos: dict) -> tuple[float, float]:
+        xy = np.array([pos[n] for n in names])[seeds]
+        width = (xy[:, 0] + half[seeds]).max() - (xy[:, 0] - half[seeds]).min()
+        return width, (xy[:, 1] + BELOW_PX + HALF_LINE_PX).max() - (xy[:, 1] - DOT_PX).min()
+
+    width, height = first_wave_extent(pos)
+    assert width <= BOX[0] + 1 and height <= BOX[1] + 1, (width, height, BOX)
+    assert not _crowded(np.array([pos[n] for n in names]), 2 * half)
+    assert layout.__wrapped__(names, tuple(edges), labels, names, waves) == pos  # deterministic
+    width, height = first_wave_extent(layout(names, tuple(edges), labels, names))  # all at once: the seeds spread
+    assert width > BOX[0] or height > BOX[1], (width, height)  # over the whole drawing (the premise)

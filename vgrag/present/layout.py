@@ -1,6 +1,7 @@
 """Where a drawn graph's nodes go: a seeded spring layout, then spread so every label can be read — no two dots
 closer than SPACING, every labelled edge long enough for its label, and no other node's dot or label line on an
-edge's label. Computed here, not by the browser's physics, so a drawing is the same on every visit and every step."""
+edge's label — inside the smallest graph frame the app draws, at the readable scale, when they fit there. Computed
+here, not by the browser's physics, so a drawing is the same on every visit and every step."""
 
 from __future__ import annotations
 
@@ -28,12 +29,16 @@ def layout(
     edges: tuple[tuple[str, str], ...],
     labels: tuple[tuple[str, str, str], ...] = (),
     names: tuple[str, ...] = (),
+    waves: tuple[int, ...] = (),
 ) -> dict[str, tuple[float, float]]:
     """Deterministic spring layout (fixed seed), spread so labels have room: ~130 px between neighbours, then no
     two nodes closer than SPACING (a hub's neighbours were packed so close their labels overlapped). With `labels`
     ((source, target, label) of the drawn edges) and `names` (each node's label), also every labelled edge long
     enough for its label to show between its dots, and no node with its dot or label on another edge's label (the
-    answer step drew "escalation contact for" under its own nodes and "Platform team" over "depends on")."""
+    answer step drew "escalation contact for" under its own nodes and "Platform team" over "depends on").
+    `waves` (one number per node: the step that first draws it) lays the graph out as a step-through grows it: the
+    first wave fits BOX, the smallest frame, and each later wave is placed around the ones before, which stay put —
+    the seeds step of a 32-node trace drew 3 of its 13 nodes at 1280×720 when all were laid out at once."""
     import networkx as nx
 
     g = nx.Graph()
@@ -41,7 +46,7 @@ def layout(
     g.add_edges_from(edges)
     pos = nx.spring_layout(g, seed=7, iterations=60)
     scale = 130.0 * max(1.0, len(nodes) ** 0.5)
-    xy = np.array([pos[n] for n in nodes], dtype=float).reshape(-1, 2) * scale
+    xy = _level(np.array([pos[n] for n in nodes], dtype=float).reshape(-1, 2) * scale)
     if len(nodes) <= SPREAD_MAX:  # "Show all" on a large graph is an overview: its pairs would cost seconds
         at = {n: i for i, n in enumerate(nodes)}
         need: dict[tuple[int, int], float] = {}
@@ -50,8 +55,43 @@ def layout(
                 pair = (min(at[a], at[b]), max(at[a], at[b]))
                 need[pair] = max(need.get(pair, 0.0), len(short_label(label, EDGE_LABEL_CHARS)) * CHAR_PX)
         widths = np.array([len(short_label(x)) * CHAR_PX for x in names] if names else [0.0] * len(nodes))
-        xy = _spread(xy, SPACING, need, widths)
+        xy = _waves(g, nodes, xy, need, widths, np.array(waves or [0] * len(nodes)))
     return {n: (round(float(x), 1), round(float(y), 1)) for n, (x, y) in zip(nodes, xy, strict=True)}
+
+
+def _waves(g, nodes: tuple[str, ...], xy: np.ndarray, need: dict, widths: np.ndarray, wave: np.ndarray) -> np.ndarray:
+    """The first wave framed in BOX (_framed); each later one started just outside the nodes placed before
+    (_beside) and spread within BOX_WIDE, the 1920×1080 frame, with those nodes held where they are."""
+    out = xy.copy()
+    placed = np.zeros(len(nodes), dtype=bool)
+    for w in sorted(set(wave.tolist())):
+        idx = np.nonzero(placed | (wave == w))[0]
+        local = {int(i): k for k, i in enumerate(idx)}
+        sub_need = {(local[a], local[b]): v for (a, b), v in need.items() if a in local and b in local}
+        if not placed.any():
+            part = _level(xy[idx]) if len(idx) < len(nodes) else xy[idx]
+            out[idx] = _framed(part, sub_need, widths[idx])
+        else:
+            start = _beside(g, nodes, out, placed, xy, widths)
+            out[idx] = _framed(start[idx], sub_need, widths[idx], BOX_WIDE, placed[idx])
+        placed[idx] = True
+    return out
+
+
+def _beside(g, nodes: tuple[str, ...], out: np.ndarray, placed: np.ndarray, xy: np.ndarray, widths: np.ndarray):
+    """Where each new node starts: just outside the placed nodes, on the side of its placed neighbours (else where
+    the whole graph's spring layout has it). Started among them, a new node stayed trapped on their labels."""
+    at = {n: i for i, n in enumerate(nodes)}
+    centre = (out[placed].max(axis=0) + out[placed].min(axis=0)) / 2
+    reach = np.abs(out[placed] - centre).max(axis=0) + [widths.max(initial=0.0) / 2 + BOX_GAP_PX, SPACING]
+    start = out.copy()
+    for i in np.nonzero(~placed)[0]:
+        near = [at[m] for m in g.neighbors(nodes[i]) if placed[at[m]]]
+        way = out[near].mean(axis=0) - centre if near else xy[i]
+        way = way if np.linalg.norm(way) > 1.0 else xy[i] + [1.0, 0.0]
+        way = way / np.linalg.norm(way)
+        start[i] = centre + way * (reach / np.maximum(np.abs(way), 1e-6)).min()
+    return start
 
 
 SPACING = 110.0  # px between node centres: a 16 px label line and its dot clear their neighbours'
@@ -63,6 +103,14 @@ HALF_LINE_PX = 10.0  # half a label line's height
 DOT_PX = 20.0  # the largest dot's radius
 BOX_GAP_PX = 6.0  # air kept between two nodes' dots and label lines
 LINE_POINTS = np.linspace(-0.5, 0.5, 7)  # where a node's label line is checked, as fractions of its width
+MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen (view.js fits no further)
+# The smallest graph frame a step is drawn in: the Ask page's at 1280×720 with the sidebar open is 818×406 px (a
+# step sentence of three lines: 380), and view.js keeps 20 px of air inside each edge. A layout within BOX (its
+# nodes' dots and labels) shows whole there at MIN_SCALE — every node of every step, none moving between steps.
+FRAME_PX = (818.0, 380.0)
+BOX = ((FRAME_PX[0] - 40.0) / MIN_SCALE, (FRAME_PX[1] - 40.0) / MIN_SCALE)
+BOX_WIDE = ((1458.0 - 40.0) / MIN_SCALE, (792.0 - 40.0) / MIN_SCALE)  # the frame at 1920×1080: for later waves
+GROW = (1.0, 1.1, 1.25, 1.45, 1.7, 2.0)  # the box tried next when the nodes do not fit, then no box at all
 
 
 def _spread(
@@ -71,11 +119,13 @@ def _spread(
     need: dict[tuple[int, int], float] | None = None,
     widths: np.ndarray | None = None,
     rounds: int = 60,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Push apart every pair of points closer than `gap`, and the ends of every edge (i, j) in `need` (its label's
     length) too close for the label, each by half the shortfall along the line between them; move a node off any
     such label its dot or its label line (`widths`) sits on, square to that edge. Until nothing moves by a pixel
-    (or `rounds` passes): the layout's shape stays, only crowded spots open up."""
+    (or `rounds` passes): the layout's shape stays, only crowded spots open up. With `bounds` (the lowest and highest
+    place of each node), nodes stop at those walls."""
     xy = xy.copy()
     n = len(xy)
     if n < 2:
@@ -87,7 +137,7 @@ def _spread(
     widths = np.zeros(n) if widths is None else widths
     for _ in range(rounds):
         d = xy[:, None, :] - xy[None, :, :]
-        dist = np.sqrt((d**2).sum(-1)) + np.eye(n) * gap * 10
+        dist = np.sqrt((d**2).sum(-1)) + np.eye(n) * gap * 10 + 1e-9  # a wall can stack two on one spot
         short = np.clip(gap - dist, 0.0, None)
         step = np.zeros_like(xy)
         if len(pairs):
@@ -98,13 +148,14 @@ def _spread(
         step += ((d / dist[..., None]) * (short / 2)[..., None]).sum(axis=1)
         if widths.any():
             step += _off_boxes(xy, widths)
-        if np.abs(step).max() < 1.0:
+        moved = step if bounds is None else np.clip(xy + step, *bounds) - xy
+        if np.abs(moved).max() < 1.0:
             break
-        xy += step
+        xy += moved
     return xy
 
 
-def _off_boxes(xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
+def _off_boxes(xy: np.ndarray, widths: np.ndarray, gap: float = BOX_GAP_PX) -> np.ndarray:
     """Per node, the move that takes its box (its dot and the label line below it) off every other node's box: each
     overlapping pair parts along the axis where it overlaps least, half each (labels side by side on one row
     overlapped however far apart the dots were kept). One box per node: parting dots and labels separately pulled
@@ -114,8 +165,8 @@ def _off_boxes(xy: np.ndarray, widths: np.ndarray) -> np.ndarray:
     top, bottom = -DOT_PX, BELOW_PX + HALF_LINE_PX  # below the dot's centre: y grows downwards
     dx = xy[:, None, 0] - xy[None, :, 0]
     dy = xy[:, None, 1] - xy[None, :, 1]
-    over_x = half_w[:, None] + half_w[None, :] + BOX_GAP_PX - np.abs(dx)
-    over_y = (bottom - top) + BOX_GAP_PX - np.abs(dy)
+    over_x = half_w[:, None] + half_w[None, :] + gap - np.abs(dx)
+    over_y = (bottom - top) + gap - np.abs(dy)
     hit = (over_x > 0) & (over_y > 0) & ~np.eye(n, dtype=bool)
     along_y = hit & (over_y <= over_x)
     out = np.zeros_like(xy)
@@ -156,3 +207,50 @@ def _off_labels(xy: np.ndarray, pairs: np.ndarray, lengths: np.ndarray, widths: 
     shift = np.where(hit, clear - side[:, None] * across, 0.0).max(axis=1)
     np.add.at(out, k, (shift * side)[:, None] * normal[e])
     return out
+
+
+def _level(xy: np.ndarray) -> np.ndarray:
+    """The layout turned so its longest extent lies across: frames are about twice as wide as tall, and a spring
+    layout's long axis falls anywhere (a chain drawn upright showed a third of itself). Deterministic: a fixed sign."""
+    if len(xy) < 2:
+        return xy
+    centred = xy - xy.mean(axis=0)
+    _, vecs = np.linalg.eigh(np.cov(centred.T) + np.eye(2) * 1e-9)
+    major = vecs[:, -1] * (1.0 if vecs[0, -1] >= 0 else -1.0)  # the largest eigenvalue's direction, made +x
+    turn = np.array([[major[0], major[1]], [-major[1], major[0]]])
+    return centred @ turn.T
+
+
+def _framed(
+    xy: np.ndarray, need: dict, widths: np.ndarray, box: tuple[float, float] = BOX, held: np.ndarray | None = None
+) -> np.ndarray:
+    """Spread inside `box` when the nodes fit there: squeezed to its shape (unless some are `held` where they are),
+    then pushed apart within its walls. If dots or labels still lie on each other (too many nodes, or a hub whose
+    edge labels need more room), a larger box is tried (GROW), and at last the unbounded spread: readable first,
+    then whole in the frame."""
+    half = np.maximum(widths / 2, DOT_PX)
+    held = np.zeros(len(xy), dtype=bool) if held is None else held
+    for grow in (*GROW, None):
+        w, h = (np.inf, np.inf) if grow is None else (box[0] * grow, box[1] * grow)
+        lo = np.stack([-w / 2 + half, np.full(len(xy), -h / 2 + DOT_PX)], axis=1)
+        hi = np.stack([w / 2 - half, np.full(len(xy), h / 2 - BELOW_PX - HALF_LINE_PX)], axis=1)
+        lo[held], hi[held] = xy[held], xy[held]
+        if (lo > hi).any():  # a label wider than the box
+            continue
+        start = xy
+        if not held.any() and grow is not None:
+            span = np.maximum(xy.max(axis=0) - xy.min(axis=0), 1e-6)
+            start = (xy - (xy.max(axis=0) + xy.min(axis=0)) / 2) * np.minimum(1.0, (hi - lo).min(axis=0) / span)
+        out = _spread(np.clip(start, lo, hi), SPACING, need, widths, rounds=150, bounds=(lo, hi))
+        if grow is None or not _crowded(out, widths):
+            return out
+    return out  # not reached: the unbounded spread returns
+
+
+def _crowded(xy: np.ndarray, widths: np.ndarray) -> bool:
+    """Two nodes' boxes (dot and label line) overlap: a label drawn on another's. Without the labels' widths, two
+    dots closer than SPACING (less a few px: the unbounded spread too stops within a pixel a pass)."""
+    if widths.any():
+        return bool(np.abs(_off_boxes(xy, widths, gap=0.0)).max(initial=0.0) > 0.5)
+    d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1)) + np.eye(len(xy)) * SPACING * 10
+    return bool(d.min(initial=SPACING) < SPACING - 5.0)

@@ -168,6 +168,27 @@ function vgragUncut(net, placed, keep, min) {
   return {left: nodes.length, restore: restore, cancel: cancel};
 }
 
+// A line in the frame's corner when some nodes are out of view ("7 of 29 nodes in view — …"): a class saw part of a
+// step's graph with nothing saying more was there. Counted again after a drag or zoom; gone when all are in view.
+function vgragNote(net) {
+  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, all = 0, seen = 0;
+  net.body.nodeIndices.forEach(function (id) {
+    var n = net.body.nodes[id], p = net.canvasToDOM({x: n.x, y: n.y});
+    all += 1;
+    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
+  });
+  var el = document.getElementById("vgrag-note");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "vgrag-note";
+    el.style.cssText = "position:absolute;left:6px;bottom:4px;z-index:5;pointer-events:none;font:13px sans-serif;" +
+      "color:#444;background:rgba(255,255,255,0.85);padding:1px 5px;border-radius:3px";
+    c.appendChild(el);
+  }
+  el.textContent = seen < all ? seen + " of " + all + " nodes in view \u2014 drag to see the rest, or scroll to zoom out" : "";
+  el.style.display = seen < all ? "block" : "none";
+}
+
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
 // the frame changes size (a window resized, a projector's full screen). Marks the page ready for tests and timings.
 // A frame with no size yet (its iframe created at height 0 — the app's frame on a copied link or a reload, before
@@ -185,6 +206,7 @@ function vgragStart(net, o) {
     window.vgragFocus = o.focus.slice(0, n);
     u = vgragUncut(net, placed, window.vgragFocus, o.min);
     window.vgragCut = u.left;
+    vgragNote(net);
     document.body.setAttribute("data-vgrag-frame", c.clientWidth + "x" + c.clientHeight);
     if (document.body.getAttribute("data-vgrag-ready") !== "1") {
       window.vgragFrameMs = performance.now() - t0;
@@ -194,11 +216,16 @@ function vgragStart(net, o) {
     }
   }
   function resized() { clearTimeout(timer); timer = setTimeout(frame, 150); }
+  function moved() { setTimeout(function () { vgragNote(net); }, 0); }  // after the nodes left out are drawn again
   net.on("resize", resized);
+  net.on("dragEnd", moved);
+  net.on("zoom", moved);
   frame();
   return function stop() {
     clearTimeout(timer);
     net.off("resize", resized);
+    net.off("dragEnd", moved);
+    net.off("zoom", moved);
     if (u) u.cancel();
   };
 }

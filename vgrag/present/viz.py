@@ -3,8 +3,6 @@ coloured by role, each node at its fixed place. drawing.py turns a VizGraph into
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -13,6 +11,7 @@ from ..storage.store import Graph
 from .chain import answer_chain
 from .diff_palette import DIFF_COLORS, DIFF_LABELS
 from .explain import TOP_SELECTED
+from .layout import MIN_SCALE as MIN_SCALE  # labels ≥ 12 px: drawing.py, replay.py and tests read it here
 from .layout import layout, relation_label
 
 # One palette for Ask, Explore and the replay page: Okabe–Ito, distinguishable with every common colour-vision
@@ -48,7 +47,6 @@ ROLE_LABELS = {
     **DIFF_LABELS,
 }
 FADED = {"context", "rejected", "kept"}
-MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen
 STEPS: tuple[Step, ...] = tuple(Step)
 
 
@@ -101,13 +99,20 @@ def _cap(
 def trace_layout(trace: QueryTrace, cap: int | None = 60) -> dict[str, tuple[float, float]]:
     """One position per entity the step-through draws (at this node cap, over all its steps), computed once per
     trace and shared by every step: nothing moves between steps. Laying out only what is drawn, not every entity
-    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together."""
-    drawn = sorted({n.id for step in STEPS for n in _trace_graph(trace, step, cap).nodes})
+    the query touched (up to 3× more on a large graph), keeps a step's nodes close enough to read together. Each
+    node's wave is the step that first draws it (the question's entities count with the seeds): the seeds fit the
+    smallest frame, and each hop's nodes go around what the class has already seen."""
+    first: dict[str, int] = {}
+    for step in STEPS:
+        for n in _trace_graph(trace, step, cap).nodes:
+            first.setdefault(n.id, max(step.index, Step.SEEDS.index))
+    drawn = sorted(first)
     keep = set(drawn)
     rels = [r for r in trace.relations if {r.subject_id, r.object_id} <= keep]
     edges = tuple(sorted({(r.subject_id, r.object_id) for r in rels}))
     labels = tuple(sorted({(r.subject_id, r.object_id, relation_label(r)) for r in rels}))
-    return layout(tuple(drawn), edges, labels, tuple(trace.entity_name(i) for i in drawn))
+    names = tuple(trace.entity_name(i) for i in drawn)
+    return layout(tuple(drawn), edges, labels, names, tuple(first[i] for i in drawn))
 
 
 def trace_graph(trace: QueryTrace, step: Step, cap: int | None = 60) -> VizGraph:
@@ -204,15 +209,19 @@ def neighbourhood(graph: Graph, entity_id: str, depth: int = 1, cap: int | None 
         frontier = graph.get_entities(new_ids) if d < depth else []
     shown = _cap(nodes, edges, cap, {})
     # laid out here, not by the browser's physics: the drawing is the same on every visit and appears at once,
-    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late)
-    pos = layout(tuple(sorted(n.id for n in shown.nodes)), tuple(sorted((e.source, e.target) for e in shown.edges)))
-    # a star spreads wide at the trace's spacing: scale so a typical edge is ~240 px, room for its predicate
-    lengths = [math.dist(pos[e.source], pos[e.target]) for e in shown.edges if e.source != e.target]
-    typical = statistics.median(lengths) if lengths else 0.0
-    k = 240.0 / typical if typical > 0 else 1.0
-    return replace(
-        shown, nodes=tuple(replace(n, x=round(pos[n.id][0] * k, 1), y=round(pos[n.id][1] * k, 1)) for n in shown.nodes)
+    # zoomed when drawn (no wait for a stabilisation event a slow or hidden tab may deliver late). With the names and
+    # predicates, so each label has room, and in waves (the centre and its neighbours first, fitting the smallest
+    # frame; then the second hop around them): depth 2 drew the centre's own neighbours off the frame's edge
+    ids = tuple(sorted(n.id for n in shown.nodes))
+    role = {n.id: n.role for n in shown.nodes}
+    pos = layout(
+        ids,
+        tuple(sorted((e.source, e.target) for e in shown.edges)),
+        tuple(sorted((e.source, e.target, e.label) for e in shown.edges)),
+        tuple(nodes[i].label for i in ids),
+        tuple(int(role[i] == "far") for i in ids),
     )
+    return replace(shown, nodes=tuple(replace(n, x=pos[n.id][0], y=pos[n.id][1]) for n in shown.nodes))
 
 
 def legend(roles: Sequence[str]) -> list[tuple[str, str, str]]:
