@@ -31,6 +31,7 @@ _NUMERIC = {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL
 # a sentence ends at a full stop, but not at the one of "St.", "Dr." or "J."
 _SENT = re.compile(r"(?<![A-Z][a-z]\.)(?<![A-Z][a-z]{2}\.)(?<!\b[A-Z]\.)(?<=[.!?])\s+|\n+")
 MAX_SENTENCES = 12  # sentences read per heading: the evidence, when there is some, is in the first few
+NAME_WORDS = 12  # a title's name is looked for among its first words
 
 
 def fold(text: str) -> str:
@@ -97,6 +98,40 @@ def names_it(heading: str, text: str, nlp: Any | None) -> bool:
     return False
 
 
+_PERSONAL = {"he", "she", "it", "they", "his", "her", "its", "their"}
+
+
+def refers(topic: str, text: str) -> bool:
+    """Whether a section two or more headings that are no names below its topic ("5.4.0 › Fixed" under a product's
+    release notes; not "Warranty" of a manual, "Treatment" of a disease) still talks about the topic: it writes a
+    word of the topic's name ("Turing was born …"), or its first sentence holds a personal pronoun ("In 1931 he went
+    …"). A release's "Fixed" list ("Editors uploading images … received a timeout error", "The flaw was reported by
+    …") does neither: the headings between introduced other things (a release, its fixes), and they are its subjects."""
+    words = set(_words(text))
+    first = next((s for s in _SENT.split(text) if s.strip()), "")
+    return any(w in words for w in _words(topic) if w not in _SMALL) or bool(_PERSONAL & set(_words(first)))
+
+
+def named_part(title: str, text: str, nlp: Any | None) -> str:
+    """The longest start of a title its text uses as a name, where the text never writes the title whole: "Larkspur
+    MQ" of "Larkspur MQ Changelog", "ORCHID-2" of "ORCHID-2 Protocol Summary" (the rest says what kind of document it
+    is); the title itself when no start is such a name, when the rest names another thing the text names (a match
+    report's "A 3–2 B"), or without spaCy."""
+    words = title.split()[:NAME_WORDS]
+    first = _words(words[0]) if words else []
+    if nlp is None or len(words) < 2 or not first:
+        return title
+    content = [w for w in _words(title) if w not in _SMALL]
+    sents = [s for s in _SENT.split(text) if any(w in fold(s) for w in content)][:MAX_SENTENCES]
+    runs = {tuple(w for w in run) for doc in nlp.pipe(sents) for run in _names(doc)}
+    for n in range(len(words) - 1, 0, -1):
+        part = tuple(_words(" ".join(words[:n])))
+        if part and part[-1] not in _SMALL and part in runs:
+            rest = set(_words(" ".join(words[n:]))) - _SMALL  # "Kingsmere Athletic 3–2 Harbourside Rovers": the
+            return title if any(r[0] in rest for r in runs if r) else " ".join(words[:n])  # rest names a thing too
+    return title
+
+
 def template_items(paths: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
     """The nested headings that head an item of a repeated template: a heading whose own sub-headings recur under
     another heading of the document (each lot of a catalogue has "Provenance", "Exhibited", "Literature"; each
@@ -149,6 +184,10 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             name = heading_name(sec.heading[k - 1])
             if entity_like(name) and (k == 1 and not doing(name) or sec.heading[:k] in items or about(sec.heading[:k])):
                 topic = title_named(name, whole, written) if k == 1 else name  # one per document: "Vellora CM-40" of
-                break  # "Vellora CM-40 Espresso Machine — User Manual", also under "Error codes", which never names it
+                if k == 1 and topic == name and name.casefold() not in whole:  # "Vellora CM-40 Espresso Machine —
+                    topic = named_part(name, written, nlp[0] if nlp else load_nlp() if load_nlp else None)
+                if k < len(sec.heading) - 1 and not refers(topic, sec.text):  # User Manual", also under "Error
+                    topic = ""  # codes", which never names it; not two headings down ("5.4.0 › Fixed")
+                break
         out.append(topic)
     return out

@@ -133,10 +133,19 @@ def coordinated(tok: Tok) -> list[Tok]:
     """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
     out = []
     for t in [tok, *tok.conjuncts]:
-        out.append(t)
+        named = [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
+        if t.pos_ != "NOUN" or not any(restrictive(t, c) for c in named):  # "in B R Chopra's hit television series
+            out.append(t)  # "Mahabharat"": the title is what is meant; "a Canadian journalist, X" is both
         out += joined_names(t) if t.pos_ == "PROPN" else []
-        out += [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
+        out += named
     return out
+
+
+def restrictive(noun: Tok, name: Tok) -> bool:
+    """Whether a name follows its noun with no comma or bracket between ("the television series "Mahabharat"", "her
+    husband John Reed"): it says which one the noun is, rather than adding a second description."""
+    doc = noun.doc
+    return noun.i < name.i and all(doc[i].text in "\"“”'‘’" for i in range(noun.i + 1, name.left_edge.i))
 
 
 def particle(verb: Tok) -> str:
