@@ -79,6 +79,11 @@ def agrees_plural(tok: Any) -> bool:
     return bool(finite) and (finite[0].tag_ == "VBP" or finite[0].lemma_ == "be" and not finite[0].morph.get("Number"))
 
 
+def they(tok: Any) -> bool:
+    """Whether a token is a third-person plural pronoun ("they", "them": spaCy's morphology)."""
+    return tok.pos_ == "PRON" and tok.morph.get("Number") == ["Plur"] and tok.morph.get("Person") == ["3"]
+
+
 def plural(reader: Any, tok: Any) -> Any:
     """The reader's argument for the one named group a subject "they" refers to (`group`), or None."""
     found = group(reader, tok)
@@ -102,13 +107,12 @@ def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
             break  # a paragraph ends between them (where the text still shows it)
         spans.append(prev)
     for span in spans:
-        found = [t for t in span if t.dep_ in SUBJ and (agrees_plural(t) or t.morph.get("Number") == ["Plur"]
-                                                           and t.morph.get("Person") == ["3"] and t.pos_ == "PRON")]
+        found = [t for t in span if t.dep_ in SUBJ and (agrees_plural(t) or they(t))]
         if not found:
             continue
         if len(found) > 1:
             return None
-        if found[0].pos_ == "PRON":
+        if they(found[0]):
             return group(reader, found[0], back)
         names = [found[0], *found[0].conjuncts]
         if any(t.i not in reader.ent_of and t.pos_ != "PROPN" for t in names):
