@@ -14,6 +14,7 @@ from typing import Any
 from .shapes import SUBJ
 
 _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
+_NOT_GROUPS = _NOT_NAMES | {"GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "LAW", "LANGUAGE", "EVENT"}
 
 
 def antecedent(reader: Any, tok: Any) -> Any:
@@ -79,6 +80,13 @@ def agrees_plural(tok: Any) -> bool:
     return bool(finite) and (finite[0].tag_ == "VBP" or finite[0].lemma_ == "be" and not finite[0].morph.get("Number"))
 
 
+def acts(reader: Any, tok: Any) -> bool:
+    """Whether a noun may name a group of people: not a place, work, event or value by its entity label ("Leeds",
+    which spaCy may tag plural, is no antecedent of "they")."""
+    ent = reader.ent_of.get(tok.i)
+    return ent is None or ent.label_ not in _NOT_GROUPS
+
+
 def they(tok: Any) -> bool:
     """Whether a token is a third-person plural pronoun ("they", "them": spaCy's morphology)."""
     return tok.pos_ == "PRON" and tok.morph.get("Number") == ["Plur"] and tok.morph.get("Person") == ["3"]
@@ -95,8 +103,9 @@ def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
     the nearest of the `back` sentences before it in its paragraph that has one; resolved only when there is
     exactly one and a name heads it ("The Kestrels are based in Hull. They won …"; with a coordination, each
     name: "Priya Shah and Daniel Okafor"), or a "they" resolved so in turn. Unresolved: groups a common noun heads
-    ("Analysts at Peel Hunt … They", "Lumen Freight's largest customers"), two candidates, and a "they" with no
-    plural subject before it (a generic "they say")."""
+    ("Analysts at Peel Hunt … They", "Lumen Freight's largest customers"), two candidates (a plural subject and
+    another named group in any role: "The Kestrels beat the Ospreys"), and a "they" with no plural subject before
+    it (a generic "they say")."""
     if tok.dep_ not in SUBJ:
         return None
     doc, sent = reader.doc, tok.sent
@@ -107,11 +116,15 @@ def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
             break  # a paragraph ends between them (where the text still shows it)
         spans.append(prev)
     for span in spans:
-        found = [t for t in span if t.dep_ in SUBJ and (agrees_plural(t) or they(t))]
+        found = [t for t in span if t.dep_ in SUBJ and (they(t) or agrees_plural(t) and acts(reader, t))]
+        rivals = [t for t in span if t.dep_ not in SUBJ and t.dep_ != "compound" and t.pos_ == "PROPN" and acts(
+            reader, t) and (t.morph.get("Number") == ["Plur"] or t.dep_ != "conj" and t.conjuncts)]  # fmt: skip
         if not found:
+            if rivals:
+                return None  # "… supported the Arctic Monkeys. They …": a named group, but not the subject
             continue
-        if len(found) > 1:
-            return None
+        if len(found) + len(rivals) > 1:
+            return None  # "The Kestrels beat the Ospreys. They …", "They signed with Warp Records. They …"
         if they(found[0]):
             return group(reader, found[0], back)
         names = [found[0], *found[0].conjuncts]
