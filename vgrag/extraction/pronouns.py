@@ -106,7 +106,7 @@ def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
     ("Analysts at Peel Hunt … They", "Lumen Freight's largest customers"), two candidates (a plural subject and
     another named group in any role: "The Kestrels beat the Ospreys"), and a "they" with no plural subject before
     it (a generic "they say")."""
-    if tok.dep_ not in SUBJ:
+    if tok.dep_ not in SUBJ or not they(tok):
         return None
     doc, sent = reader.doc, tok.sent
     spans = [doc[sent.start : tok.i]]
