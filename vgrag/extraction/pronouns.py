@@ -2,7 +2,9 @@
 a report section named "Financing": the nearest named subject before it, in its sentence or the one before,
 of the kind the pronoun asks for (a person for "he"/"she", anything else named for "it"), read from spaCy's
 morphology and entity labels. "Brightwater Energy plc announced that it will build …": it is Brightwater Energy
-plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. Likewise a definite noun alone ("the service",
+plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. A subject "they" is the one named group before
+it, plural by spaCy's number or by the verb it agrees with ("Northwind Haulage are … They moved …"), or nothing when
+that is not clear (`group`). Likewise a definite noun alone ("the service",
 "the astrolabe") is the name the text gave it before, whose head is that noun ("the International Cryosphere
 Monitoring Service", "the Harrowgate astrolabe"). A text with a topic (a Wikipedia article, a section named after
 someone) keeps reading its pronouns and "the film" as the topic (clauses.ClauseReader.arg, subject_arg)."""
