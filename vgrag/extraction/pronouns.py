@@ -2,7 +2,9 @@
 a report section named "Financing": the nearest named subject before it, in its sentence or the one before,
 of the kind the pronoun asks for (a person for "he"/"she", anything else named for "it"), read from spaCy's
 morphology and entity labels. "Brightwater Energy plc announced that it will build …": it is Brightwater Energy
-plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. Likewise a definite noun alone ("the service",
+plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. A subject "they" is the one named group before
+it, plural by spaCy's number or by the verb it agrees with ("Northwind Haulage are … They moved …"), or nothing when
+that is not clear (`group`). Likewise a definite noun alone ("the service",
 "the astrolabe") is the name the text gave it before, whose head is that noun ("the International Cryosphere
 Monitoring Service", "the Harrowgate astrolabe"). A text with a topic (a Wikipedia article, a section named after
 someone) keeps reading its pronouns and "the film" as the topic (clauses.ClauseReader.arg, subject_arg)."""
@@ -14,13 +16,16 @@ from typing import Any
 from .shapes import SUBJ
 
 _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
+_NOT_GROUPS = _NOT_NAMES | {"GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "LAW", "LANGUAGE", "EVENT"}
 
 
 def antecedent(reader: Any, tok: Any) -> Any:
     """The reader's argument for the named subject a singular third-person pronoun refers to, or None."""
     gender = tok.morph.get("Gender")
+    if tok.morph.get("Number") == ["Plur"]:
+        return plural(reader, tok)
     if tok.morph.get("Number") != ["Sing"] or not gender:
-        return None  # "they": a group, too often not one named subject
+        return None
     person = gender[0] in ("Masc", "Fem")
     doc, first = reader.doc, tok.sent.start
     lo = doc[first - 1].sent.start if first > 0 else 0
@@ -60,4 +65,73 @@ def definite(reader: Any, tok: Any) -> Any:
         a = reader.subject_arg(t)  # the Heavens"' (the parser reads a quoted title as anything); or its apposition
         if a is not None and a.kind == "name" and " " in a.text:
             return a
+    return None
+
+
+def agrees_plural(tok: Any) -> bool:
+    """Whether a noun subject is plural: by its own number ("The Kestrels", "Warp Records"), by the finite verb it
+    agrees with when that verb shows number ("Northwind Haulage are", "the band were", "… have": spaCy's VBP, or
+    "be" in the past without Number=Sing), or by a coordination ("Priya Shah and Daniel Okafor")."""
+    if tok.pos_ not in ("NOUN", "PROPN"):
+        return False
+    if tok.morph.get("Number") == ["Plur"] or tok.conjuncts:
+        return True
+    verb = tok.head
+    finite = [v for v in [verb, *verb.children] if v.i == verb.i or v.dep_ in ("aux", "auxpass")]
+    finite = [v for v in finite if v.morph.get("VerbForm") == ["Fin"]]
+    return bool(finite) and (finite[0].tag_ == "VBP" or finite[0].lemma_ == "be" and not finite[0].morph.get("Number"))
+
+
+def acts(reader: Any, tok: Any) -> bool:
+    """Whether a noun may name a group of people: not a place, work, event or value by its entity label ("Leeds",
+    which spaCy may tag plural, is no antecedent of "they")."""
+    ent = reader.ent_of.get(tok.i)
+    return ent is None or ent.label_ not in _NOT_GROUPS
+
+
+def they(tok: Any) -> bool:
+    """Whether a token is a third-person plural pronoun ("they", "them": spaCy's morphology)."""
+    return tok.pos_ == "PRON" and tok.morph.get("Number") == ["Plur"] and tok.morph.get("Person") == ["3"]
+
+
+def plural(reader: Any, tok: Any) -> Any:
+    """The reader's argument for the one named group a subject "they" refers to (`group`), or None."""
+    found = group(reader, tok)
+    return reader.arg(found[0]) if found and len(found) == 1 else None
+
+
+def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
+    """The name tokens a subject "they" refers to, or None: the plural subjects before it in its sentence, else in
+    the nearest of the `back` sentences before it in its paragraph that has one; resolved only when there is
+    exactly one and a name heads it ("The Kestrels are based in Hull. They won …"; with a coordination, each
+    name: "Priya Shah and Daniel Okafor"), or a "they" resolved so in turn. Unresolved: groups a common noun heads
+    ("Analysts at Peel Hunt … They", "Lumen Freight's largest customers"), two candidates (a plural subject and
+    another named group in any role: "The Kestrels beat the Ospreys"), and a "they" with no plural subject before
+    it (a generic "they say")."""
+    if tok.dep_ not in SUBJ or not they(tok):
+        return None
+    doc, sent = reader.doc, tok.sent
+    spans = [doc[sent.start : tok.i]]
+    while len(spans) <= back and spans[-1].start > 0:
+        prev = doc[spans[-1].start - 1].sent
+        if "\n\n" in doc[prev.start : spans[-1].start].text_with_ws:
+            break  # a paragraph ends between them (where the text still shows it)
+        spans.append(prev)
+    for span in spans:
+        found = [t for t in span if t.dep_ in SUBJ and (they(t) or agrees_plural(t) and acts(reader, t))]
+        rivals = [t for t in span if t.dep_ not in SUBJ and t.dep_ != "compound" and t.pos_ == "PROPN" and acts(
+            reader, t) and (t.morph.get("Number") == ["Plur"] or t.dep_ != "conj" and t.conjuncts)]  # fmt: skip
+        if not found:
+            if rivals:
+                return None  # "… supported the Arctic Monkeys. They …": a named group, but not the subject
+            continue
+        if len(found) + len(rivals) > 1:
+            return None  # "The Kestrels beat the Ospreys. They …", "They signed with Warp Records. They …"
+        if they(found[0]):
+            return group(reader, found[0], back)
+        names = [found[0], *found[0].conjuncts]
+        if any(t.i not in reader.ent_of and t.pos_ != "PROPN" for t in names):
+            return None  # a common noun heads it, even if a name is inside ("Lumen Freight's largest customers")
+        args = [reader.arg(t) for t in names]
+        return names if all(a is not None and a.kind == "name" for a in args) else None
     return None
