@@ -152,7 +152,8 @@ def markdown_tables(lines: Sequence[str]) -> list[str]:
 
 class HTMLTable:
     """One HTML table as its parser meets it (sources._HTMLSections feeds it tags and text): rows of cells; a nested
-    table's text goes into the outer cell; its first row is the header when all its cells are <th>."""
+    table's text goes into the outer cell; its first row is the header when all its cells are <th>; a table whose
+    rows each open with a <th> label (an infobox) is read as "Label: value" lines."""
 
     TAGS = {"table", "tr", "td", "th", "caption"}
 
@@ -161,6 +162,7 @@ class HTMLTable:
         self.first_th = False
         self.caption: list[str] = []
         self._depth = 0
+        self._row_th: list[bool] = []  # per row: whether its first cell is a <th> (a label, as in an infobox)
 
     def start(self, tag: str) -> None:
         if tag == "table":
@@ -173,6 +175,8 @@ class HTMLTable:
             self.rows[-1].append("")
             if len(self.rows) == 1:
                 self.first_th = (len(self.rows[0]) == 1 or self.first_th) and tag == "th"
+            if len(self.rows[-1]) == 1:
+                self._row_th.append(tag == "th")
 
     def end(self, tag: str) -> bool:
         """True when the table is closed."""
@@ -189,5 +193,9 @@ class HTMLTable:
     def text(self) -> str:
         """The table as paragraphs: its caption, then table_lines."""
         caption = " ".join("".join(self.caption).split())
-        lines = table_lines(self.rows, header=True if self.first_th else None)
+        # each row opens with a <th> label (an infobox): "Label: value" lines; no facts (whose are they?)
+        if not self.first_th and self._row_th and all(self._row_th) and all(len(r) >= 2 for r in self.rows):
+            lines = [f"{_header(r[0])}: {', '.join(_cell(x) for x in r[1:] if _cell(x))}" for r in self.rows]
+        else:
+            lines = table_lines(self.rows, header=True if self.first_th else None)
         return "\n\n" + "\n\n".join(([caption] if caption else []) + lines) + "\n\n"
