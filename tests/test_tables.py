@@ -117,7 +117,9 @@ def test_rows_are_told_from_prose_with_colons_and_semicolons():
                                                                      ("Points", "9")]  # fmt: skip
     for prose in ("Kingsmere Athletic (4-3-3): Zieliński; Foyle, Adeyemi, Van der Berg, Costa.",
                   "Note: the pump failed at 10:30; it was replaced the next morning.",
-                  "The ferry sails daily; the crossing takes two hours."):  # fmt: skip
+                  "The ferry sails daily; the crossing takes two hours.",
+                  "The Skerry dollar (sign: S$; code: SKD) is the currency of the islands. It is divided into cents.",
+                  "Harvest Day (Gaelic: Là Buain; Norse: Uppskera) is kept on the first Monday of September."):
         assert parse_row(prose) is None, prose
 
 

@@ -89,16 +89,22 @@ def table_lines(rows: Sequence[Sequence[str]], header: bool | None = None) -> li
     return [t for t in (row_text(head, r, key) for r in body) if t]
 
 
+def _balanced(text: str) -> bool:
+    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}"))
+
+
 def parse_row(paragraph: str) -> list[tuple[str, str]] | None:
     """The (header, value) fields of a paragraph written by row_text, or None when it is not one: two fields or more,
-    each a short label, ": " and a value, separated by "; ", the last ending with a full stop."""
+    each a short label, ": " and a value, separated by "; ", the last ending with a full stop, and no field opening
+    a bracket it does not close (prose glosses a name so: "The rand (sign: R; code: ZAR) is the currency …")."""
     text = " ".join(paragraph.split())
     if not text.endswith(".") or "; " not in text:
         return None
     out = []
     for part in text[:-1].split("; "):
         m = _FIELD.fullmatch(part)
-        if not m or len(m.group(1).split()) > HEADER_WORDS or not m.group(2).strip():
+        if not m or len(m.group(1).split()) > HEADER_WORDS or not m.group(2).strip() or not _balanced(m.group(1)) \
+                or not _balanced(m.group(2)):  # "The rand (sign: R; code: ZAR) is …" is prose  # fmt: skip
             return None
         out.append((m.group(1).strip(), m.group(2).strip()))
     return out if len(out) >= 2 else None
