@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 _NUMBER = re.compile(r"[-+−]?[£$€¥]?\d[\d,]*(?:\.\d+)?\s*%?")  # a count, amount or share: a cell's value, no name
-_FIELD = re.compile(r"([^\W_][^:;]{0,59}?): (.+)", re.S)
+_FIELD = re.compile(r"([^\s:;][^:;]{0,59}?): (.+)", re.S)
 _DATE_FORMATS = ("%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%d/%m/%Y", "%d.%m.%Y", "%Y/%m/%d")
 KEY_WORDS = 6  # a key cell is a name or an id: at most this many words
 HEADER_WORDS = 8  # a header is a label: at most this many words
