@@ -126,3 +126,25 @@ def test_rows_are_told_from_prose_with_colons_and_semicolons():
 def test_a_table_without_a_header_row_keeps_its_cells_as_a_line():
     page = b"<h1>Scores</h1><table><tr><td>12</td><td>4</td></tr><tr><td>15</td><td>9</td></tr></table>"
     assert document_sections("s.html", page)[0].text == "12; 4\n\n15; 9"
+
+
+def test_hostile_tables_are_read_in_linear_time():
+    """A cell of 100k tags (its pieces were once re-joined at every tag), 50k unclosed DOCX tables (a lazy
+    `<w:tbl>.*?</w:tbl>` search rescans to the end from each), a 10k-row Markdown table and 20k row paragraphs."""
+    import time
+
+    from vgrag.extraction.tables import table_facts
+
+    t0 = time.perf_counter()
+    cell = b"<table><tr><th>A</th><th>B</th></tr><tr><td>" + b"<b>x</b>" * 100_000 + b"</td><td>y</td></tr></table>"
+    assert "A: " in document_sections("h.html", cell)[0].text
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", "<w:tbl>" * 50_000 + "<w:p><w:r><w:t>Hello there.</w:t></w:r></w:p>")
+    assert document_sections("d.docx", out.getvalue())[0].text == "Hello there."
+    rows = "| A | B |\n|---|---|\n" + "".join(f"| r{i} | v{i} |\n" for i in range(10_000))
+    assert document_sections("t.md", rows.encode())[0].text.count("\n\n") == 9_999
+    text = "\n\n".join(f"Item: r{i}; Value: v{i}." for i in range(20_000))
+    blanked, triples = table_facts(text)
+    assert len(triples) == 20_000 and not blanked.strip() and len(blanked) == len(text)
+    assert time.perf_counter() - t0 < 20  # ~2 s unloaded

@@ -102,13 +102,28 @@ def _tables_as_rows(xml: str) -> str:
     """The document with each table (<w:tbl>) replaced by one plain paragraph per row (documents.tables; a first
     row marked to repeat as a header, <w:tblHeader/>, is the header, else table_lines decides)."""
     parts, end = [], 0
-    for m in re.finditer(r"<w:tbl>.*?</w:tbl>", xml, re.S):
-        rows = _elements(m.group(), r"<w:tr[ >]", "</w:tr>")
+    for start, stop in _outer(xml, re.compile(r"<w:tbl[ >]|</w:tbl>")):
+        rows = _elements(xml[start:stop], r"<w:tr[ >]", "</w:tr>")
         cells = [[" ".join(_text(p) for p in _elements(c, r"<w:p[ >]", "</w:p>", "<w:p/>")) for c in
                   _elements(r, r"<w:tc[ >]", "</w:tc>")] for r in rows]  # fmt: skip
         marked = bool(rows) and "<w:tblHeader" in rows[0]
         paras = "".join(f"<w:p><w:r><w:t>{html.escape(x, quote=False)}</w:t></w:r></w:p>"
                         for x in table_lines(cells, header=True if marked else None))  # fmt: skip
-        parts += [xml[end : m.start()], paras]
-        end = m.end()
+        parts += [xml[end:start], paras]
+        end = stop
     return "".join(parts) + xml[end:]
+
+
+def _outer(xml: str, tags: re.Pattern) -> list[tuple[int, int]]:
+    """The spans of the outermost elements whose opening and closing tags `tags` matches (nested ones inside them; an
+    unclosed one is no element), in one linear scan."""
+    out, depth, start = [], 0, 0
+    for m in tags.finditer(xml):
+        if not m.group().startswith("</"):
+            start = m.start() if depth == 0 else start
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                out.append((start, m.end()))
+    return out

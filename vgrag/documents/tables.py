@@ -16,6 +16,7 @@ from datetime import datetime
 _NUMBER = re.compile(r"[-+−]?[£$€¥]?\d[\d,]*(?:\.\d+)?\s*%?")  # a count, amount or share: a cell's value, no name
 _FIELD = re.compile(r"([^\s:;][^:;]{0,59}?): (.+)", re.S)
 _DATE_FORMATS = ("%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%d/%m/%Y", "%d.%m.%Y", "%Y/%m/%d")
+_DATE_SHAPE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2} [^\W\d_]{3,9} \d{4}|[^\W\d_]{3,9} \d{1,2}, \d{4}")
 KEY_WORDS = 6  # a key cell is a name or an id: at most this many words
 HEADER_WORDS = 8  # a header is a label: at most this many words
 
@@ -32,6 +33,8 @@ def _header(text: str) -> str:
 def is_date(value: str) -> bool:
     """A cell that is one calendar date ("2026-07-15", "15 July 2026", "July 15, 2026", "15/07/2026")."""
     v = value.strip().rstrip(".")
+    if not _DATE_SHAPE.fullmatch(v):  # strptime is slow: only a date's shape is tried
+        return False
     for fmt in _DATE_FORMATS:
         try:
             datetime.strptime(v, fmt)
@@ -164,7 +167,7 @@ class HTMLTable:
     TAGS = {"table", "tr", "td", "th", "caption"}
 
     def __init__(self) -> None:
-        self.rows: list[list[str]] = []
+        self.rows: list[list[list[str]]] = []  # rows of cells, each cell the pieces of its text
         self.first_th = False
         self.caption: list[str] = []
         self._depth = 0
@@ -178,7 +181,7 @@ class HTMLTable:
         elif self._depth == 1 and tag in ("td", "th"):
             if not self.rows:
                 self.rows.append([])
-            self.rows[-1].append("")
+            self.rows[-1].append([])
             if len(self.rows) == 1:
                 self.first_th = (len(self.rows[0]) == 1 or self.first_th) and tag == "th"
             if len(self.rows[-1]) == 1:
@@ -192,16 +195,17 @@ class HTMLTable:
 
     def data(self, text: str) -> None:
         if self.rows and self.rows[-1]:
-            self.rows[-1][-1] += text
+            self.rows[-1][-1].append(text)  # pieces joined once: a cell of 100k tags stays linear
         else:
             self.caption.append(text)
 
     def text(self) -> str:
         """The table as paragraphs: its caption, then table_lines."""
         caption = " ".join("".join(self.caption).split())
+        rows = [["".join(c) for c in r] for r in self.rows]
         # each row opens with a <th> label (an infobox): "Label: value" lines; no facts (whose are they?)
-        if not self.first_th and self._row_th and all(self._row_th) and all(len(r) >= 2 for r in self.rows):
-            lines = [f"{_header(r[0])}: {', '.join(_cell(x) for x in r[1:] if _cell(x))}" for r in self.rows]
+        if not self.first_th and self._row_th and all(self._row_th) and all(len(r) >= 2 for r in rows):
+            lines = [f"{_header(r[0])}: {', '.join(_cell(x) for x in r[1:] if _cell(x))}" for r in rows]
         else:
-            lines = table_lines(self.rows, header=True if self.first_th else None)
+            lines = table_lines(rows, header=True if self.first_th else None)
         return "\n\n" + "\n\n".join(([caption] if caption else []) + lines) + "\n\n"
