@@ -148,3 +148,8 @@ def test_hostile_tables_are_read_in_linear_time():
     blanked, triples = table_facts(text)
     assert len(triples) == 20_000 and not blanked.strip() and len(blanked) == len(text)
     assert time.perf_counter() - t0 < 20  # ~2 s unloaded
+
+
+def test_a_table_the_page_never_closes_keeps_its_rows():
+    page = b"<h1>T</h1><p>Intro.</p><table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>2.10</td></tr>"
+    assert document_sections("p.html", page)[0].text == "Intro.\n\nItem: Tea; Price: 2.10."

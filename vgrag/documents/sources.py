@@ -194,6 +194,8 @@ class _HTMLSections(HTMLParser):
 
     def finish(self) -> list[Section]:
         self.close()
+        if self._table is not None:  # a table the page never closes (browsers show it) keeps its text
+            self._parts.append(self._table.text())
         self._close()
         title = " ".join(self.title.split())
         if title:  # text before the first heading belongs to the page's title
