@@ -175,5 +175,5 @@ def test_html_navigation_footer_and_side_content_are_not_prose_and_table_cells_s
             b"<p>The Red House is an Arts and Crafts building.</p><aside>Related: Kelmscott</aside>"
             b"<footer>This page was last edited on 1 May 2024. Creative Commons.</footer></body></html>")  # fmt: skip
     text = " ".join(s.text for s in document_sections("red.html", page))
-    assert "Location Bexleyheath, London" in text and "The Red House is an Arts and Crafts building." in text
+    assert "Location: Bexleyheath, London" in text and "The Red House is an Arts and Crafts building." in text
     assert not any(w in text for w in ("Random article", "last edited", "Creative Commons", "Kelmscott")), text

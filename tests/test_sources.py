@@ -62,7 +62,7 @@ def test_markdown_sections_titles_topics_and_plain_text():
     assert secs[0].text == "Marie Curie was a physicist in Paris."  # markup gone, image dropped, nothing fetched
     assert secs[1].text == "She was born in Warsaw."  # the diff listing is skipped
     assert "He was her husband.\n\nHe taught at the Sorbonne." in secs[2].text
-    assert "Nobel; 1903" in secs[2].text and "---" not in secs[2].text
+    assert "Prize: Nobel; Year: 1903." in secs[2].text and "---" not in secs[2].text
 
 
 def test_html_docx_and_plain_text_sections():

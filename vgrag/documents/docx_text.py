@@ -10,6 +10,7 @@ import zipfile
 
 from .inputs import MAX_UNPACKED_MB, InputError, clean_text
 from .structure import Section, drop_code
+from .tables import table_lines
 
 _DOCX_HEADING = re.compile(r'<w:pStyle w:val="(?:Heading|heading ?)(\d)"')
 
@@ -76,9 +77,8 @@ def docx_sections(data: bytes, name: str) -> list[Section]:
             sections.append(Section(tuple(h for _, h in path), text))
         body.clear()
 
-    for para in _elements(xml, r"<w:p[ >]", "</w:p>", "<w:p/>"):
-        runs = (re.sub(r"^<w:t[^>]*>|</w:t>$", "", t) for t in _elements(para, r"<w:t[ >]", "</w:t>"))
-        text = html.unescape("".join(runs)).strip()
+    for para in _elements(_tables_as_rows(xml), r"<w:p[ >]", "</w:p>", "<w:p/>"):
+        text = _text(para)
         m = _DOCX_HEADING.search(para)
         level = 1 if re.search(r'<w:pStyle w:val="Title"', para) else int(m.group(1)) + 1 if m else 0
         if level and text:
@@ -90,3 +90,40 @@ def docx_sections(data: bytes, name: str) -> list[Section]:
             body += [text, ""]
     close()
     return sections
+
+
+def _text(para: str) -> str:
+    """A paragraph's text: its runs' <w:t> joined."""
+    runs = (re.sub(r"^<w:t[^>]*>|</w:t>$", "", t) for t in _elements(para, r"<w:t[ >]", "</w:t>"))
+    return html.unescape("".join(runs)).strip()
+
+
+def _tables_as_rows(xml: str) -> str:
+    """The document with each table (<w:tbl>) replaced by one plain paragraph per row (documents.tables; a first
+    row marked to repeat as a header, <w:tblHeader/>, is the header, else table_lines decides)."""
+    parts, end = [], 0
+    for start, stop in _outer(xml, re.compile(r"<w:tbl[ >]|</w:tbl>")):
+        rows = _elements(xml[start:stop], r"<w:tr[ >]", "</w:tr>")
+        cells = [[" ".join(_text(p) for p in _elements(c, r"<w:p[ >]", "</w:p>", "<w:p/>")) for c in
+                  _elements(r, r"<w:tc[ >]", "</w:tc>")] for r in rows]  # fmt: skip
+        marked = bool(rows) and "<w:tblHeader" in rows[0]
+        paras = "".join(f"<w:p><w:r><w:t>{html.escape(x, quote=False)}</w:t></w:r></w:p>"
+                        for x in table_lines(cells, header=True if marked else None))  # fmt: skip
+        parts += [xml[end:start], paras]
+        end = stop
+    return "".join(parts) + xml[end:]
+
+
+def _outer(xml: str, tags: re.Pattern) -> list[tuple[int, int]]:
+    """The spans of the outermost elements whose opening and closing tags `tags` matches (nested ones inside them; an
+    unclosed one is no element), in one linear scan."""
+    out, depth, start = [], 0, 0
+    for m in tags.finditer(xml):
+        if not m.group().startswith("</"):
+            start = m.start() if depth == 0 else start
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                out.append((start, m.end()))
+    return out

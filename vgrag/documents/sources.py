@@ -13,6 +13,7 @@ from .docx_text import docx_sections
 from .inputs import MAX_FILE_MB, MAX_UNPACKED_MB, InputError, clean_surrogates, clean_text  # noqa: F401 (re-exported)
 from .pdf_text import pdf_sections
 from .structure import Section, clean_section, markdown_sections, plain_sections
+from .tables import HTMLTable
 
 log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -98,9 +99,9 @@ def _refuse_binary(text: str, name: str) -> None:
 
 class _HTMLSections(HTMLParser):
     """Visible text of an HTML page by heading: script, style, template, pre (code), nav, footer and aside skipped;
-    block elements become paragraph breaks, table cells separate words; the <title> is kept for pages without
-    headings. The head's other content is skipped; as in HTML5 it ends at </head>, at <body>, or at the first body
-    element or text (</head> may be left out), and a <head> after body content is ignored."""
+    block elements become paragraph breaks, a table one paragraph per row (documents.tables); the <title> is kept
+    for pages without headings. The head's other content is skipped; as in HTML5 it ends at </head>, at <body>, or
+    at the first body element or text (</head> may be left out), and a <head> after body content is ignored."""
 
     # not the page's prose: code, and what HTML5 marks as navigation, the page's footer and side content
     SKIP = {"script", "style", "template", "noscript", "svg", "pre", "nav", "footer", "aside"}
@@ -121,6 +122,7 @@ class _HTMLSections(HTMLParser):
         self._in_title = False
         self._in_head = False
         self._seen_body = False
+        self._table: HTMLTable | None = None  # the table being read (documents.tables: one paragraph per row)
 
     def _close(self) -> None:
         text = re.sub(r"\n\s*\n\s*", "\n\n", re.sub(r"[ \t\r\f\v]+", " ", "".join(self._parts))).strip()
@@ -138,6 +140,11 @@ class _HTMLSections(HTMLParser):
             self._in_title = True
         if tag in self.SKIP:
             self._skip += 1
+        elif not self._skip and (tag == "table" or self._table is not None and tag in HTMLTable.TAGS):
+            self._table = self._table or HTMLTable()
+            self._table.start(tag)
+        elif self._table is not None and tag in self.BLOCK:
+            self._table.data(" ")
         elif tag in self.HEADINGS and not self._skip:
             self._close()
             self._heading, self._level = [], int(tag[1])
@@ -154,6 +161,12 @@ class _HTMLSections(HTMLParser):
             self._in_title = False
         if tag in self.SKIP:
             self._skip = max(0, self._skip - 1)
+        elif self._table is not None and not self._skip and tag in HTMLTable.TAGS:
+            if self._table.end(tag):
+                self._parts.append(self._table.text())
+                self._table = None
+        elif self._table is not None and tag in self.BLOCK:
+            self._table.data(" ")
         elif tag in self.HEADINGS and self._heading is not None:
             title = " ".join("".join(self._heading).split())
             while self._path and self._path[-1][0] >= self._level:
@@ -174,11 +187,15 @@ class _HTMLSections(HTMLParser):
             self._in_head, self._seen_body = False, True  # text ends the head: it is body text
         if self._heading is not None:
             self._heading.append(data)
+        elif self._table is not None:
+            self._table.data(data)
         else:
             self._parts.append(data)
 
     def finish(self) -> list[Section]:
         self.close()
+        if self._table is not None:  # a table the page never closes (browsers show it) keeps its text
+            self._parts.append(self._table.text())
         self._close()
         title = " ".join(self.title.split())
         if title:  # text before the first heading belongs to the page's title

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .tables import markdown_tables
+
 _SMALL = {"a", "an", "and", "as", "at", "by", "de", "del", "der", "for", "in", "la", "le", "of", "on", "or", "the",
           "to", "van", "von", "with"}  # fmt: skip
 GENERIC_HEADINGS = {
@@ -214,7 +216,8 @@ def strip_inline(line: str) -> str:
 
 def markdown_sections(text: str) -> list[Section]:
     """Sections of a Markdown text: ATX and setext headings, fenced and indented code skipped, inline markup
-    reduced to its text, list items and table rows kept as separate lines."""
+    reduced to its text, list items kept as separate lines, a pipe table's rows as "Header: cell; …" paragraphs
+    (documents.tables)."""
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
     body: list[str] = []
@@ -235,7 +238,7 @@ def markdown_sections(text: str) -> list[Section]:
         if title:
             path.append((level, title))
 
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = markdown_tables(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))  # rows as "H: v; …"
     fence: str | None = None
     prev_blank = True
     quoted = 0  # the quote depth of the line before ("> " a reply, "> > " the reply it quotes), 0 after a blank

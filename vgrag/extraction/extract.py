@@ -29,6 +29,7 @@ from .mentions import honorific, post_nominal
 from .nominal import nominal_triples
 from .parse import parse_triples_output
 from .roles import RoleEvidence, noun_table, role_evidence
+from .tables import table_facts
 
 ExtractorKind = Literal["offline", "llm"]
 NO_TRIPLES = "no triples found"  # a chunk read without error that states no fact between named things
@@ -83,12 +84,13 @@ class OfflineExtractor:
         titles = list(titles) if titles else [""] * len(texts)
         clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out = []
-        docs = self._nlp.pipe(clean, batch_size=self._batch)  # type: ignore[attr-defined]
+        rows = [table_facts(t) for t in clean]  # a table's rows are facts, never parsed as sentences
+        docs = self._nlp.pipe([t for t, _ in rows], batch_size=self._batch)  # type: ignore[attr-defined]
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
                                zip(docs, titles, strict=True)])  # fmt: skip
-        for reader in readers:
+        for reader, (_, table) in zip(readers, rows, strict=True):
             doc, title = reader.doc, reader.title
-            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader)))
+            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table))
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,

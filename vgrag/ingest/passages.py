@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ..documents.tables import parse_row
 from ..documents.sources import InputError, base_name, clean_file_name, document_sections
 from ..documents.topics import section_topics
 from ..documents.triple_files import ImportedPassage
@@ -103,9 +104,11 @@ def parse_text(sentences: Sequence[str], heads: dict[str, list[str]]) -> str:
     million from Westbridge Ventures" lost its relation). The stored passage keeps its text; each sentence is still
     found in this one (extraction.tags.sentence_tags)."""
     out = []
+    row = False  # whether the sentence before was (part of) a table row, documents.tables: one paragraph each
     for i, s in enumerate(sentences):
-        starts = i and not _ENDED.search(sentences[i - 1]) and any(p.startswith(s) for p in heads.get(s.split(" ", 1)[
-            0], ()))  # fmt: skip
+        para = next((p for p in heads.get(s.split(" ", 1)[0], ()) if p.startswith(s)), None)
+        starts = i and para is not None and (not _ENDED.search(sentences[i - 1]) or row or parse_row(para))
+        row = bool(para and parse_row(para)) if para is not None else row
         out.append(("\n\n" if starts else " ") + s if i else s)
     return "".join(out)
 
