@@ -22,7 +22,7 @@ from ..models import Named, Triple
 from ..nlp import load_spacy
 from .aboutness import pool
 from .clauses import ClauseReader
-from .defined import defined_terms
+from .defined import bracketed_abbreviations, defined_terms
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
 from .mentions import honorific, post_nominal
@@ -92,7 +92,8 @@ class OfflineExtractor:
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
-                                  defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
+                                  defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg),
+                                           *bracketed_abbreviations(doc, reader.arg)),
                                   people=people(doc),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         return Canonicalizer(each_text=True).apply(out)  # clean names: no leading article, markers, repeated titles
