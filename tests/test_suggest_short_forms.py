@@ -47,7 +47,8 @@ def test_a_written_out_title_and_a_bracketed_abbreviation_are_suggested():
 def test_a_short_name_and_run_on_cells_are_suggested_but_not_a_document_title():
     pm = ["Larkspur", "Aisha Khan", "Aisha Khan 2026-07- 15 Add", "Priya Natarajan"]
     cl = ["Larkspur MQ", "Larkspur MQ Changelog"]
-    v = view({"pm": ("Postmortem › Action items", POSTMORTEM, pm), "cl": ("Larkspur MQ Changelog › Added", CHANGELOG, cl)})
+    v = view({"pm": ("Postmortem › Action items", POSTMORTEM, pm),
+              "cl": ("Larkspur MQ Changelog › Added", CHANGELOG, cl)})
     titles = {s.title for s in duplicates(v)}
     assert "merge 'Larkspur' into 'Larkspur MQ'" in titles  # "Larkspur MQ Changelog" names the document
     assert "merge 'Aisha Khan 2026-07- 15 Add' into 'Aisha Khan'" in titles
