@@ -1,6 +1,5 @@
 """spaCy pipeline parts for names the small English model reads badly: identifiers ("INC-2291", "CVE-2026-1187",
-"#4412", "3.3.0") kept whole and made entities, and a one-word title before a person's name ("Professor Ines
-Varga") read as no part of the name. Added to the pipeline by nlp.load_spacy."""
+"#4412", "3.3.0") kept whole and made entities. Added to the pipeline by nlp.load_spacy."""
 
 from __future__ import annotations
 
@@ -57,36 +56,7 @@ class IdentifierEntities:
             self._nouns = set()
 
     def __call__(self, doc: object) -> object:
-        return person_titles(identifier_entities(doc, self._nouns), self._nouns)
-
-
-def person_titles(doc: object, nouns: object) -> object:
-    """A one-word title before a person's name, as spaCy reads it, is no part of the name: a capitalised common
-    noun (the lemmatizer's table of nouns: "Professor", "Inspector", "Senator") joined as a compound to a PERSON
-    entity that leaves it out ("Professor Ines Varga", "Professor Varga"), or the first word of another entity whose
-    last word is a person's name in this text (NER read "is Professor Ines Varga" as an organisation, "Professor
-    Varga" as a person). The tagger calls the title a proper noun and the extractor would read it as the name's
-    first word; it is tagged a noun (and such an entity becomes the person). A longer role, a capitalised word before
-    the title or a common noun after it ("Chief Fire Officer Ruth Danvers", "Kitchen Porter Ben Ashdown"), is
-    roles.py's: the document must show it is one."""
-    from spacy.tokens import Span
-
-    def title(tok: object, name: object) -> bool:
-        before = doc[tok.i - 1] if tok.i else None  # type: ignore[attr-defined,index]
-        return tok.pos_ == "PROPN" and tok.dep_ == "compound" and name.start <= tok.head.i < name.end and \
-            tok.text.istitle() and tok.lower_ in nouns and not (before is not None and before.text.istitle())  # type: ignore[attr-defined,operator]  # fmt: skip
-
-    ents = list(doc.ents)  # type: ignore[attr-defined]
-    surnames = {e[-1].text for e in ents if e.label_ == "PERSON"}
-    for i, ent in enumerate(ents):
-        if ent.label_ == "PERSON" and ent.start and ent[0].lower_ not in nouns and title(doc[ent.start - 1], ent):  # type: ignore[index,operator]
-            doc[ent.start - 1].tag_, doc[ent.start - 1].pos_ = "NN", "NOUN"  # type: ignore[index]
-        elif ent.label_ not in _NUMERIC_LABELS | {"PERSON"} and len(ent) >= 2 and ent[-1].text in surnames and \
-                ent[1].pos_ == "PROPN" and ent[1].lower_ not in nouns and title(ent[0], ent[1:]):  # type: ignore[operator]  # fmt: skip
-            ent[0].tag_, ent[0].pos_ = "NN", "NOUN"
-            ents[i] = Span(doc, ent.start + 1, ent.end, label="PERSON")
-    doc.ents = ents  # type: ignore[attr-defined]
-    return doc
+        return identifier_entities(doc, self._nouns)
 
 
 def identifier_entities(doc: object, nouns: object = frozenset()) -> object:
