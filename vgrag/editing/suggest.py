@@ -4,7 +4,10 @@ runs by hand). General mechanisms over the graph's own names and texts, no word 
 - duplicate: names equal once accents, case and punctuation are folded ("Thomas C. Südhof" / "Thomas C. Sudhof");
   a leading abbreviated title ("Dr. Mignot") or a lone surname that ends exactly one person's full name (spaCy's
   NER) of the same document ("Mignot" after "Emmanuel Mignot"); an abbreviation the text defines in parentheses
-  ("Chronic lymphocytic leukemia (CLL)") → merge (the accented spelling, the full name, the long form kept).
+  ("Chronic lymphocytic leukemia (CLL)") → merge (the accented spelling, the full name, the long form kept). A
+  title written out is one spaCy reads before a person's name ("Professor Varga" beside "Professor Ines Varga").
+  Uncertain ones no spelling joins (short_forms.py): "Larkspur" beside "Larkspur MQ", "Aisha Khan 2026-07- 15 Add"
+  beside "Aisha Khan".
 - heading: a name that glues a section heading of its own documents' passage titles, as written, to a name
   ("Marie Curie Career" in a document with a section "Career") → merge into (or rename to) the name without it.
 - run-on: a name of 6+ words that reads as a list (a content word repeated and no function word, or parts
@@ -26,6 +29,7 @@ from typing import Any
 from ..models import Entity, Passage, Relation
 from ..nlp import stop_words
 from ..text import entity_id
+from .short_forms import bracketed, run_on_cells, shortened
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[^\w\s]")  # words, and single other characters (symbols kept)
@@ -124,18 +128,23 @@ def duplicates(v: GraphView) -> list[Suggestion]:
             keep = max(group, key=_weight)
             for e in group:
                 add(e, keep, f"the same name once accents, case and punctuation are folded ({key!r})")
+    titled = {e.id: bare for e in v.entities.values() if (bare := _TITLE_ABBR.sub("", e.name)) != e.name}
+    read_titled = _read_titles({e.id: e.name for e in v.entities.values() if e.id not in titled})
     full_names: dict[tuple[str, str], list[Entity]] = defaultdict(list)  # (document, surname) → full names there
     for e in v.entities.values():
-        words = e.name.split()
-        if len(words) >= 2 and all(w[:1].isupper() for w in words) and not _TITLE_ABBR.match(e.name):
+        words = read_titled.get(e.id, e.name).split()  # "Professor Ines Varga" is the full name "Ines Varga"
+        if len(words) >= 2 and all(w[:1].isupper() for w in words) and e.id not in titled:
             for d in v.docs_of[e.id]:
                 full_names[(d, fold(words[-1]))].append(e)
-    persons = _people({x.id: x.name for xs in full_names.values() for x in xs})
+    persons = _people({x.id: read_titled.get(x.id, x.name) for xs in full_names.values() for x in xs})
+    persons |= set(read_titled)  # read as a person's name after its title already
     full_names = {k: [x for x in xs if x.id in persons] for k, xs in full_names.items()}
-    titled = {e.id: bare for e in v.entities.values() if (bare := _TITLE_ABBR.sub("", e.name)) != e.name}
     # a person's title ("Dr. Mignot") is dropped: the bare name is kept; else the abbreviation belongs to the name
-    # ("St. Ebba's Church": the church, not a title before "Ebba's Church") and the name as written is kept
+    # ("St. Ebba's Church": the church, not a title before "Ebba's Church") and the name as written is kept. A
+    # title written out ("Professor Varga") is one spaCy reads before a person's name (_read_titles).
     bare_people = _people({entity_id(b): b for b in titled.values() if entity_id(b) in v.entities})
+    bare_people |= {entity_id(b) for b in read_titled.values()}
+    titled |= read_titled
     for e in v.entities.values():
         bare = titled.get(e.id, e.name)
         if bare != e.name and (other := v.entities.get(entity_id(bare))) is not None:
@@ -150,11 +159,35 @@ def duplicates(v: GraphView) -> list[Suggestion]:
             if len(found) == 1:
                 (full,) = found.values()
                 add(e, full, f"{e.name!r} is the surname of {full.name!r}, written in the same document")
+            elif not found and bare == e.name:
+                for full, why in shortened(v, e):
+                    add(e, full, why)
+    for e, head, why in run_on_cells(v):
+        add(e, head, why)
     for p in v.passages.values():
-        for long, short in _defined(p.text):
+        for long, short in _defined(p.text) + bracketed(p.text, v.entities):
             a, b = v.entities.get(entity_id(short)), v.entities.get(entity_id(long))
             if a is not None and b is not None:
                 add(a, b, f'the text defines it: "{long} ({short})"')
+    return out
+
+
+def _read_titles(names: dict[str, str]) -> dict[str, str]:
+    """id → the name without its title, for the names spaCy reads as a title before a person's name: the one entity
+    of the name is a PERSON covering all but its first one to three capitalised words ("Professor Varga" → "Varga",
+    "Captain Ahab" → "Ahab"; not "Larkspur MQ", "Air Canada"); without spaCy's model, none."""
+    from ..nlp import load_spacy
+
+    ids = [i for i, n in names.items() if 2 <= len(n.split()) <= 6 and n[:1].isupper()]
+    nlp = load_spacy()
+    if nlp is None or not ids:
+        return {}
+    out = {}
+    for i, d in zip(ids, nlp.pipe((names[i] for i in ids), batch_size=256), strict=True):  # type: ignore[attr-defined]
+        ents = list(d.ents)
+        if len(ents) == 1 and ents[0].label_ == "PERSON" and ents[0].end == len(d) and 1 <= ents[0].start <= 3 and \
+                all(t.is_alpha and t.text[:1].isupper() for t in d[: ents[0].start]):  # fmt: skip
+            out[i] = ents[0].text
     return out
 
 

@@ -5,11 +5,14 @@ and then by a defined term: 'Northwind Components Ltd, a company registered in E
 What it names is read from the parse, not guessed from nearby words: spaCy hangs the quoted term on the noun
 phrase it describes as an apposition, and a description between them ("a company registered in England") is an
 apposition of the name in turn; the name is the top of that chain. A quoted word in brackets that is not such an
-apposition ('(see "Minutes")') defines nothing.
+apposition ('(see "Minutes")') defines nothing. Likewise an abbreviation in brackets after a name, whatever its
+letters: "Halvorsen Therapeutics (HTX)" (bracketed_abbreviations).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any
 
 from .entities import key
@@ -52,3 +55,34 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         if long is not None and long.kind in ("name", "phrase") and key(long.text) != key(term.text):
             out.append((long.text, term.text))
     return list(dict.fromkeys(out))
+
+
+_SHORT = re.compile(r"[A-Z][A-Z&]+s?")  # an abbreviation: capitals ("HTX", "UZ" of "UZ Gent"), not a number or an id
+_MAX_SHORT = 3  # words in the brackets: "(HTX)", "(UZ Gent)"
+
+
+def bracketed_abbreviations(doc: Any, arg: Any) -> list[tuple[str, str]]:
+    """(name, abbreviation) for an abbreviation written in brackets right after a proper name, whether or not its
+    letters are the name's initials: "sponsored by Halvorsen Therapeutics (HTX)", "the University Hospital of Ghent
+    (UZ Gent)". As for a quoted term, the parse says what it names: the bracketed words hang on a proper noun before
+    the bracket as an apposition ("the lyra cluster (INC-2291)" and "(see HTX)" define nothing); the name is
+    `arg(that noun)`, as the clause reader names it everywhere else. An abbreviation a text gives two names
+    ("Lyon (FR)", "Nice (FR)") names neither."""
+    out = []
+    for open_ in (t for t in doc if t.text == "(" and t.i > 0):
+        close = next((t for t in doc[open_.i + 1 : open_.i + _MAX_SHORT + 2] if t.text == ")"), None)
+        if close is None or close.i == open_.i + 1:
+            continue
+        short = doc[open_.i + 1 : close.i]
+        if not _SHORT.fullmatch(short[0].text) or not all(t.is_alpha and t.text[:1].isupper() for t in short):
+            continue
+        root = next((t for t in short if not short.start <= t.head.i < short.end), None)
+        if root is None or root.dep_ != "appos" or root.head.i >= open_.i or root.head.pos_ != "PROPN":
+            continue
+        long = arg(root.head)
+        if long is not None and long.kind == "name" and key(long.text) != key(short.text) and \
+                short.text not in long.text.split():  # fmt: skip
+            out.append((long.text, short.text))
+    out = list(dict.fromkeys(out))
+    given = Counter(key(s) for _, s in out)
+    return [(long, s) for long, s in out if given[key(s)] == 1]

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from ..models import MAX_NAME_CHARS, Triple, clean_triple
+from ..nlp import identifier
 from ..text import display_name
 
 
@@ -16,9 +17,9 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def triple(s: str, p: str, o: str, when: str = "") -> Triple | None:
-    """The offline extractor's triple: a subject with a word in it, a predicate of at most 8 words, the date lower-case
-    ("in 2012") kept on the relation."""
-    if not _WORD.search(s) or len(p.split()) > MAX_PREDICATE_WORDS:
+    """The offline extractor's triple: a subject with a word in it or an identifier ("#4412 was fixed by …",
+    nlp.identifier), a predicate of at most 8 words, the date lower-case ("in 2012") kept on the relation."""
+    if not (_WORD.search(s) or identifier(s)) or len(p.split()) > MAX_PREDICATE_WORDS:
         return None
     t = clean_triple((s, p, o))
     return replace(t, when=when[:1].lower() + when[1:]) if t is not None and when else t
