@@ -68,11 +68,19 @@ def test_spacy_loads_once_when_the_warm_up_and_a_first_query_ask_at_once(monkeyp
 
     loads: list[str] = []
 
-    class Pipeline:  # what load_spacy does with a loaded pipeline: adds its paragraph component (nlp.py)
+    class Tokenizer:
+        token_match = None
+        prefix_search = None
+
+    class Pipeline:  # what load_spacy does with a loaded pipeline: adds its paragraph and identifier components
+        # and keeps identifiers whole in its tokenizer (nlp.py, tokens.py)
+        Defaults = spacy.blank("en").Defaults
+
         def __init__(self) -> None:
             self.pipes: list[str] = []
+            self.tokenizer = Tokenizer()
 
-        def add_pipe(self, name: str, first: bool = False) -> None:
+        def add_pipe(self, name: str, first: bool = False, after: str | None = None) -> None:
             self.pipes.insert(0, name) if first else self.pipes.append(name)
 
     model = Pipeline()
@@ -91,6 +99,6 @@ def test_spacy_loads_once_when_the_warm_up_and_a_first_query_ask_at_once(monkeyp
             t.start()
         for t in threads:
             t.join()
-        assert got == [model] * 3 and len(loads) == 1 and model.pipes == ["vgrag_paragraphs"]
+        assert got == [model] * 3 and len(loads) == 1 and model.pipes == ["vgrag_paragraphs", "vgrag_identifiers"]
     finally:
         nlp._load_spacy.cache_clear()  # the next caller loads the real model

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .pdf_paragraphs import paragraph_starts, paragraphs_text, words
+from .pdf_paragraphs import Line, paragraph_starts, paragraphs_text, words
 from .structure import Section
 
 log = logging.getLogger(__name__)
@@ -24,20 +24,6 @@ EDGE_LINES = 3  # running headers/footers sit among the first/last lines of a pa
 _PAGE_NO = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
 _URL = re.compile(r"^(?:\S*\s+)?(?:https?|file|ﬁle)://\S+(?:\s+\d{1,4}\s*/\s*\d{1,4})?$", re.I)
 _DATE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?:\s*[AP]M)?)?\b", re.I)
-
-
-@dataclass(frozen=True)
-class Line:
-    text: str
-    size: float  # the font size most of the line's characters are set in
-    bold: bool  # every run with letters is in a bold face
-    page: int  # 0-based
-    x: float | None = None  # where the line starts (page space; None when pypdf gave no position)
-    y: float | None = None  # its baseline (upwards)
-    right: float | None = None  # where it ends, from its fonts' natural widths (None when a width is unknown)
-    lead: float | None = None  # the width of its first word and a space (would it have fitted on the line before?)
-    rise: float = 0.0  # how far a superscript on it stands above its baseline (it widens the gap above the line)
-    drop: float = 0.0  # how far a subscript on it stands below (it widens the gap below)
 
 
 def _bold(font: object) -> bool:

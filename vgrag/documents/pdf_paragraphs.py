@@ -20,10 +20,7 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .pdf_layout import Line
+from dataclasses import dataclass
 
 GAP_RATIO = 1.25  # a baseline distance this much above the document's usual one at that size parts paragraphs
 BLOCK_GAP = 3.0  # ... and this much above it (a figure, a table between) starts a new block of lines
@@ -32,6 +29,21 @@ MIN_INDENT = 0.5  # a first-line indent of at least half an em (CSS 1.5em, TeX 1
 MAX_INDENT = 5.0  # a line more than 5 em right of the one before it is in another column, not indented
 SURE_ROOM = 3.0  # room of 3 em beyond the next word ends a line even where the text reads on (a list item without
 # punctuation): more than a justifying line breaker (TeX's) ever leaves to stretch a line (about 1/6 em a space)
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    size: float  # the font size most of the line's characters are set in
+    bold: bool  # every run with letters is in a bold face
+    page: int  # 0-based
+    x: float | None = None  # where the line starts (page space; None when pypdf gave no position)
+    y: float | None = None  # its baseline (upwards)
+    right: float | None = None  # where it ends, from its fonts' natural widths (None when a width is unknown)
+    lead: float | None = None  # the width of its first word and a space (would it have fitted on the line before?)
+    rise: float = 0.0  # how far a superscript on it stands above its baseline (it widens the gap above the line)
+    drop: float = 0.0  # how far a subscript on it stands below (it widens the gap below)
+
 
 _ENDS = re.compile(r"[.!?:;][\"'”’)\]]*$")  # a sentence or clause ends the line
 _WORD = re.compile(r"[^\W\d_]+(?:[-‐][^\W\d_]+)*")

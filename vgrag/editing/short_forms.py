@@ -17,12 +17,7 @@ from typing import Any
 
 from ..models import Entity
 from ..text import entity_id
-
-
-def _fold(name: str) -> str:
-    from .suggest import fold
-
-    return fold(name)
+from .folding import fold
 
 
 _BRACKET = re.compile(r"((?:[^\W\d_][\w'’&.-]*[ ,]+){1,8}?)\(([A-Z][A-Z&]+)\)")
@@ -44,12 +39,12 @@ def bracketed(text: str, entities: dict[str, Entity]) -> list[tuple[str, str]]:
 def shortened(v: Any, e: Entity) -> list[tuple[Entity, str]]:
     """The one longer name starting with `e`'s one-word name, its other words capitalised too (a name going on:
     "Larkspur MQ", not "HTX medical lead"), in `e`'s documents, else in the graph; and why."""
-    first = _fold(e.name)
+    first = fold(e.name)
     if not first or " " in first:
         return []
     longer = {x.id: x for x in v.entities.values() if x.id != e.id and len(x.name.split()) >= 2 and
-              _fold(x.name.split()[0]) == first and all(w[:1].isupper() for w in x.name.split()) and
-              _fold(x.name) not in v.titles}  # fmt: skip
+              fold(x.name.split()[0]) == first and all(w[:1].isupper() for w in x.name.split()) and
+              fold(x.name) not in v.titles}  # fmt: skip
     near = {i: x for i, x in longer.items() if v.docs_of[i] & v.docs_of[e.id]}
     longer = near or longer
     if len(longer) != 1:

@@ -29,11 +29,10 @@ from typing import Any
 from ..models import Entity, Passage, Relation
 from ..nlp import stop_words
 from ..text import entity_id
+from .folding import fold
 from .short_forms import bracketed, run_on_cells, shortened
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[^\w\s]")  # words, and single other characters (symbols kept)
-_MINUS = re.compile(r"(?<![\w.])-(?=\d)")  # "-18": a minus sign, not a hyphen
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
 _DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -60,19 +59,6 @@ class Suggestion:
     @property
     def key(self) -> str:
         return f"{self.kind}:{'|'.join(self.targets)}"
-
-
-def _is_symbol(c: str) -> bool:
-    return unicodedata.category(c) in ("Sm", "Sc", "So")
-
-
-def fold(name: str) -> str:
-    """A name without accents, case and punctuation: "Thomas C. Südhof" → "thomas c sudhof". Symbols are not
-    punctuation and stay (Unicode categories Sm, Sc, So: a minus, a currency, a degree sign): "−18 °C" is not
-    "18 °C" (MuSiQue's offline graph had both, and they were suggested as one); a hyphen before a number is a
-    minus."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", _MINUS.sub("−", name)) if not unicodedata.combining(c))
-    return " ".join(t for t in _TOKEN.findall(bare.casefold()) if t[0].isalnum() or _is_symbol(t))
 
 
 def _edit(op: str, **args: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
