@@ -237,7 +237,8 @@ def extractive_answer(
     chosen, heard = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
-                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties)  # fmt: skip
+                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties,
+                    governed=asked.governed)  # fmt: skip
     if verdict.kind != "missing" and asked.phrases:  # a phrase of the question the documents never mention
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params) or verdict
     evidence = tuple(
