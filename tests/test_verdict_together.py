@@ -55,3 +55,16 @@ def test_a_word_is_never_both_found_and_missing():
     found, _, missing = v.said.partition(" to ")
     for w in v.missing_words:
         assert f"“{w}”" in missing and f"“{w}”" not in found, v.said
+
+
+def test_a_name_cut_at_a_point_is_the_name_before_the_figure():
+    security = ("Larkspur MQ Changelog", "Fixed CVE-2026-1187, a log-injection flaw in the admin API, in Larkspur "
+                "3.2.1. The flaw was reported by Jonas Berger of Helix Security Labs (HSL) on 2026-03-20.")  # fmt: skip
+    # retrieval's spans cut "Larkspur 3.2.1" at its first point: "Larkspur 3" is no name of the question
+    q = "Who reported the vulnerability fixed in Larkspur 3.2.1?"
+    v = offline_answer(q, [security], ("Larkspur", "Larkspur 3", "3.2.1")).verdict
+    assert "Larkspur 3”" not in v.said and "“3.2.1”" in v.said, v
+    # "TLS 1" of "TLS 1.3" is TLS: the message names what the documents never do, not half a version
+    q = "Which Larkspur version added TLS 1.3 support?"
+    v = offline_answer(q, [security], ("Larkspur", "TLS 1", "1.3")).verdict
+    assert v.kind == "missing" and "“TLS”" in v.said and "TLS 1”" not in v.said, v
