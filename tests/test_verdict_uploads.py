@@ -1,11 +1,12 @@
-"""The verdict held out on five realistic uploads in domains no other fixture touches, each written with its
-questions (answerable and not) and committed before the app was run on it (docs/offline-answers.md, "Session 18"
-and "Session 19"): a regional rail operator, a wine estate, a small company's people documents, a district
-council's planning pages, a hospital ward's leaflets, and ("Session 20") a university's MSc handbook and a
-home-insurance policy (tests/fixtures/<name>: Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable question
-is said to be "not in these documents" but those named with why, at least as many are "found" as were, the evidence
-shows every answer but those named with why, and no unanswerable question is "found" but those named with why. (The
-observatory upload has its own module, tests/test_verdict_upload.py.)"""
+"""The verdict held out on realistic uploads in domains no other fixture touches, each written with its questions
+(answerable and not) and committed before the app was run on it (docs/offline-answers.md, "Session 18" and "Session
+19"): a regional rail operator, a wine estate, a small company's people documents, a district council's planning
+pages, a hospital ward's leaflets, and ("Session 20") a university's MSc handbook and a home-insurance policy, and
+("Session 21") walk21's message-queue changelog, runbook and postmortem and a clinical trial's protocol and safety
+review (tests/fixtures/<name>: Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable question is said to be
+"not in these documents" but those named with why, at least as many are "found" as were, the evidence shows every
+answer but those named with why, and no unanswerable question is "found" but those named with why. (The observatory
+upload has its own module, tests/test_verdict_upload.py.)"""
 
 from __future__ import annotations
 
@@ -101,6 +102,33 @@ UPLOADS = {
     ),  # fmt: skip
     # "Joanne Pritchard trained at the University of Leeds …" is not among the evidence sentences
     "hospital_ward": Measured(15, not_in_evidence=frozenset({"Where did the ward manager of Larch Ward train?"})),
+    # session 21, written with its questions by the walk-through walk21 before the app ran on it, committed before
+    # the code changed (6eeefd2). A version, a client library and a release the files never name are not in them.
+    # The fix's author is in the changelog, reached from the incident only through "issue #4412", which is no
+    # entity offline; the engineer paged first is named in a timeline row the evidence does not show.
+    "larkspur_mq": Measured(
+        2,
+        not_in_evidence=frozenset(
+            {
+                "Who fixed the bug that caused incident INC-2291?",
+                "Who was paged first for INC-2291, and what is their role in the on-call rotation?",
+            }
+        ),
+        missing=(
+            "Which Larkspur version added TLS 1.3 support?",
+            "Who maintains the Larkspur Python client library?",
+            "When is Larkspur 4.0 scheduled to be released?",
+        ),
+    ),  # fmt: skip
+    # session 21, as larkspur_mq. "approved" governs ORCHID-2 and Germany: stated only without Germany ("… approved
+    # the change"), it is not found (it was). The enrolment table of the PDF is not among the passages retrieved.
+    "orchid2_trial": Measured(
+        4,
+        not_in_evidence=frozenset(
+            {"How many participants had the coordinating investigator's hospital randomised by 25 August 2026?"}
+        ),
+        never_found=("Which ethics committee approved ORCHID-2 in Germany?",),
+    ),  # fmt: skip
 }
 
 

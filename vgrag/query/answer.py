@@ -138,6 +138,14 @@ def _only_names(span: str, names: set[str]) -> bool:
     return not left.strip()
 
 
+def cut_at_point(name: str, question: str) -> bool:
+    """Whether the question writes the name only as the start of a dotted figure ("Larkspur 3" of "Larkspur 3.2.1",
+    a version or a section number cut at its first point): the name is what comes before the figure ("Larkspur",
+    "TLS" of "TLS 1.3"); the figure is one of the question's own (`query_names`)."""
+    hits = [m.end() for m in re.finditer(re.escape(name), question)]
+    return bool(hits) and all(re.match(r"\.\d", question[e : e + 2]) for e in hits)
+
+
 def query_names(trace: QueryTrace) -> tuple[str, ...]:
     """The question's names as retrieval found them (its query entities, not parsed again): the capitalised ones or
     figures ("film", "wrote" are words it asks with, not names), without a span that only glues a leading question
@@ -155,6 +163,8 @@ def query_names(trace: QueryTrace) -> tuple[str, ...]:
     exact = {norm(e.text) for e in ents if e.entity_id is not None and (e.text[:1].isupper() or e.text[:1].isdigit())}
     spans = {norm(n) for e, n in zip(ents, found, strict=True) if e.entity_id is None} - exact
     names = [n for n in names if not (norm(n) in spans and _only_names(norm(n), exact - {norm(n)}))]
+    names = [re.sub(r"\W*\d+$", "", n) if cut_at_point(n, trace.question) else n for n in names]  # "TLS 1" → "TLS"
+    names = list(dict.fromkeys(n for n in names if n))
     figures = [f for f in _FIGURE.findall(trace.question) if not any(f" {norm(f)} " in f" {norm(n)} " for n in names)]
     return tuple(dict.fromkeys([*names, *figures]))
 
@@ -237,7 +247,8 @@ def extractive_answer(
     chosen, heard = _evidence(sentences, asked, names, reading)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
-                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties)  # fmt: skip
+                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties,
+                    governed=asked.governed)  # fmt: skip
     if verdict.kind != "missing" and asked.phrases:  # a phrase of the question the documents never mention
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params) or verdict
     evidence = tuple(

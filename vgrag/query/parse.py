@@ -25,6 +25,7 @@ AMOUNT = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})  # "how much": 
 # the asked noun after "what"/"which" whose answer is a date or a time ("what year", "at what time")
 _NOUN_VALUE = {"year": frozenset({"DATE"}), "date": frozenset({"DATE"}), "time": frozenset({"TIME"})}
 _PHRASE = ("NOUN", "PROPN", "ADJ")
+_FUNCTION = ("ADP", "DET", "PART", "SCONJ", "CCONJ", "AUX")  # a name's way up to the word governing it
 
 
 def like_num(word: str) -> bool:
@@ -127,6 +128,29 @@ def ties_of(doc: object, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def governed_of(
+    doc: object, names: Sequence[str], tokens: Sequence[object | None]
+) -> tuple[tuple[str, int], ...]:
+    """The (name, content-word index) pairs where one word of the question governs two or more of its names: the
+    first content word up the parse from each name's root, through function words only ("approved" governs
+    ORCHID-2, its object, and Germany, through "in", in "Which ethics committee approved ORCHID-2 in Germany?"). Such a
+    word is asked of each of those names, not only of the nearest (`owners_of`): the approval asked is ORCHID-2's *in
+    Germany*. A name whose way up meets a word that is no content word of the question (another name's, or a word
+    of a name: "Which Bellhaven wine won …" — Bellhaven is the wine's) governs nothing here (no pair)."""
+    spans = {n: ts for n in names if (ts := _name_tokens(doc, n))}
+    at = {t.i: k for k, t in enumerate(tokens) if t is not None}  # type: ignore[attr-defined]
+    inside = {t.i for ts in spans.values() for t in ts}  # type: ignore[attr-defined]
+    by: dict[int, list[str]] = {}
+    for n, ts in spans.items():
+        own = {t.i for t in ts}  # type: ignore[attr-defined]
+        t = _root(ts).head  # type: ignore[attr-defined]
+        while t.pos_ in _FUNCTION and t.head.i != t.i:  # type: ignore[attr-defined]
+            t = t.head  # type: ignore[attr-defined]
+        if t.i in at and t.i not in inside and t.i not in own:  # type: ignore[attr-defined]
+            by.setdefault(at[t.i], []).append(n)  # type: ignore[attr-defined]
+    return tuple((n, k) for k, ns in sorted(by.items()) if len(ns) >= 2 for n in ns)
+
+
 def anchors_of(tokens: Sequence[object | None], asking: object | None) -> tuple[frozenset[int], ...]:
     """The question's noun phrases of two words or more (runs of adjacent nouns and adjectives ending in a noun) as
     sets of content-word indices, leaving out the phrase the question word asks about ("which floor", "how many
@@ -172,8 +196,8 @@ def value_of(
 
 
 def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
-    """(owners, anchors, value, value_word, ties, phrases) of a parsed question (see the module doc; `phrases`: its
-    noun phrases of two words or more, with names or without)."""
+    """(owners, anchors, value, value_word, ties, phrases, governed) of a parsed question (see the module doc;
+    `phrases`: its noun phrases of two words or more, with names or without; `governed`: `governed_of`)."""
     tokens = _tokens_of(doc, words)
     ask = asking[-1] if asking else None
     noun = ""
@@ -181,4 +205,5 @@ def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequ
         noun = next((t.lemma_.lower() for t in doc[ask.i + 1 :] if t.pos_ in ("NOUN", "PROPN")), "")  # type: ignore[attr-defined,index]
     value, value_word = value_of(doc, ask, noun, tokens)
     phrases = anchors_of(tokens, ask)
-    return owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases
+    return (owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases,
+            governed_of(doc, names, tokens))

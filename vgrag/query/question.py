@@ -30,6 +30,7 @@ class Asked:
     value_word: int = -1  # the content word whose sentence must state that value ("how many beds": beds; -1: any)
     ties: tuple[tuple[str, str], ...] = ()  # pairs of its names asked about together (not "X or Y")
     phrases: tuple[frozenset[int], ...] = ()  # its noun phrases of 2+ words (word indices), names or not
+    governed: tuple[tuple[str, int], ...] = ()  # (name, word index): a word governing 2+ names, asked of each
 
     @property
     def kind_words(self) -> frozenset[int]:

@@ -177,6 +177,7 @@ def judge(
     value_word: int = -1,
     lex: Lemmas | None = None,
     ties: Sequence[tuple[str, str]] = (),
+    governed: Sequence[tuple[str, int]] = (),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
@@ -188,7 +189,10 @@ def judge(
     said of the names nearest it, a question without names is about its noun phrases, and a question asking a date or
     a number is found only when a linked sentence saying `value_word` (any asked word when -1) states one. `ties`:
     pairs of names asked about together; each pair must be stated together (one name in a sentence `linked` to the
-    other), not each in a sentence about someone else ("He did his PhD at …" after another lecturer's sentence)."""
+    other), not each in a sentence about someone else ("He did his PhD at …" after another lecturer's sentence).
+    `governed`: (name, word index) pairs where one word governs several names (parse.governed_of); the word must be
+    said of each of them (in a sentence `linked` to that name), not of one while another is only listed elsewhere
+    ("… approved the change" beside "… six countries: …, Germany, …" does not say the approval was Germany's)."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -229,7 +233,8 @@ def judge(
     heard = [i for i in heard if i not in titled]
     gaps = miss_w if miss_n else tuple(words[i] for i in heard if i not in said or i not in near[mine[i]])
     if miss_n or gaps:
-        found_w = [words[i] for i in need if i in said]
+        # a word said, but not of the names it is asked of, is a gap, not something found: never on both sides
+        found_w = [w for w in dict.fromkeys(words[i] for i in need if i in said) if w not in gaps]
         subject = _quote(found_n or found_w, "and") if found_n or found_w else "the question"
         text = (f"Partly found: nothing links {subject} to {_quote(gaps)}" if not miss_n
                 else f"Partly found: no evidence sentence names {_quote(miss_n)}")  # fmt: skip
@@ -242,6 +247,11 @@ def judge(
         a, b = apart[0]
         text = f"Partly found: no evidence sentence ties “{a}” to “{b}”."
         return Verdict("partly", text, (), (), n_share, w_share)
+    loose = unsaid_of(governed, chosen, split, texts, kind, own, words)
+    if loose:
+        n, w = loose[0]
+        text = f"Partly found: nothing links “{n}” to “{w}”."
+        return Verdict("partly", text, (), (w,), n_share, w_share)
     counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
     if value and not states_value(ls[()], names, value, value_word, counted, lex):
         word = f" saying “{words[value_word]}”" if 0 <= value_word < len(words) else ""
@@ -271,6 +281,24 @@ def untied(
         group += [s for s in chosen if s not in group and any(f" {e} " in s.padded for e in ents)]
     return [(a, b) for a, b in ties
             if not any(a in s.names for s in near[b]) and not any(b in s.names for s in near[a])]  # fmt: skip
+
+
+def unsaid_of(
+    governed: Sequence[tuple[str, int]],
+    chosen: Sequence[Sentence],
+    split: Sequence[tuple[int, str, str]],
+    texts: Sequence[str],
+    kind: frozenset[int],
+    own: frozenset[int],
+    words: Sequence[str],
+) -> list[tuple[str, str]]:
+    """The (name, word) pairs of `governed` whose word no chosen sentence `linked` to that name alone says (the word
+    naming the kind of thing asked for excepted: the answer need not say it)."""
+    if not governed or not split:
+        return []
+    pairs = [(n, i) for n, i in governed if i not in kind and i < len(words)]
+    near = {n: linked((n,), chosen, split, texts, (), own) for n in {n for n, _ in pairs}}
+    return [(n, words[i]) for n, i in pairs if not any(i in s.words for s in near[n])]
 
 
 def states_value(
