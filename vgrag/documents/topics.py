@@ -118,12 +118,11 @@ def named_part(title: str, text: str, nlp: Any | None) -> str:
     is); the title itself when no start is such a name, when the rest names another thing the text names (a match
     report's "A 3–2 B"), or without spaCy."""
     words = title.split()[:NAME_WORDS]
-    first = _words(words[0]) if words else []
-    if nlp is None or len(words) < 2 or not first:
-        return title
     content = [w for w in _words(title) if w not in _SMALL]
+    if nlp is None or len(words) < 2 or not content:
+        return title
     sents = [s for s in _SENT.split(text) if any(w in fold(s) for w in content)][:MAX_SENTENCES]
-    runs = {tuple(w for w in run) for doc in nlp.pipe(sents) for run in _names(doc)}
+    runs = {tuple(run) for doc in nlp.pipe(sents) for run in _names(doc)}
     for n in range(len(words) - 1, 0, -1):
         part = tuple(_words(" ".join(words[:n])))
         if part and part[-1] not in _SMALL and part in runs:
@@ -155,11 +154,14 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
     found: dict[tuple[str, ...], bool] = {}
     nlp: list[Any | None] = []
 
+    def parser() -> Any | None:  # loaded when first needed
+        if not nlp:
+            nlp.append(load_nlp() if load_nlp else None)
+        return nlp[0]
+
     def about(path: tuple[str, ...]) -> bool:
         if path not in found:
-            if not nlp:
-                nlp.append(load_nlp() if load_nlp else None)
-            found[path] = names_it(path[-1], "\n".join(under.get(path, ())), nlp[0])
+            found[path] = names_it(path[-1], "\n".join(under.get(path, ())), parser())
         return found[path]
 
     from ..extraction.shapes import title_named  # the name a title gives in its document's words
@@ -170,10 +172,19 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
         # what the document does, which its text never writes (not "Finding Nemo", which a film's article does)
         if title.casefold() in whole:
             return False
-        if not nlp:
-            nlp.append(load_nlp() if load_nlp else None)
-        verbs = [t for t in nlp[0](title) if t.tag_ == "VBG" and t.pos_ == "VERB"] if nlp[0] is not None else []
+        parse = parser()
+        verbs = [t for t in parse(title) if t.tag_ == "VBG" and t.pos_ == "VERB"] if parse is not None else []
         return any(t.dep_ in ("ROOT", "conj") for t in verbs)
+
+    titles: dict[str, str] = {}  # a title's topic, read once per document (not once per section)
+
+    def title_topic(name: str) -> str:
+        if name not in titles:
+            topic = "" if doing(name) else title_named(name, whole, written)
+            if topic == name and name.casefold() not in whole:  # "Vellora CM-40" of "Vellora CM-40 Espresso
+                topic = named_part(name, written, parser())  # Machine — User Manual", also under "Error codes"
+            titles[name] = topic
+        return titles[name]
 
     written = "\n".join(sec.text for sec in sections)
     whole = written.casefold()
@@ -182,12 +193,12 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
-            if entity_like(name) and (k == 1 and not doing(name) or sec.heading[:k] in items or about(sec.heading[:k])):
-                topic = title_named(name, whole, written) if k == 1 else name  # one per document: "Vellora CM-40" of
-                if k == 1 and topic == name and name.casefold() not in whole:  # "Vellora CM-40 Espresso Machine —
-                    topic = named_part(name, written, nlp[0] if nlp else load_nlp() if load_nlp else None)
-                if k < len(sec.heading) - 1 and not refers(topic, sec.text):  # User Manual", also under "Error
-                    topic = ""  # codes", which never names it; not two headings down ("5.4.0 › Fixed")
+            if not entity_like(name):
+                continue
+            topic = title_topic(name) if k == 1 else name if sec.heading[:k] in items or about(sec.heading[:k]) else ""
+            if topic:
+                if k < len(sec.heading) - 1 and not refers(topic, sec.text):  # not two headings down ("5.4.0 ›
+                    topic = ""  # Fixed"), where the text never mentions it
                 break
         out.append(topic)
     return out
