@@ -1,0 +1,65 @@
+"""Whether a sentence states the value a question asks for: a count of the counted thing ("how many days": "27 days
+of annual leave"), or a date or time of what the asked word says ("when was it built": "… was built in 1850", not
+"consent … was granted on 3 March 2026"). Used by the verdict (verdict.judge) for "found"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..nlp import Lemmas, load_spacy
+from .evidence import Sentence
+from .parse import COUNT, DATE_TIME, like_num
+from .question import norm
+
+
+def states_value(
+    group: Sequence[Sentence],
+    names: Sequence[str],
+    value: frozenset[str],
+    word: int,
+    counted: frozenset[str] = frozenset(),
+    lex: Lemmas | None = None,
+) -> bool:
+    """Whether a sentence of `group` saying the question's word `word` (any of its words when -1) states the value
+    asked: for a count (`value` COUNT: "how many days", `counted`: the lemmas of "days"), a number within the three
+    words before the counted word ("27 days of annual leave", "a 28-bed ward"; not "closes to passengers on 2
+    January"); otherwise an entity of a label in `value` that is not one of the question's own names (its own year
+    is no answer)."""
+    own = {norm(n) for n in names}
+    for s in group:
+        if not (word in s.words if word >= 0 else s.words):
+            continue
+        if counted and lex is not None and value == COUNT:
+            toks = [t.casefold() for t in re.findall(r"\w+", s.text)]
+            forms = lex.of([t for t in toks if t[:1].isalpha()])
+            lemmas = iter(forms)
+            at = [bool(next(lemmas) & counted) if t[:1].isalpha() else False for t in toks]
+            if any(a and any(like_num(x) for x in toks[max(0, k - 3) : k]) for k, a in enumerate(at)):
+                return True
+        elif any(lab in value and t not in own for t, lab in s.typed):
+            if not (counted and value & DATE_TIME) or dated(s.text, value, counted, own):
+                return True
+    return False
+
+
+def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[str]) -> bool:
+    """Whether a date or time of the sentence is one of what the question's word says: in spaCy's parse, the word
+    (`counted`: its lemmas) is on the path from the date up to the first verb governing it, or is that verb's
+    conjunct. "… was built in 1850" and "built and opened in 1850" state when it was built; "Listed building consent
+    … was granted … on 3 March 2026" states when the consent was granted, not when the church was built (its
+    "building" says *build* only as a noun inside another phrase). True without spaCy (nothing to check with)."""
+    nlp = load_spacy()
+    if nlp is None:
+        return True
+    for ent in nlp(text).ents:  # type: ignore[operator]
+        if ent.label_ not in value or norm(ent.text) in own:
+            continue
+        path, t = [ent.root], ent.root
+        while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+            t = t.head
+            path.append(t)
+        path += [c for c in t.children if c.dep_ == "conj"] + ([t.head] if t.dep_ == "conj" else [])
+        if any(x.lemma_.lower() in counted or x.lower_ in counted for x in path):
+            return True
+    return False
