@@ -8,7 +8,8 @@ import json
 import pytest
 from editgraph import PASSAGES
 
-from vgrag.editing.suggest import _defined, fold
+from vgrag.editing.suggest import fold
+from vgrag.extraction.identity import defined_abbreviations as _defined
 from vgrag.storage.check import check_graph
 from vgrag.text import entity_id, relation_id
 

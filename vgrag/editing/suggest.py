@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..extraction.identity import defined_abbreviations
 from ..models import Entity, Passage, Relation
 from ..nlp import stop_words
 from ..text import entity_id
@@ -34,7 +35,6 @@ from .short_forms import bracketed, run_on_cells, shortened
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
-_DEFINED = re.compile(r"((?:[^\W\d_][\w'’-]*[ ,]+){1,8}?)\(([A-Z][A-Za-z0-9&.-]{1,9})\)")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _PREP = r"(?:in|on|since|from|until|by|during|of|after|before|between|for)"
 _YEAR = r"(?:1[0-9]{3}|20[0-9]{2})s?"
@@ -151,7 +151,7 @@ def duplicates(v: GraphView) -> list[Suggestion]:
     for e, head, why in run_on_cells(v):
         add(e, head, why)
     for p in v.passages.values():
-        for long, short in _defined(p.text) + bracketed(p.text, v.entities):
+        for long, short in defined_abbreviations(p.text) + bracketed(p.text, v.entities):
             a, b = v.entities.get(entity_id(short)), v.entities.get(entity_id(long))
             if a is not None and b is not None:
                 add(a, b, f'the text defines it: "{long} ({short})"')
@@ -189,21 +189,6 @@ def _people(names: dict[str, str]) -> set[str]:
     docs = nlp.pipe((names[i] for i in ids), batch_size=256)  # type: ignore[attr-defined]
     return {i for i, d in zip(ids, docs, strict=True) if [e.label_ for e in d.ents] == ["PERSON"]
             and d.ents[0].text == d.text}  # fmt: skip
-
-
-def _defined(text: str) -> list[tuple[str, str]]:
-    """(long form, abbreviation) pairs the text defines: "Chronic lymphocytic leukemia (CLL)" — the fewest words
-    before the parenthesis whose initials spell the abbreviation (words of 1-3 lowercase letters may be skipped)."""
-    out = []
-    for m in _DEFINED.finditer(text):
-        words, letters = m.group(1).replace(",", " ").split(), [c for c in m.group(2).casefold() if c.isalnum()]
-        for start in range(len(words) - 1, -1, -1):
-            span = words[start:]
-            significant = [w for w in span if not (w.islower() and len(w) <= 3)] or span
-            if [w[0].casefold() for w in significant] == letters or [w[0].casefold() for w in span] == letters:
-                out.append((" ".join(span), m.group(2)))
-                break
-    return out
 
 
 def glued_headings(v: GraphView) -> list[Suggestion]:
