@@ -28,7 +28,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, item_spa
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .pronouns import antecedent, definite
-from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject,
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject, not_taken,
                      negated, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -229,6 +229,8 @@ class ClauseReader:
             if c.dep_ in OBJ and c.pos_ != "ADP":
                 out += [(base, o) for o in coordinated(c)]
             elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of):  # "played for X"
+                if not_taken(c):
+                    continue
                 # parsed as a dative: a preposition (not the "v" of "Hadley v Baxendale": a word of a name)
                 word = "by" if c.dep_ == "agent" else c.text
                 for p in c.children:

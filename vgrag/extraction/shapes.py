@@ -47,6 +47,19 @@ def negated(tok: Tok) -> bool:
     return any(c.dep_ == "det" and c.lower_ == "no" for c in tok.children)
 
 
+_NOT_TAKEN = frozenset({"instead", "rather"})
+
+
+def not_taken(prep: Tok) -> bool:
+    """A prepositional phrase naming the alternative not taken: "instead of Lyon", "rather than by post", or the
+    phrase right after such words ("measured every two weeks instead of at selected visits") — read as a fact it
+    would say the opposite of the text. English marks this with the adverb "instead" or "rather" on the word before
+    the phrase's noun (spaCy hangs it on "of"/"than")."""
+    doc = prep.doc
+    marked = [prep] + ([doc[prep.i - 1]] if prep.i > 0 and doc[prep.i - 1].lower_ in ("of", "than") else [])
+    return any(c.dep_ == "advmod" and c.lower_ in _NOT_TAKEN for t in marked for c in t.children)
+
+
 def denied(verb: Tok) -> bool:
     """A denied existence ("there is no shop between the lighthouse and Dunlow"), which says nothing of the topic
     (as "there have been four monarchs of the house" does)."""
