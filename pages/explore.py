@@ -72,6 +72,9 @@ if typed.strip():
                 "then the closest by meaning."
             )
         )
+    if st.session_state.get("entity_pick_for") != typed:  # a new search opens its own best match, not the last
+        st.session_state.pop("entity_pick", None)  # one's pick, which a fixed key keeps while it is still listed
+        st.session_state["entity_pick_for"] = typed
     picked = st.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None
     c1, c2, c3 = st.columns(3)
