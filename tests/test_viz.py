@@ -49,6 +49,7 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
     from vgrag.present.replay import numbered_passages
     from vgrag.present.viz import STEPS, trace_graph
     from vgrag.query.pipeline import run_query
+    from vgrag.query.trace import Step
     from vgrag.storage.writer import SourceChunk, write_chunks
 
     write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
@@ -67,6 +68,13 @@ def test_one_layout_per_trace_and_citations_numbered_like_the_list(graph, embedd
     for c in tr.answer.citations:
         assert f'<li value="{c.n}"><span class="n">[{c.n}] {c.title}</span> (cited)' in html
     assert "not selected" in html or "selected by rerank" in html  # the legend
+    from vgrag.present.viz import legend
+
+    rerank = trace_graph(tr, Step.RERANK)
+    drawn = sum(e.role == "selected" for e in rerank.edges)
+    said = [m for r, _, m in legend([e.role for e in rerank.edges]) if r == "selected"]
+    # the legend never claims more selected relations than the step draws (walk22: "top 10" beside 9 drawn)
+    assert said and all(int(n) <= drawn for m in said for n in re.findall(r"\d+", m)), (said, drawn)
 
 
 def test_neighbourhood_is_laid_out_once_and_drawn_without_physics(graph, embedder):

@@ -36,7 +36,7 @@ ROLE_LABELS = {
     "seed": "seed (vector search)",
     "hop1": "reached by hop 1",
     "hop2": "reached by hop 2",
-    "selected": f"top {TOP_SELECTED} selected by rerank",
+    "selected": "top relations selected by rerank",  # how many: the step's text (fewer than TOP_SELECTED may be)
     "kept": "also kept by rerank",
     "rejected": "not selected",
     "path": "on the answer's reasoning path",
