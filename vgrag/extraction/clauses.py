@@ -29,7 +29,7 @@ from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .pronouns import antecedent, definite
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject, not_taken,
-                     negated, particle, title_named)  # fmt: skip
+                     negated, unasserted, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -245,8 +245,9 @@ class ClauseReader:
         return out if neg else [(f"not {p}" if negated(o) else p, o) for p, o in out]  # "has no branch in Leeds"
 
     def clause(self, verb: Tok) -> list[Triple]:
-        if imperative(verb) or denied(verb):  # "When the light stays on, place a cup …": an instruction to the
-            return []  # reader, not a fact about the topic; nor is "there is no shop between …"
+        if imperative(verb) or denied(verb) or unasserted(verb):  # "When the light stays on, place a cup …": an
+            return []  # instruction to the reader, not a fact about the topic; nor is "there is no shop between …",
+            # nor "the warning would have sounded …"
         subjects = self.subjects(verb)
         described = self.owner(verb) if verb.lemma_ == "be" else None
         if described is not None:  # "The current editor is X", "France's capital is Paris"

@@ -60,6 +60,32 @@ def not_taken(prep: Tok) -> bool:
     return any(c.dep_ == "advmod" and c.lower_ in _NOT_TAKEN for t in marked for c in t.children)
 
 
+def unasserted(verb: Tok) -> bool:
+    """A clause the text does not state as what happened: a counterfactual — a modal with "have" and a past
+    participle ("the stall warning would have sounded 18 seconds earlier", "she could have won") — or the clause
+    of an impersonal passive in the present ("It is recommended that the operator moves …", "It is proposed that
+    …"): a recommendation or a view, not a fact. So is every clause hung on one (its "giving the crew time …")."""
+    while True:
+        kids = list(verb.children)
+        if (
+            verb.tag_ == "VBN"
+            and any(c.tag_ == "MD" for c in kids)
+            and any(c.dep_ == "aux" and c.lower_ == "have" for c in kids)
+        ):
+            return True
+        head = verb.head
+        if (
+            verb.dep_ == "ccomp"
+            and head.tag_ == "VBN"
+            and any(c.dep_ == "nsubjpass" and c.lower_ == "it" for c in head.children)
+            and any(c.dep_ == "auxpass" and c.tag_ in ("VBZ", "VBP") for c in head.children)
+        ):
+            return True
+        if verb.dep_ not in ("advcl", "xcomp", "conj", "ccomp") or head is verb or head.pos_ not in ("VERB", "AUX"):
+            return False
+        verb = head
+
+
 def denied(verb: Tok) -> bool:
     """A denied existence ("there is no shop between the lighthouse and Dunlow"), which says nothing of the topic
     (as "there have been four monarchs of the house" does)."""
