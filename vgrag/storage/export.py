@@ -19,6 +19,13 @@ def edit_records(graph: Graph) -> list[dict]:
     return records(graph)
 
 
+def aliases(graph: Graph) -> dict[str, tuple[str, ...]]:
+    """Entity name → the other spellings merged into it (by extraction or by an edit)."""
+    from ..extraction.entities import graph_aliases  # extraction builds on storage: imported when used
+
+    return graph_aliases(graph).all()
+
+
 def _cell(value: str) -> str:
     """A CSV cell a spreadsheet shows as text: a leading =, +, -, @, tab or CR gets a ' before it (the importer,
     triple_files.read_csv, takes it off again)."""
@@ -29,14 +36,17 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
     """Entities as nodes, relations as edges (predicate and passage ids as attributes); texts without control
     characters, which XML (GraphML) cannot hold."""
     g = nx.MultiDiGraph(name=graph.name)
+    written = aliases(graph)
     for e in graph.iter_entities():
-        g.add_node(e.id, name=clean_text(e.name), passages=len(e.passage_ids))
+        also = " | ".join(clean_text(a) for a in written.get(e.name, ()))
+        g.add_node(e.id, name=clean_text(e.name), passages=len(e.passage_ids), aliases=also)
     for r in graph.iter_relations():
         g.add_edge(
             r.subject_id,
             r.object_id,
             key=r.id,
             predicate=clean_text(r.predicate),
+            when=clean_text(r.when),
             text=clean_text(r.text),
             passage_ids=",".join(r.passage_ids),
         )
@@ -50,10 +60,17 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
         nx.write_graphml(to_networkx(graph), buf)
         return buf.getvalue()
     if fmt == "json":
+        written = aliases(graph)
         data = {
             "graph": graph.name,
             "entities": [
-                {"id": e.id, "name": e.name, "relation_ids": list(e.relation_ids), "passage_ids": list(e.passage_ids)}
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "aliases": list(written.get(e.name, ())),  # other spellings merged into it
+                    "relation_ids": list(e.relation_ids),
+                    "passage_ids": list(e.passage_ids),
+                }
                 for e in graph.iter_entities()
             ],
             "relations": [
@@ -62,6 +79,7 @@ def export_graph(graph: Graph, fmt: str) -> bytes:
                     "subject": r.subject,
                     "predicate": r.predicate,
                     "object": r.object,
+                    "when": r.when,  # the date the text gives the fact, if any
                     "subject_id": r.subject_id,
                     "object_id": r.object_id,
                     "passage_ids": list(r.passage_ids),
