@@ -248,7 +248,7 @@ with st.container():  # slots, drawn or not
 with st.container():
     llm_calls_panel(trace)
 naive_panel(trace, st.session_state["naive"])
-why_missed_panel(trace, graph, ws)
+why_missed_panel(trace, graph, ws, st.session_state["naive"])
 export_panel(trace)
 review_links(trace, graph.name)  # fix, then ask again (ui/review.py)
 history_panel()

@@ -8,7 +8,7 @@ from ui.render import show_offline_answer
 from ui.safe import md_escape
 from vgrag.present.diagnose import explain_entity, explain_passage
 from vgrag.present.replay import replay_html
-from vgrag.query.trace import QueryTrace
+from vgrag.query.trace import QueryTrace, RankedPassage
 from vgrag.storage.store import Graph
 from vgrag.workspace import Workspace
 
@@ -63,10 +63,18 @@ def naive_panel(trace: QueryTrace, naive: QueryTrace) -> None:
         c1, c2 = st.columns(2)
         c1.write("**Graph**")
         c2.write("**Naive**")
+        both = [*trace.passages.passages, *naive.passages.passages]
         for p in trace.passages.passages:
-            c1.markdown(md_escape(("✓ " if p.id in n_ids else "＋ ") + p.title))
+            c1.markdown(md_escape(("✓ " if p.id in n_ids else "＋ ") + passage_label(p, both)))
         for p in naive.passages.passages:
-            c2.markdown(md_escape(("✓ " if p.id in g_ids else "− ") + p.title))
+            c2.markdown(md_escape(("✓ " if p.id in g_ids else "− ") + passage_label(p, both)))
+
+
+def passage_label(p: RankedPassage, listed: list[RankedPassage]) -> str:
+    """A passage's title, with its first words when another passage listed has the same title (two chunks of one
+    section: "✓ The letter" beside "＋ The letter" could not say which was found)."""
+    twins = {q.id for q in listed if q.title == p.title}
+    return p.title if len(twins) < 2 else f"{p.title}: “{' '.join(p.text.split()[:8])}…”"
 
 
 @st.cache_data(max_entries=4, ttl=60, show_spinner=False)
@@ -80,7 +88,17 @@ def _all_passages(_graph: Graph, uri: str, name: str, counts: tuple) -> list:
     return list(_graph.iter_passages())
 
 
-def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace) -> None:
+def missed_first(found: list[str], naive: list, pool: list) -> list:
+    """`pool` with the passages plain vector search found (`naive`, in its order) and the graph did not (`found`)
+    first."""
+    first = [p for p in naive if p.id not in set(found)]
+    ids = {p.id for p in first}
+    return first + [p for p in pool if p.id not in ids]
+
+
+def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace, naive: QueryTrace | None = None) -> None:
+    """Look up why a passage or an entity is not in the answer. The passages listed first are those plain vector
+    search found and the graph did not — the likeliest to be asked about — not the graph's first passage."""
     with st.expander("Why was this missed?"):
         kind = st.radio("Look up", ["passage", "entity"], horizontal=True, key="miss_kind")
         d = None
@@ -91,6 +109,8 @@ def why_missed_panel(trace: QueryTrace, graph: Graph, ws: Workspace) -> None:
                 if counts["passages"] <= 3000
                 else list(trace.passages.passages)
             )
+            if naive is not None:
+                pool = missed_first(trace.passage_ids(), list(naive.passages.passages), pool)
             chosen = st.selectbox("Passage", pool, format_func=lambda x: f"{x.title}: {x.text[:70]}", key="miss_pick")
             d = explain_passage(trace, graph, chosen.id) if chosen else None
         else:
