@@ -58,3 +58,16 @@ def test_a_span_no_entity_is_named_made_only_of_names_the_graph_has_is_no_name()
         "Seddon Co-operative Winery", "Seddon")  # fmt: skip
     alone = [QueryEntity("Woolshed Café", "name-span")]
     assert query_names(_trace("Who designed the Woolshed Café?", alone, [])) == ("Woolshed Café",)
+
+
+def test_names_that_overlap_in_the_question_are_the_one_name_they_are_part_of():
+    """walk22: "on 9 February 2026" gave "9 February" and "February 2026", and the verdict said the evidence "states
+    “9 February”, “G-HBRX” and “February 2026”" — a name the question never wrote."""
+    q = "Who was the pilot flying of G-HBRX on 9 February 2026?"
+    ents = [QueryEntity("9 February", "name-span"), QueryEntity("G-HBRX", "name-span"),
+            QueryEntity("February 2026", "name-span")]  # fmt: skip
+    assert query_names(_trace(q, ents, [])) == ("9 February 2026", "G-HBRX")
+    # names side by side, or one inside another, stay as they are
+    side = [QueryEntity("Black Hawk", "exact-name", "e-bh"), QueryEntity("Black Hawk Township", "name-span")]
+    assert query_names(_trace("Which county borders Black Hawk Township?", side, [])) == (
+        "Black Hawk", "Black Hawk Township")  # fmt: skip

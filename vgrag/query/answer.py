@@ -130,6 +130,18 @@ def _chain_similarity(question: np.ndarray, vectors: list[np.ndarray]) -> float:
 _FIGURE = re.compile(r"(?<![\w.,:])\d+(?:[.,:]\d+)*(?![\w])")
 
 
+def _joined(names: list[str], question: str) -> list[str]:
+    """Names that overlap where the question writes them, as the one name they are part of ("9 February" and
+    "February 2026" of "on 9 February 2026": the date, not two names the evidence must each state)."""
+    low = question.casefold()
+    for a, b in ((a, b) for a in names for b in names if a != b):
+        i, j = low.find(a.casefold()), low.find(b.casefold())
+        if 0 <= i < j < i + len(a) < j + len(b):
+            whole = question[i : j + len(b)]
+            return _joined(list(dict.fromkeys(whole if n in (a, b) else n for n in names)), question)
+    return names
+
+
 def _only_names(span: str, names: set[str]) -> bool:
     """Whether the (normalised) span is nothing but these names side by side ("bellhaven sauvignon blanc")."""
     left = f" {span} "
@@ -164,7 +176,7 @@ def query_names(trace: QueryTrace) -> tuple[str, ...]:
     spans = {norm(n) for e, n in zip(ents, found, strict=True) if e.entity_id is None} - exact
     names = [n for n in names if not (norm(n) in spans and _only_names(norm(n), exact - {norm(n)}))]
     names = [re.sub(r"\W*\d+$", "", n) if cut_at_point(n, trace.question) else n for n in names]  # "TLS 1" → "TLS"
-    names = list(dict.fromkeys(n for n in names if n))
+    names = _joined(list(dict.fromkeys(n for n in names if n)), trace.question)
     figures = [f for f in _FIGURE.findall(trace.question) if not any(f" {norm(f)} " in f" {norm(n)} " for n in names)]
     return tuple(dict.fromkeys([*names, *figures]))
 
