@@ -245,9 +245,8 @@ class ClauseReader:
         return out if neg else [(f"not {p}" if negated(o) else p, o) for p, o in out]  # "has no branch in Leeds"
 
     def clause(self, verb: Tok) -> list[Triple]:
-        if imperative(verb) or denied(verb) or unasserted(verb):  # "When the light stays on, place a cup …": an
-            return []  # instruction to the reader, not a fact about the topic; nor is "there is no shop between …",
-            # nor "the warning would have sounded …"
+        if imperative(verb) or denied(verb):  # "When the light stays on, place a cup …": an instruction to the
+            return []  # reader, not a fact about the topic; nor is "there is no shop between …"
         subjects = self.subjects(verb)
         described = self.owner(verb) if verb.lemma_ == "be" else None
         if described is not None:  # "The current editor is X", "France's capital is Paris"
@@ -290,6 +289,8 @@ class ClauseReader:
             when = ", ".join(dict.fromkeys([o.year, *years] if o.year else years))  # "a 2001 war film" too
             if t := triple(s.text, p, o.text, when):
                 out.append(t)
+        if hedge := unasserted(verb):  # "would have sounded at", "(recommended) moves": never read as done
+            out = [t for x in out if (t := triple(x.subject, f"{hedge} {x.predicate}", x.object, x.when))]
         return out
 
     def possessed(self, verb: Tok) -> bool:

@@ -60,19 +60,19 @@ def not_taken(prep: Tok) -> bool:
     return any(c.dep_ == "advmod" and c.lower_ in _NOT_TAKEN for t in marked for c in t.children)
 
 
-def unasserted(verb: Tok) -> bool:
-    """A clause the text does not state as what happened: a counterfactual — a modal with "have" and a past
-    participle ("the stall warning would have sounded 18 seconds earlier", "she could have won") — or the clause
-    of an impersonal passive in the present ("It is recommended that the operator moves …", "It is proposed that
-    …"): a recommendation or a view, not a fact. So is every clause hung on one (its "giving the crew time …")."""
+def unasserted(verb: Tok) -> str:
+    """What makes a clause something the text does not state as having happened, as the words to keep in its
+    predicate ("" for a stated fact): a counterfactual — a modal with "have" and a past participle ("the stall
+    warning would have sounded 18 seconds earlier": "would have") — or the clause of an impersonal passive in the
+    present ("It is recommended that the operator moves …": "(recommended)"): a recommendation or a view. So is
+    every clause hung on one (its "giving the crew time …"). Kept, so the passage stays reachable by its names, but
+    never read as what happened."""
+    own = True  # the verb's own modal reads on ("would have sounded at"); a clause hung on it gets it in brackets
     while True:
         kids = list(verb.children)
-        if (
-            verb.tag_ == "VBN"
-            and any(c.tag_ == "MD" for c in kids)
-            and any(c.dep_ == "aux" and c.lower_ == "have" for c in kids)
-        ):
-            return True
+        modal = [c for c in kids if c.tag_ == "MD"]
+        if verb.tag_ == "VBN" and modal and any(c.dep_ == "aux" and c.lower_ == "have" for c in kids):
+            return f"{modal[0].lower_} have" if own else f"({modal[0].lower_} have)"
         head = verb.head
         if (
             verb.dep_ == "ccomp"
@@ -80,10 +80,10 @@ def unasserted(verb: Tok) -> bool:
             and any(c.dep_ == "nsubjpass" and c.lower_ == "it" for c in head.children)
             and any(c.dep_ == "auxpass" and c.tag_ in ("VBZ", "VBP") for c in head.children)
         ):
-            return True
+            return f"({head.lower_})"
         if verb.dep_ not in ("advcl", "xcomp", "conj", "ccomp") or head is verb or head.pos_ not in ("VERB", "AUX"):
-            return False
-        verb = head
+            return ""
+        verb, own = head, False
 
 
 def denied(verb: Tok) -> bool:
