@@ -3,10 +3,11 @@
 19"): a regional rail operator, a wine estate, a small company's people documents, a district council's planning
 pages, a hospital ward's leaflets, and ("Session 20") a university's MSc handbook and a home-insurance policy, and
 ("Session 21") walk21's message-queue changelog, runbook and postmortem and a clinical trial's protocol and safety
-review (tests/fixtures/<name>: Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable question is said to be
-"not in these documents" but those named with why, at least as many are "found" as were, the evidence shows every
-answer but those named with why, and no unanswerable question is "found" but those named with why. (The observatory
-upload has its own module, tests/test_verdict_upload.py.)"""
+review, and ("Session 22") walk22's air-accident report with the operator's safety bulletin and a family's notes
+with a 1921 letter (tests/fixtures/<name>: Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable
+question is said to be "not in these documents" but those named with why, at least as many are "found" as were, the
+evidence shows every answer but those named with why, and no unanswerable question is "found" but those named with
+why. (The observatory upload has its own module, tests/test_verdict_upload.py.)"""
 
 from __future__ import annotations
 
@@ -138,6 +139,43 @@ UPLOADS = {
             }
         ),
         never_found=("Which ethics committee approved ORCHID-2 in Germany?",),
+    ),  # fmt: skip
+    # session 22, written with its questions by the walk-through walk22 before the app ran on it, committed before
+    # the code changed (272d2f3). The pilot flying is "the captain" in the sentence the evidence shows and "Captain
+    # Ruth Okonjo" in the crew table; the bulletin (Munro's exercise, the checklist's date) is reached from the
+    # report only through the recommendations, whose sentences say what is recommended, not what was done.
+    "hba_incident": Measured(
+        2,
+        not_in_evidence=frozenset(
+            {
+                "Who was the pilot flying of G-HBRX on 9 February 2026?",
+                "Who answers Safety Recommendation 2026-032 for the operator?",
+                "From which date does the operator's checklist implement Safety Recommendation 2026-031?",
+            }
+        ),
+        never_found=(
+            "Who was the pilot flying of G-HBRT at Sumburgh in December 2025?",
+            "What was the outside air temperature when the ice detector alert sounded on G-HBRX?",
+            "Who led Highland Boreal Airways' internal investigation of the G-HBRT event?",
+        ),
+    ),  # fmt: skip
+    # session 22, as hba_incident. The letter says "He works at the steel plant" after "Marysia's brother Stanisław
+    # writes from Buffalo", and "She married Jan Pyrek" after "Kasia is Katarzyna Pyrek": the evidence shows the
+    # sentence with the pronoun, not the one naming the person; "Bridget Keane (née Walsh)" is not among it.
+    "nowak_family": Measured(
+        1,
+        not_in_evidence=frozenset(
+            {
+                "Where did the brother of Józef Nowak's wife work in 1921?",
+                "Whom did the neighbour who witnessed Józef Nowak's wedding marry?",
+                "What was the maiden name of the mother of Walter Nowak's wife?",
+            }
+        ),
+        never_found=(
+            "In which cemetery is Wojciech Nowak buried?",
+            "When did Stanisław Kowalczyk marry Zofia Mróz?",
+            "Which ship brought Marianna Nowak and the children to America in 1907?",
+        ),
     ),  # fmt: skip
 }
 
