@@ -49,3 +49,26 @@ def test_how_it_works_tells_the_runs_own_knobs_and_method():
     assert naive.startswith("The naive method uses no graph") and "3 passages nearest" in naive
     hybrid = how_it_works(QueryParams(passage_top_k=4), "hybrid")
     assert "the 8 passages nearest" in hybrid and "reciprocal rank" in hybrid and "seeds" in hybrid
+
+
+def test_an_eviction_that_changed_nothing_says_how_to_watch_it_work(graph, embedder):
+    """On a small graph eviction never drops anything (walk22: "∅" in all 16 runs); the step says which cap would,
+    and that cap does."""
+    import re
+
+    from test_retrieve import FACTS, Q
+
+    from vgrag.present.explain import explain
+    from vgrag.query.pipeline import run_query
+    from vgrag.query.trace import Step
+    from vgrag.storage.writer import SourceChunk, write_chunks
+
+    write_chunks(graph, embedder, [SourceChunk("doc", "facts", t, i, (tr,)) for i, (t, tr) in enumerate(FACTS)])
+    calm = run_query(Q, graph, embedder, QueryParams(hops=2))
+    text = explain(calm, Step.EVICTION)
+    hint = re.search(r"Set the cap below (\d+) to watch it drop the least similar", text)
+    assert text.startswith("No change") and hint, text
+    cap = int(hint.group(1)) - 1
+    busy = run_query(Q, graph, embedder, QueryParams(hops=2, eviction_cap=cap))
+    assert busy.eviction is not None and busy.eviction.evicted, busy.eviction
+    assert "least similar to the question were dropped" in explain(busy, Step.EVICTION)

@@ -125,10 +125,12 @@ def explain(trace: QueryTrace, step: Step) -> str:
         )
     if step is Step.EVICTION and trace.eviction:
         e = trace.eviction
+        seeds = len(trace.seeds.relation_hits) if trace.seeds else 0  # kept whatever the cap
         if e.before == e.after:
             return (
                 f"No change: {_n(e.before, 'candidate relation')} fit within the Eviction cap of {e.cap}, so none was "
                 "evicted."
+                + (f" Set the cap below {e.before} to watch it drop the least similar." if e.before > seeds else "")
             )
         return (
             f"{_n(e.before, 'candidate relation')} exceeded the Eviction cap of {e.cap}: the {len(e.evicted)} "
