@@ -43,15 +43,16 @@ def antecedent(reader: Any, tok: Any) -> Any:
 
 
 def definite(reader: Any, tok: Any) -> Any:
-    """The reader's argument for the name a definite common noun alone refers to ("The service, which is based in
-    Geneva, …" after "the International Cryosphere Monitoring Service (ICMS)"): the nearest earlier mention in the
-    text headed by the same noun lemma (the head of its name, not a word inside one: "the film" is not the "Film"
-    of "Film and Television Institute"; its last word, or followed by its preposition: "University of Sheffield",
-    not "Wensleydale Pie 412" of a table row) in the same number that the reader reads as a name of two words or
-    more; or None. A noun with its own preposition ("the laccase of Myceliophthora thermophila") is introduced by
-    it, not one named before."""
+    """The reader's argument for the name a definite common noun alone refers to, or None. "The service, which is
+    based in Geneva, …" after "the International Cryosphere Monitoring Service (ICMS)"; "The flaw was reported by
+    …" after "Fixed CVE-2026-1187, a log-injection flaw in the admin API". The noun's nearest earlier mention in the
+    text (same lemma, same number, the head of its phrase: not the "Film" of "Film and Television Institute", not
+    "Wensleydale Pie 412" of a table row) must be tied to a name by the text itself (`tie`); when it is not ("A
+    second flaw was found …"), the noun stays unresolved — an older tie is not looked for past it. Not resolved: a
+    noun with its own preposition ("the laccase of Myceliophthora thermophila") or a restrictive clause ("the flaw
+    found in 3.1", "the company that bought it"), which pick out something of their own."""
     if tok.pos_ != "NOUN" or not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) or \
-            any(c.dep_ == "prep" for c in tok.children):  # fmt: skip
+            any(c.dep_ == "prep" or restrictive(c) for c in tok.children):  # fmt: skip
         return None
     lemma, number, doc = tok.lemma_.casefold(), tok.morph.get("Number"), reader.doc
     for i in range(tok.i - 1, -1, -1):
@@ -62,10 +63,26 @@ def definite(reader: Any, tok: Any) -> Any:
             continue
         if i + 2 < len(doc) and doc[i + 1].is_quote and i + 2 in reader.quoted:
             return reader.named(reader.quoted[i + 2], t)  # the title written beside it: 'our exhibition "Measuring
-        a = reader.subject_arg(t)  # the Heavens"' (the parser reads a quoted title as anything); or its apposition
-        if a is not None and a.kind == "name" and " " in a.text:
-            return a
+        return tie(reader, t)  # the Heavens"' (the parser reads a quoted title as anything)
     return None
+
+
+def tie(reader: Any, t: Any) -> Any:
+    """The name the text ties a common noun to, or None: the name it heads ("the Harrowgate astrolabe"), the name
+    it describes as an apposition ("CVE-2026-1187, a log-injection flaw") or a copula's attribute ("Velmora is a
+    coastal town"), the name in apposition to it ("a flaw, CVE-2026-1187,", "a flaw (CVE-2026-1187)"), or the
+    name an earlier definite mention resolved to — read as the clause reader reads them everywhere else. Not the
+    noun itself written with a capital."""
+    a = reader.subject_arg(t)
+    if a is None or a.kind != "name":
+        a = next((n for c in t.children if c.dep_ == "appos" and (n := reader.arg(c)) is not None and
+                  n.kind == "name"), None)  # fmt: skip
+    return a if a is not None and a.kind == "name" and a.text.casefold() != t.text.casefold() else None
+
+
+def restrictive(c: Any) -> bool:
+    """Whether a noun's child is a clause that restricts it (no comma before it): "the flaw found in 3.1"."""
+    return c.dep_ in ("relcl", "acl") and c.left_edge.i > 0 and c.doc[c.left_edge.i - 1].text not in (",", "(", "—")
 
 
 def agrees_plural(tok: Any) -> bool:
