@@ -161,7 +161,7 @@ class ClauseReader:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
-        the = definite(self, tok)  # "the service" after "the … Monitoring Service", "the flaw" after "CVE-…, a flaw"
+        the = None if self.topic and self.about.anaphor(tok) else definite(self, tok)  # not "the river" of a river
         return the or Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:

@@ -4,15 +4,21 @@ of the kind the pronoun asks for (a person for "he"/"she", anything else named f
 morphology and entity labels. "Brightwater Energy plc announced that it will build …": it is Brightwater Energy
 plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. A subject "they" is the one named group before
 it, plural by spaCy's number or by the verb it agrees with ("Northwind Haulage are … They moved …"), or nothing when
-that is not clear (`group`). Likewise a definite noun alone ("the service",
-"the astrolabe") is the name the text gave it before, whose head is that noun ("the International Cryosphere
-Monitoring Service", "the Harrowgate astrolabe"). A text with a topic (a Wikipedia article, a section named after
-someone) keeps reading its pronouns and "the film" as the topic (clauses.ClauseReader.arg, subject_arg)."""
+that is not clear (`group`). A text with a topic (a Wikipedia article, a section named after someone) keeps reading
+its pronouns as the topic (clauses.ClauseReader.arg).
+
+A definite noun alone ("the service", "the flaw", "the company") is, in any text, the name the same text tied that
+noun to (`definite`, `tie`): the name it heads ("the International Cryosphere Monitoring Service"), the name it
+describes ("CVE-2026-1187, a log-injection flaw"; "Harrow & Vane is a cutlery company") or the name set beside it
+("a flaw (CVE-2026-1187)"). Only the text's own words tie (the model has no word vectors, so "the vulnerability"
+is not "a flaw"); with no tie it is read as before: unresolved, or the topic when the text has one
+(clauses.ClauseReader.arg, subject_arg)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .mentions import quantified
 from .shapes import SUBJ
 
 _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
@@ -73,6 +79,8 @@ def tie(reader: Any, t: Any) -> Any:
     coastal town"), the name in apposition to it ("a flaw, CVE-2026-1187,", "a flaw (CVE-2026-1187)"), or the
     name an earlier definite mention resolved to — read as the clause reader reads them everywhere else. Not the
     noun itself written with a capital."""
+    if quantified(t):
+        return None  # "the fourth film to star …", "many flaws": not one thing named
     a = reader.subject_arg(t)
     if a is None or a.kind != "name":
         a = next((n for c in t.children if c.dep_ == "appos" and (n := reader.arg(c)) is not None and
