@@ -1,8 +1,11 @@
-"""A definite noun alone ("the vulnerability", "the drug", "the company", "the lighthouse") is the name the same text
-has tied to that noun: the name it describes ("CVE-2025-31844, a path-traversal vulnerability"), the name set beside
+"""A definite noun alone ("the vulnerability", "the drug", "the company") is the name the same text has tied to that
+noun: the name it describes ("CVE-2025-31844, a path-traversal vulnerability"), the name set beside
 it ("a path-traversal vulnerability, CVE-2025-31844," or in brackets), a copula's subject ("… is a bakery company")
-or the name it heads ("the Ashcombe Festival") — pronouns.definite and pronouns.tie. With no such tie, or when the
-noun's nearest mention is not tied to a name, it stays as it was read before (unresolved, or the text's topic)."""
+or the name it heads ("the Harrowgate astrolabe") — pronouns.definite and pronouns.tie, in a text with no topic (a
+changelog's "Security" section, a bulletin, a news story). With no such tie, when the noun's nearest mention is not
+tied to a name, or when its own words pick out another thing, it stays unresolved. A text with a topic reads a
+definite subject as its topic, as before (test_extract_anaphora: resolving there was measured and rejected,
+docs/extraction.md)."""
 
 from __future__ import annotations
 
@@ -30,44 +33,34 @@ def test_the_vulnerability_is_the_identifier_the_advisory_gave_it(first):
     assert ("CVE-2025-31844", "reported by", "Daniel Whitfield") in got, got
 
 
-def test_the_drug_is_the_one_the_section_named_not_the_disease():
+def test_the_drug_is_the_one_word_name_the_bulletin_gave_it():
+    # a formulary bulletin's section ("New medicines") has no topic; "Dravelimab" is one word
     text = (
-        "Most patients start on Dravelimab (DRV-118), a biologic drug that blocks interleukin-23. The drug was "
-        "approved by the European Medicines Agency in 2024 and is given by injection every eight weeks."
+        "From 1 March the formulary adds Dravelimab (DRV-118), a biologic drug that blocks interleukin-23, for "
+        "moderate plaque psoriasis. The drug was approved by the European Medicines Agency in 2024 and is given by "
+        "injection every eight weeks."
     )
-    got = facts([extract_one(text, "Plaque psoriasis")])
+    got = facts([extract_one(text)])
     assert ("Dravelimab", "approved by", "European Medicines Agency") in got, got
-    assert ("Plaque psoriasis", "approved by", "European Medicines Agency") not in got, got  # was the topic's
 
 
-def test_the_company_in_a_biography_is_the_company_she_joined():
+def test_without_the_text_s_own_word_the_drug_stays_unresolved():
+    # "antibody" is not "drug" to a model without word vectors: no tie, no guess
     text = (
-        "Marion Talbot was born in Sheffield in 1948. In 1979 she joined Harrow & Vane, a cutlery company founded "
-        "in 1861. The company was sold to Viners in 1983, and Talbot moved to London."
+        "Most patients start on Dravelimab (DRV-118), a monoclonal antibody against interleukin-23. The drug was "
+        "approved by the European Medicines Agency in 2024."
     )
-    got = facts([extract_one(text, "Marion Talbot")])
-    assert ("Harrow & Vane", "sold to", "Viners") in got, got
-    assert ("Marion Talbot", "sold to", "Viners") not in got, got  # the article's subject was not sold
+    got = facts([extract_one(text)])
+    assert not [f for f in got if f[2] == "European Medicines Agency"], got
 
 
-def test_the_lighthouse_is_the_one_named_in_a_town_article():
+def test_a_modifier_picks_out_another_garage():
     text = (
-        "Hadley Cove is a fishing village on the north coast of Anglesey. Its harbour is guarded by Penrhos Light, a "
-        "lighthouse built in 1859. The lighthouse was automated by Trinity House in 1988."
+        "Harlow Estates bought Kelso Road depot, a bus garage opened in 1932. The 1968 garage was demolished by "
+        "Brannock Construction in 2021."
     )
-    got = facts([extract_one(text, "Hadley Cove")])
-    assert ("Penrhos Light", "automated by", "Trinity House") in got, got
-    assert ("Hadley Cove", "automated by", "Trinity House") not in got, got
-
-
-def test_the_festival_is_the_name_it_heads():
-    text = (
-        "Ashcombe is a market town in Dorset. The Ashcombe Festival is held each July in the town square. The "
-        "festival was founded by Rosa Pennington in 1972."
-    )
-    got = facts([extract_one(text, "Ashcombe")])
-    assert ("Ashcombe Festival", "founded by", "Rosa Pennington") in got, got
-    assert ("Ashcombe", "founded by", "Rosa Pennington") not in got, got
+    got = facts([extract_one(text)])
+    assert not [f for f in got if f[0] == "Kelso Road depot" and "Brannock" in f[2]], got
 
 
 def test_a_nearer_unnamed_mention_stops_the_search():

@@ -161,7 +161,7 @@ class ClauseReader:
             return self.named(text, tok)
         if len([t for t in words if t.is_alpha]) >= 2:
             return Arg(text, "phrase", year)
-        the = None if self.topic and self.about.anaphor(tok) else definite(self, tok)  # not "the river" of a river
+        the = definite(self, tok) if not self.topic else None  # "the service" after "the … Monitoring Service"
         return the or Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
 
     def subject_arg(self, tok: Tok) -> Arg | None:

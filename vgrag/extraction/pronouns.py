@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .mentions import quantified
 from .shapes import SUBJ
 
 _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
@@ -55,10 +54,8 @@ def definite(reader: Any, tok: Any) -> Any:
     text (same lemma, same number, the head of its phrase: not the "Film" of "Film and Television Institute", not
     "Wensleydale Pie 412" of a table row) must be tied to a name by the text itself (`tie`); when it is not ("A
     second flaw was found …"), the noun stays unresolved — an older tie is not looked for past it. Not resolved: a
-    noun with its own preposition ("the laccase of Myceliophthora thermophila") or a restrictive clause ("the flaw
-    found in 3.1", "the company that bought it"), which pick out something of their own."""
-    if tok.pos_ != "NOUN" or not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) or \
-            any(c.dep_ == "prep" or restrictive(c) for c in tok.children):  # fmt: skip
+    noun with its own modifier (`bare`), which picks out something of its own."""
+    if not bare(tok):
         return None
     lemma, number, doc = tok.lemma_.casefold(), tok.morph.get("Number"), reader.doc
     for i in range(tok.i - 1, -1, -1):
@@ -79,18 +76,28 @@ def tie(reader: Any, t: Any) -> Any:
     coastal town"), the name in apposition to it ("a flaw, CVE-2026-1187,", "a flaw (CVE-2026-1187)"), or the
     name an earlier definite mention resolved to — read as the clause reader reads them everywhere else. Not the
     noun itself written with a capital."""
-    if quantified(t):
-        return None  # "the fourth film to star …", "many flaws": not one thing named
-    a = reader.subject_arg(t)
+    a = None if bare(t) else reader.subject_arg(t)  # an earlier bare "the flaw": the name it refers to, below
     if a is None or a.kind != "name":
         a = next((n for c in t.children if c.dep_ == "appos" and (n := reader.arg(c)) is not None and
-                  n.kind == "name"), None)  # fmt: skip
+                  n.kind == "name"), None) or (definite(reader, t) if bare(t) else None)  # fmt: skip
     return a if a is not None and a.kind == "name" and a.text.casefold() != t.text.casefold() else None
 
 
-def restrictive(c: Any) -> bool:
-    """Whether a noun's child is a clause that restricts it (no comma before it): "the flaw found in 3.1"."""
-    return c.dep_ in ("relcl", "acl") and c.left_edge.i > 0 and c.doc[c.left_edge.i - 1].text not in (",", "(", "—")
+def bare(tok: Any) -> bool:
+    """Whether a token is a definite common noun alone: "the"/"this" and nothing else that picks out which — no
+    modifier ("the 1968 election", "the new office"), no preposition ("the laccase of
+    Myceliophthora thermophila") and no restrictive clause ("the flaw found in 3.1", "the company that bought it");
+    an apposition or a clause set off by a comma ("The service, which is based in Geneva, …") adds, not restricts."""
+    return tok.pos_ == "NOUN" and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) and \
+        all(c.dep_ in ("det", "punct", "appos", "cc", "conj", "case") or restrictive(c) is False for c in tok.children)
+
+
+def restrictive(c: Any) -> bool | None:
+    """Whether a noun's clause restricts it (no comma before it: "the flaw found in 3.1"); None for a child that is
+    not a clause."""
+    if c.dep_ not in ("relcl", "acl"):
+        return None
+    return c.left_edge.i == 0 or c.doc[c.left_edge.i - 1].text not in (",", "(", "—")
 
 
 def agrees_plural(tok: Any) -> bool:
