@@ -86,16 +86,18 @@ def tie(reader: Any, t: Any) -> Any:
 def bare(tok: Any) -> bool:
     """Whether a token is a definite common noun alone: "the"/"this" and nothing else that picks out which — no
     modifier ("the 1968 election", "the new office"), no preposition ("the laccase of
-    Myceliophthora thermophila") and no restrictive clause ("the flaw found in 3.1", "the company that bought it");
+    Myceliophthora thermophila") and no restrictive relative clause ("the company that bought it");
     an apposition or a clause set off by a comma ("The service, which is based in Geneva, …") adds, not restricts."""
     return tok.pos_ == "NOUN" and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) and \
-        all(c.dep_ in ("det", "punct", "appos", "cc", "conj", "case") or restrictive(c) is False for c in tok.children)
+        all(c.dep_ in ("det", "punct", "appos", "cc", "conj", "case", "acl") or restrictive(c) is False for c in
+            tok.children)
 
 
 def restrictive(c: Any) -> bool | None:
-    """Whether a noun's clause restricts it (no comma before it: "the flaw found in 3.1"); None for a child that is
-    not a clause."""
-    if c.dep_ not in ("relcl", "acl"):
+    """Whether a noun's relative clause restricts it (no comma before it: "the company that bought it"); None for a
+    child that is no relative clause. A participle is not counted: the parser reads "fields that the trust bought
+    from …" as "the trust (that was) bought from …", so "the flaw found in 3.1" is read as "the flaw"."""
+    if c.dep_ != "relcl":
         return None
     return c.left_edge.i == 0 or c.doc[c.left_edge.i - 1].text not in (",", "(", "—")
 
