@@ -85,12 +85,17 @@ def tie(reader: Any, t: Any) -> Any:
 
 def bare(tok: Any) -> bool:
     """Whether a token is a definite common noun alone: "the"/"this" and nothing else that picks out which — no
-    modifier ("the 1968 election", "the new office"), no preposition ("the laccase of
-    Myceliophthora thermophila") and no restrictive relative clause ("the company that bought it");
-    an apposition or a clause set off by a comma ("The service, which is based in Geneva, …") adds, not restricts."""
-    return tok.pos_ == "NOUN" and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) and \
-        all(c.dep_ in ("det", "punct", "appos", "cc", "conj", "case", "acl") or restrictive(c) is False for c in
-            tok.children)
+    modifier ("the 1968 election", "the new office"), no preposition ("the laccase of Myceliophthora thermophila")
+    and no restrictive relative clause ("the company that bought it"); an apposition or a clause set off by a comma
+    ("The service, which is based in Geneva, …") adds, not restricts."""
+    return (
+        tok.pos_ == "NOUN"
+        and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children)
+        and all(
+            c.dep_ in ("det", "punct", "appos", "cc", "conj", "case", "acl") or restrictive(c) is False
+            for c in tok.children
+        )
+    )
 
 
 def restrictive(c: Any) -> bool | None:
