@@ -7,12 +7,13 @@ it, plural by spaCy's number or by the verb it agrees with ("Northwind Haulage a
 that is not clear (`group`). A text with a topic (a Wikipedia article, a section named after someone) keeps reading
 its pronouns as the topic (clauses.ClauseReader.arg).
 
-A definite noun alone ("the service", "the flaw", "the company") is, in any text, the name the same text tied that
-noun to (`definite`, `tie`): the name it heads ("the International Cryosphere Monitoring Service"), the name it
-describes ("CVE-2026-1187, a log-injection flaw"; "Harrow & Vane is a cutlery company") or the name set beside it
-("a flaw (CVE-2026-1187)"). Only the text's own words tie (the model has no word vectors, so "the vulnerability"
-is not "a flaw"); with no tie it is read as before: unresolved, or the topic when the text has one
-(clauses.ClauseReader.arg, subject_arg)."""
+A definite noun alone ("the service", "the flaw", "the company") is, in a text with no topic, the name the same text
+tied that noun to (`definite`, `tie`): the name it heads ("the International Cryosphere Monitoring Service"), the
+name it describes ("CVE-2026-1187, a log-injection flaw"; "Harrow & Vane is a cutlery company") or the name set
+beside it ("a flaw (CVE-2026-1187)"). Only the text's own words tie (the model has no word vectors, so "the
+vulnerability" is not "a flaw"); with no tie it stays unresolved. A text with a topic reads a definite subject as
+its topic (clauses.ClauseReader.arg, subject_arg): resolving there was measured on MuSiQue and rejected
+(docs/extraction.md)."""
 
 from __future__ import annotations
 
