@@ -115,8 +115,11 @@ UPLOADS = {
                 "Who was paged first for INC-2291, and what is their role in the on-call rotation?",
                 # lost at the merge of session 21 (9 → 7 of 12 on the two walk21 uploads): "The flaw was reported by
                 # Jonas Berger" under "3.2.1 › Security" was hung on the product (a wrong triple that reached the
-                # passage); that section no longer inherits the topic (documents.topics.refers) and "the flaw" is not
-                # yet resolved to CVE-2026-1187 named before it
+                # passage); that section no longer inherits the topic (documents.topics.refers). "The flaw" is now
+                # CVE-2026-1187 (pronouns.definite: CVE-2026-1187 | reported by | Jonas Berger), but nothing links 3.2.1
+                # to CVE-2026-1187: the summary table's cell is one name ("Security fix for CVE-2026-1187") and
+                # "Fixed CVE-2026-1187, …" has no subject in a section with no topic; the text says "flaw", the
+                # question "vulnerability"
                 "Who reported the vulnerability fixed in Larkspur 3.2.1?",
             }
         ),

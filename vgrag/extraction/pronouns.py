@@ -4,10 +4,16 @@ of the kind the pronoun asks for (a person for "he"/"she", anything else named f
 morphology and entity labels. "Brightwater Energy plc announced that it will build …": it is Brightwater Energy
 plc; '"…," said Sarah Okonkwo. She added …': she is Sarah Okonkwo. A subject "they" is the one named group before
 it, plural by spaCy's number or by the verb it agrees with ("Northwind Haulage are … They moved …"), or nothing when
-that is not clear (`group`). Likewise a definite noun alone ("the service",
-"the astrolabe") is the name the text gave it before, whose head is that noun ("the International Cryosphere
-Monitoring Service", "the Harrowgate astrolabe"). A text with a topic (a Wikipedia article, a section named after
-someone) keeps reading its pronouns and "the film" as the topic (clauses.ClauseReader.arg, subject_arg)."""
+that is not clear (`group`). A text with a topic (a Wikipedia article, a section named after someone) keeps reading
+its pronouns as the topic (clauses.ClauseReader.arg).
+
+A definite noun alone ("the service", "the flaw", "the company") is, in a text with no topic, the name the same text
+tied that noun to (`definite`, `tie`): the name it heads ("the International Cryosphere Monitoring Service"), the
+name it describes ("CVE-2026-1187, a log-injection flaw"; "Harrow & Vane is a cutlery company") or the name set
+beside it ("a flaw (CVE-2026-1187)"). Only the text's own words tie (the model has no word vectors, so "the
+vulnerability" is not "a flaw"); with no tie it stays unresolved. A text with a topic reads a definite subject as
+its topic (clauses.ClauseReader.arg, subject_arg): resolving there was measured on MuSiQue and rejected
+(docs/extraction.md)."""
 
 from __future__ import annotations
 
@@ -43,15 +49,14 @@ def antecedent(reader: Any, tok: Any) -> Any:
 
 
 def definite(reader: Any, tok: Any) -> Any:
-    """The reader's argument for the name a definite common noun alone refers to ("The service, which is based in
-    Geneva, …" after "the International Cryosphere Monitoring Service (ICMS)"): the nearest earlier mention in the
-    text headed by the same noun lemma (the head of its name, not a word inside one: "the film" is not the "Film"
-    of "Film and Television Institute"; its last word, or followed by its preposition: "University of Sheffield",
-    not "Wensleydale Pie 412" of a table row) in the same number that the reader reads as a name of two words or
-    more; or None. A noun with its own preposition ("the laccase of Myceliophthora thermophila") is introduced by
-    it, not one named before."""
-    if tok.pos_ != "NOUN" or not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children) or \
-            any(c.dep_ == "prep" for c in tok.children):  # fmt: skip
+    """The reader's argument for the name a definite common noun alone refers to, or None. "The service, which is
+    based in Geneva, …" after "the International Cryosphere Monitoring Service (ICMS)"; "The flaw was reported by
+    …" after "Fixed CVE-2026-1187, a log-injection flaw in the admin API". The noun's nearest earlier mention in the
+    text (same lemma, same number, the head of its phrase: not the "Film" of "Film and Television Institute", not
+    "Wensleydale Pie 412" of a table row) must be tied to a name by the text itself (`tie`); when it is not ("A
+    second flaw was found …"), the noun stays unresolved — an older tie is not looked for past it. Not resolved: a
+    noun with its own modifier (`bare`), which picks out something of its own."""
+    if not bare(tok):
         return None
     lemma, number, doc = tok.lemma_.casefold(), tok.morph.get("Number"), reader.doc
     for i in range(tok.i - 1, -1, -1):
@@ -62,10 +67,45 @@ def definite(reader: Any, tok: Any) -> Any:
             continue
         if i + 2 < len(doc) and doc[i + 1].is_quote and i + 2 in reader.quoted:
             return reader.named(reader.quoted[i + 2], t)  # the title written beside it: 'our exhibition "Measuring
-        a = reader.subject_arg(t)  # the Heavens"' (the parser reads a quoted title as anything); or its apposition
-        if a is not None and a.kind == "name" and " " in a.text:
-            return a
+        return tie(reader, t)  # the Heavens"' (the parser reads a quoted title as anything)
     return None
+
+
+def tie(reader: Any, t: Any) -> Any:
+    """The name the text ties a common noun to, or None: the name it heads ("the Harrowgate astrolabe"), the name
+    it describes as an apposition ("CVE-2026-1187, a log-injection flaw") or a copula's attribute ("Velmora is a
+    coastal town"), the name in apposition to it ("a flaw, CVE-2026-1187,", "a flaw (CVE-2026-1187)"), or the
+    name an earlier definite mention resolved to — read as the clause reader reads them everywhere else. Not the
+    noun itself written with a capital."""
+    a = None if bare(t) else reader.subject_arg(t)  # an earlier bare "the flaw": the name it refers to, below
+    if a is None or a.kind != "name":
+        a = next((n for c in t.children if c.dep_ == "appos" and (n := reader.arg(c)) is not None and
+                  n.kind == "name"), None) or (definite(reader, t) if bare(t) else None)  # fmt: skip
+    return a if a is not None and a.kind == "name" and a.text.casefold() != t.text.casefold() else None
+
+
+def bare(tok: Any) -> bool:
+    """Whether a token is a definite common noun alone: "the"/"this" and nothing else that picks out which — no
+    modifier ("the 1968 election", "the new office"), no preposition ("the laccase of Myceliophthora thermophila")
+    and no restrictive relative clause ("the company that bought it"); an apposition or a clause set off by a comma
+    ("The service, which is based in Geneva, …") adds, not restricts."""
+    return (
+        tok.pos_ == "NOUN"
+        and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children)
+        and all(
+            c.dep_ in ("det", "punct", "appos", "cc", "conj", "case", "acl") or restrictive(c) is False
+            for c in tok.children
+        )
+    )
+
+
+def restrictive(c: Any) -> bool | None:
+    """Whether a noun's relative clause restricts it (no comma before it: "the company that bought it"); None for a
+    child that is no relative clause. A participle is not counted: the parser reads "fields that the trust bought
+    from …" as "the trust (that was) bought from …", so "the flaw found in 3.1" is read as "the flaw"."""
+    if c.dep_ != "relcl":
+        return None
+    return c.left_edge.i == 0 or c.doc[c.left_edge.i - 1].text not in (",", "(", "—")
 
 
 def agrees_plural(tok: Any) -> bool:
