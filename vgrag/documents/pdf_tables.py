@@ -3,8 +3,9 @@ table runs on as prose ("Upgrade lyra … #4412 Aisha Khan 2026-07- 15 Add a dea
 
 The page's text pieces (a line's runs standing apart, pdf_layout.CELL_GAP) are read in the order the page draws them
 into rows of cells: a piece just below the one before it and overlapping it across goes on that cell (a cell's text
-wrapped onto a second line, a centred header in two lines); a piece right of the cell before it and level with the
-row (cells are set at the top, middle or bottom of their row) starts the next cell; anything else starts a row. A
+wrapped onto a second line, a centred header in two lines); a piece in the same size right of the cell before it and
+level with the row (cells are set at the top, middle or bottom of their row) starts the next cell; anything else
+starts a row. A
 table is a run of at least three rows (a header and two rows) of two cells or more whose cells fall into the same
 columns — the columns are the gaps across the page that no cell of a data row crosses, with two columns at least —
 and whose first row labels the columns (tables.looks_like_header). Its rows are then written as every other
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 from .pdf_paragraphs import GAP_RATIO, Line, _expected, _leading, _same_size, join_lines, words
 from .tables import looks_like_header, table_lines
 
-ROW_REACH = 3.0  # a cell starts level with its row: its first line at most this many line spacings above or below
+ROW_REACH = 1.5  # a cell starts level with its row: its first line at most this many line spacings above or below
+# (cells set at the middle of their row: a cell of four lines beside one of one)
 MIN_ROWS = 3  # a header and two rows
 
 
@@ -65,7 +67,7 @@ def _rows(pieces: Sequence[_Piece], leading: dict[float, float]) -> list[Row]:
                 cell.append(p)
                 continue
             ys = [q.y for c in rows[-1] for q in c]
-            if p.x > right and min(ys) - ROW_REACH * step <= p.y <= max(ys) + ROW_REACH * step:
+            if p.x > right and _same_size(p.size, last.size) and min(ys) - ROW_REACH * step <= p.y <= max(ys) + ROW_REACH * step:
                 rows[-1].append([p])  # the next cell of the row
                 continue
         rows.append([[p]])
@@ -116,7 +118,14 @@ def _table(rows: Sequence[Row], known: set[str] | None) -> list[list[str]] | Non
     if any(r is None or sum(map(bool, r)) < 2 for r in placed):
         return None  # a cell across columns, or a row (the header too) in one column: not this table
     texts = [[join_lines([p.text for p in _reading(c)], known) for c in r] for r in placed if r is not None]
-    return texts if looks_like_header(texts[0], texts[1:]) else None
+    return texts if _labels(texts[0]) and looks_like_header(texts[0], texts[1:]) else None
+
+
+def _labels(cells: Sequence[str]) -> bool:
+    """Nothing marks a PDF's header row: its cells must read as labels — each with a letter or a digit, none ending a sentence
+    (a numbered list's "1." and its item, a bullet, are no header)."""
+    filled = [c for c in cells if c]
+    return all(any(ch.isalnum() for ch in c) and not c.endswith((".", "!", "?")) for c in filled)
 
 
 def page_tables(lines: Sequence[Line]) -> list[Line]:
@@ -151,7 +160,8 @@ def _first_table(rows: Sequence[Row], i: int, j: int, lines: Sequence[Line],
                  known: set[str] | None) -> tuple[int, int, list[list[str]]] | None:  # fmt: skip
     """The first and longest table among rows[i:j] of two cells or more: (start, end, cell texts)."""
     for s in range(i, j - MIN_ROWS + 1):
-        if not looks_like_header([join_lines([p.text for p in c], known) for c in rows[s]], [[]]):
+        head = [join_lines([p.text for p in c], known) for c in rows[s]]
+        if not _labels(head) or not looks_like_header(head, [[]]):
             continue  # no header row starts here
         for e in range(j, s + MIN_ROWS - 1, -1):
             if not _whole_lines(rows, s, e):
