@@ -67,7 +67,8 @@ def _rows(pieces: Sequence[_Piece], leading: dict[float, float]) -> list[Row]:
                 cell.append(p)
                 continue
             ys = [q.y for c in rows[-1] for q in c]
-            if p.x > right and _same_size(p.size, last.size) and min(ys) - ROW_REACH * step <= p.y <= max(ys) + ROW_REACH * step:
+            level = min(ys) - ROW_REACH * step <= p.y <= max(ys) + ROW_REACH * step
+            if p.x > right and _same_size(p.size, last.size) and level:
                 rows[-1].append([p])  # the next cell of the row
                 continue
         rows.append([[p]])
@@ -122,8 +123,8 @@ def _table(rows: Sequence[Row], known: set[str] | None) -> list[list[str]] | Non
 
 
 def _labels(cells: Sequence[str]) -> bool:
-    """Nothing marks a PDF's header row: its cells must read as labels — each with a letter or a digit, none ending a sentence
-    (a numbered list's "1." and its item, a bullet, are no header)."""
+    """Nothing marks a PDF's header row: its cells must read as labels — each with a letter or a digit, none ending a
+    sentence (a numbered list's "1." and its item, a bullet, are no header)."""
     filled = [c for c in cells if c]
     return all(any(ch.isalnum() for ch in c) and not c.endswith((".", "!", "?")) for c in filled)
 
