@@ -25,6 +25,7 @@ from .tables import looks_like_header, table_lines
 ROW_REACH = 1.5  # a cell starts level with its row: its first line at most this many line spacings above or below
 # (cells set at the middle of their row: a cell of four lines beside one of one)
 MIN_ROWS = 3  # a header and two rows
+TRIES_PER_ROW = 4
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class _Piece:
 
 Cell = list[_Piece]
 Row = list[Cell]
+Found = tuple[int, int, list[list[str]]]  # a table's first row, the row after its last, its cells' texts
 
 
 def _pieces(lines: Sequence[Line]) -> list[_Piece] | None:
@@ -143,7 +145,7 @@ def page_tables(lines: Sequence[Line]) -> list[Line]:
         j = i
         while j < len(rows) and len(rows[j]) >= 2:
             j += 1
-        found = _first_table(rows, i, j, lines, known) if j - i >= MIN_ROWS else None
+        found = _first_table(rows, i, j, known) if j - i >= MIN_ROWS else None
         if found is None:
             i = j + 1 if j > i else i + 1
             continue
@@ -157,9 +159,11 @@ def page_tables(lines: Sequence[Line]) -> list[Line]:
     return out + list(lines[done:])
 
 
-def _first_table(rows: Sequence[Row], i: int, j: int, lines: Sequence[Line],
-                 known: set[str] | None) -> tuple[int, int, list[list[str]]] | None:  # fmt: skip
-    """The first and longest table among rows[i:j] of two cells or more: (start, end, cell texts)."""
+def _first_table(rows: Sequence[Row], i: int, j: int, known: set[str] | None) -> Found | None:
+    """The first and longest table among rows[i:j] of two cells or more: (start, end, cell texts). At most
+    TRIES_PER_ROW tables tried per row: a page of rows that never align costs time quadratic in its rows, not cubic
+    (a table is found in the first few tries: its header opens the run, or follows a line or two of text)."""
+    budget = TRIES_PER_ROW * (j - i)
     for s in range(i, j - MIN_ROWS + 1):
         head = [join_lines([p.text for p in c], known) for c in rows[s]]
         if not _labels(head) or not looks_like_header(head, [[]]):
@@ -167,6 +171,9 @@ def _first_table(rows: Sequence[Row], i: int, j: int, lines: Sequence[Line],
         for e in range(j, s + MIN_ROWS - 1, -1):
             if not _whole_lines(rows, s, e):
                 continue
+            if budget <= 0:
+                return None
+            budget -= 1
             texts = _table(rows[s:e], known)
             if texts is not None:
                 return s, e, texts
