@@ -187,9 +187,13 @@ def drop_furniture(pages: list[list[Line]]) -> list[list[Line]]:
         for i, line in enumerate(lines):
             at_edge = i < EDGE_LINES or i >= n - EDGE_LINES
             t = line.text.strip()
-            furniture = at_edge and not line.row and (
-                bool(_PAGE_NO.match(t) or _URL.match(t) or _DATE.match(t))
-                or (len(pages) >= 2 and seen[_shape(t)] >= need)
+            furniture = (
+                at_edge
+                and not line.row
+                and (
+                    bool(_PAGE_NO.match(t) or _URL.match(t) or _DATE.match(t))
+                    or (len(pages) >= 2 and seen[_shape(t)] >= need)
+                )
             )
             if not furniture:
                 keep.append(line)
