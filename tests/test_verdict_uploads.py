@@ -106,13 +106,13 @@ UPLOADS = {
     # session 21, written with its questions by the walk-through walk21 before the app ran on it, committed before
     # the code changed (6eeefd2). A version, a client library and a release the files never name are not in them.
     # The fix's author is in the changelog, reached from the incident only through "issue #4412", which is no
-    # entity offline; the engineer paged first is named in a timeline row the evidence does not show.
+    # entity offline. (The engineer paged first is in the evidence since the postmortem PDF's timeline is read as
+    # a table: "For the third quarter of 2026 the primary on-call engineer is Aisha Khan …", h-pdftables.)
     "larkspur_mq": Measured(
         2,
         not_in_evidence=frozenset(
             {
                 "Who fixed the bug that caused incident INC-2291?",
-                "Who was paged first for INC-2291, and what is their role in the on-call rotation?",
                 # lost at the merge of session 21 (9 → 7 of 12 on the two walk21 uploads): "The flaw was reported by
                 # Jonas Berger" under "3.2.1 › Security" was hung on the product (a wrong triple that reached the
                 # passage); that section no longer inherits the topic (documents.topics.refers). "The flaw" is now
@@ -130,12 +130,15 @@ UPLOADS = {
         ),
     ),  # fmt: skip
     # session 21, as larkspur_mq. "approved" governs ORCHID-2 and Germany: stated only without Germany ("… approved
-    # the change"), it is not found (it was). The enrolment table of the PDF is not among the passages retrieved.
+    # the change"), it is not found (it was). Since the PDF's tables are read as tables (h-pdftables) the
+    # enrolment row "Site: University Hospital of Ghent; …; Randomised: 17." is in the evidence.
     "orchid2_trial": Measured(
         4,
         not_in_evidence=frozenset(
             {
-                "How many participants had the coordinating investigator's hospital randomised by 25 August 2026?",
+                # lost when the PDF's tables were read as tables (h-pdftables): the enrolment rows, each with the
+                # header "Principal investigator", now outrank "Its principal investigator is Dr. Lucía Paredes …"
+                "Who is the principal investigator of the site added by Amendment 2?",
                 # lost at the merge of session 21: the amendment PDF's table rows and "The sample size was raised to
                 # 270 …" are paragraphs of their own now (documents.pdf_paragraphs), and the graph's passages changed
                 "How many participants will ORCHID-2 enrol after Amendment 2?",

@@ -40,8 +40,11 @@ def _bold(font: object) -> bool:
         return False
 
 
-Run = tuple[str, float, bool, float | None, float | None, float | None, float | None]  # text, size, bold, x, y,
-# width, lead (its first word's width and a space's)
+Run = tuple[str, float, bool, float | None, float | None, float | None, float | None, float | None]  # text, size,
+# bold, x, y, width, lead (its first word's width and a space's), ink (the width of its text without the spaces around)
+CELL_GAP = 0.1  # a run starting right of where the text before it ends (more than kerning) starts another piece of
+# the line. Cells of a table can stand closer than words (1.6 pt at 9 pt in Chromium's default table style): whether
+# pieces are cells is not told by their gap but by their alignment with the lines around (pdf_tables.py)
 
 
 def _advances(font: object) -> dict[str, float] | None:
@@ -77,6 +80,23 @@ def _new_line(runs: list[Run], x: float | None, y: float | None, em: float) -> b
     return x is None or end is None or x < end - 0.5 * em
 
 
+def _pieces(runs: list[Run]) -> tuple[tuple[float, float | None, str], ...]:
+    """A line's pieces (x, where its ink ends or None, text) when runs on it stand apart (CELL_GAP), else ()."""
+    out: list[list] = []
+    for text, size, _, x, _, _, _, ink in runs:
+        if not text.strip():
+            continue
+        end = None if x is None or ink is None else x + ink
+        if out and x is not None and out[-1][1] is not None and x - out[-1][1] > CELL_GAP * size:
+            out.append([x, end, text])
+        elif out:
+            out[-1][1] = end
+            out[-1][2] += text
+        else:
+            out.append([x, end, text])
+    return tuple((x, end, " ".join(t.split())) for x, end, t in out) if len(out) >= 2 else ()
+
+
 def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] | None]:
     """pypdf's text of one page and, from the same pass, its lines in reading order, each with its dominant size,
     whether it is bold, and where it starts and ends (None when the text runs cannot be read). `fonts` keeps each
@@ -99,7 +119,7 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
             shifts = [r[4] - base for r in runs if r[4] is not None and base is not None]
             lines.append(Line(text, size, bool(lettered) and all(lettered), number, first[3], base,
                               max(ends) if len(ends) == len(runs) else None, first[6], max([0.0, *shifts]),
-                              -min([0.0, *shifts])))  # fmt: skip
+                              -min([0.0, *shifts]), _pieces(runs)))  # fmt: skip
         runs.clear()
 
     def face(font: object) -> tuple[dict[str, float] | None, bool]:
@@ -133,13 +153,14 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                     continue
                 if _new_line(runs, x, y, em):
                     flush()
-                width = lead = None
+                width = lead = ink = None
                 if adv is not None and adv.keys() >= set(piece):  # a glyph without a width: the width is unknown
                     width = sum(map(adv.__getitem__, piece)) * em / 1000
+                    ink = sum(map(adv.__getitem__, piece.strip())) * em / 1000
                     if not runs:
                         word = piece.split()[0] if piece.split() else ""
                         lead = sum(map(adv.__getitem__, word + " ")) * em / 1000
-                runs.append((piece, round(em, 1), bold, x, y, width, lead))
+                runs.append((piece, round(em, 1), bold, x, y, width, lead, ink))
         except Exception:  # noqa: BLE001 - pypdf's plain text is still read; the layout is not
             log.warning("PDF text runs unreadable on page %s; reading it page by page", number + 1, exc_info=True)
             broken = True
@@ -166,9 +187,13 @@ def drop_furniture(pages: list[list[Line]]) -> list[list[Line]]:
         for i, line in enumerate(lines):
             at_edge = i < EDGE_LINES or i >= n - EDGE_LINES
             t = line.text.strip()
-            furniture = at_edge and (
-                bool(_PAGE_NO.match(t) or _URL.match(t) or _DATE.match(t))
-                or (len(pages) >= 2 and seen[_shape(t)] >= need)
+            furniture = (
+                at_edge
+                and not line.row
+                and (
+                    bool(_PAGE_NO.match(t) or _URL.match(t) or _DATE.match(t))
+                    or (len(pages) >= 2 and seen[_shape(t)] >= need)
+                )
             )
             if not furniture:
                 keep.append(line)
@@ -185,7 +210,7 @@ def _body_size(lines: list[Line]) -> float:
 
 def _is_heading(line: Line, body: float) -> bool:
     t = line.text
-    if len(t) > MAX_HEADING_CHARS or not any(c.isalpha() for c in t) or _PAGE_NO.match(t):
+    if line.row or len(t) > MAX_HEADING_CHARS or not any(c.isalpha() for c in t) or _PAGE_NO.match(t):
         return False
     if line.size >= body * HEADING_RATIO:
         return True

@@ -43,6 +43,8 @@ class Line:
     lead: float | None = None  # the width of its first word and a space (would it have fitted on the line before?)
     rise: float = 0.0  # how far a superscript on it stands above its baseline (it widens the gap above the line)
     drop: float = 0.0  # how far a subscript on it stands below (it widens the gap below)
+    pieces: tuple[tuple[float, float | None, str], ...] = ()  # (x, end, text) of runs standing apart (cells), when 2+
+    row: bool = False  # a table's row written as one paragraph (pdf_tables.py); no position, a paragraph of its own
 
 
 _ENDS = re.compile(r"[.!?:;][\"'”’)\]]*$")  # a sentence or clause ends the line
@@ -137,6 +139,9 @@ def paragraph_starts(lines: Sequence[Line]) -> list[bool]:
     starts = [True]
     for i in range(1, len(lines)):
         a, b = lines[i - 1], lines[i]
+        if a.row or b.row:
+            starts.append(True)
+            continue
         if runs_on(a.text, b.text):
             starts.append(short(i, True))
             continue
@@ -166,12 +171,15 @@ def words(texts: Sequence[str]) -> set[str]:
 
 
 def glue(a: str, b: str, known: set[str] | None) -> str | None:
-    """Two lines of one paragraph as one, when `a` ends with a hyphen: a soft hyphen always goes; a hyphen goes
+    """Two lines of one paragraph as one, when `a` ends with a hyphen: a soft hyphen always goes; a hyphen next to a
+    digit stays and joins (a date or an id: "2026-07-15"); between letters a hyphen goes
     only when the document writes the joined word elsewhere and never the hyphenated one ("recom-" "mend" →
     "recommend"), else it stays ("snow-" "poor" → "snow-poor"). None when `a` ends with no hyphen after a letter
     (the lines are joined by a space)."""
     if a.endswith("\u00ad"):
         return a[:-1] + b
+    if len(a) >= 2 and a[-1] in "-‐" and a[-2].isalnum() and b[:1].isalnum() and (a[-2].isdigit() or b[0].isdigit()):
+        return a + b  # a date or an id broken after its hyphen ("2026-07-" "15", "COVID-" "19"): one token
     if len(a) < 2 or a[-1] not in "-‐" or not a[-2].isalpha() or not b[:1].isalpha():
         return None
     head = re.search(r"[^\W\d_]+$", a[:-1])

@@ -10,6 +10,7 @@ import re
 
 from .inputs import MAX_PDF_PAGES, MAX_TEXT_CHARS, InputError, clean_text
 from .pdf_layout import Line, paged_text, read_layout, read_page
+from .pdf_tables import page_tables
 from .structure import Section, plain_sections
 
 
@@ -170,6 +171,8 @@ def pdf_sections(data: bytes, name: str) -> list[Section]:
             raise InputError(f"{name}: {n_pages:,} pages is over the {MAX_PDF_PAGES:,}-page limit per PDF; "
                              "split it into smaller PDFs and upload those.")  # fmt: skip
         pages, lines = _read_pages(reader, name)
+        if lines is not None:  # each page's tables as rows, before its furniture is dropped (a cell is not a page no.)
+            lines = [page_tables(pl) for pl in lines]
         outline = _pdf_outline(reader)
         if outline and lines is not None:  # the outline's sections read the pages with their paragraphs
             pages = [clean_text(p) for p in paged_text(lines)]
