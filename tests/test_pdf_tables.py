@@ -114,3 +114,11 @@ def test_a_hyphen_at_a_line_end_inside_a_date_or_an_id_joins_without_a_space():
     assert glue("2026-07-", "15", None) == "2026-07-15"  # before: None (joined as "2026-07- 15")
     assert glue("COVID-", "19", None) == "COVID-19"
     assert glue("snow-", "poor", {"snow", "poor"}) == "snow-poor" and glue("costs -", "15", None) is None
+
+
+def test_a_fonts_ligatures_read_as_the_letters_they_join():
+    """Chromium's PDF writes "ffi" as one glyph (U+FB03): "MV Puﬃn" in the PDF was another entity than the HTML's
+    "MV Puffin"."""
+    path = FIX / "ferry_timetable.pdf"
+    text = "\n".join(s.title + "\n" + s.text for s in document_sections(path.name, path.read_bytes()))
+    assert "Puffin" in text and not any("\ufb00" <= c <= "\ufb06" for c in text), text[:400]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ from .pdf_paragraphs import Line, paragraph_starts, paragraphs_text, words
 from .structure import Section
 
 log = logging.getLogger(__name__)
+# a font's ligature glyphs as the letters they join ("MV Puﬃn" is "MV Puffin", as the same text in HTML): U+FB00–FB06
+LIGATURES = {c: unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 MAX_HEADING_CHARS = 150
@@ -160,14 +163,14 @@ def read_page(page: object, number: int, fonts: dict) -> tuple[str, list[Line] |
                     if not runs:
                         word = piece.split()[0] if piece.split() else ""
                         lead = sum(map(adv.__getitem__, word + " ")) * em / 1000
-                runs.append((piece, round(em, 1), bold, x, y, width, lead, ink))
+                runs.append((piece.translate(LIGATURES), round(em, 1), bold, x, y, width, lead, ink))
         except Exception:  # noqa: BLE001 - pypdf's plain text is still read; the layout is not
             log.warning("PDF text runs unreadable on page %s; reading it page by page", number + 1, exc_info=True)
             broken = True
 
     text = page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
     visit("\n", [], [], None, 0)  # the last line
-    return text or "", None if broken else lines
+    return (text or "").translate(LIGATURES), None if broken else lines
 
 
 def _shape(text: str) -> str:
