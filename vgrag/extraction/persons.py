@@ -104,11 +104,19 @@ def person_in_apposition(reader: Any, tok: Any) -> Any:
     return None
 
 
+def _subordinate(verb: Any) -> bool:
+    """A clause inside another: relative, complement, or introduced by a marker or a wh-word ("who Zosia is",
+    "that I wrote"); an adverbial or complement clause before its verb without one is the parser's reading of a
+    main clause ("He works …, so now you know …" parsed with "know" as the root)."""
+    return verb.dep_ in ("relcl", "acl", "csubj", "pcomp", "xcomp") or verb.dep_ == "ccomp" and \
+        verb.i > verb.head.i or any(
+        c.dep_ == "mark" or c.tag_ in ("WP", "WDT", "WRB") for c in verb.children)  # fmt: skip
+
+
 def _main_subjects(span: Any, before: int) -> list[Any]:
-    """The subjects of the main clauses of a sentence (its root and the verbs coordinated with it), before `before`."""
-    root = span.root
-    verbs = {root.i, *(c.i for c in root.conjuncts)}
-    return [t for t in span if t.i < before and t.dep_ in SUBJ and t.head.i in verbs]
+    """The subjects of a sentence's main clauses before `before`, without "I"/"you"/"we" (never "he"/"she")."""
+    return [t for t in span if t.i < before and t.dep_ in SUBJ and not _subordinate(t.head) and
+            t.morph.get("Person") not in (["1"], ["2"])]  # fmt: skip
 
 
 def _person(reader: Any, t: Any) -> Any:

@@ -1,0 +1,54 @@
+"""Two suggested-fix checks that read the passages with spaCy (suggest.duplicates):
+
+- `stated_aliases`: the names a passage itself says are one person ("Marysia is Marianna", 'Władysław "Walter"
+  Nowak', "Bridget Keane (née Walsh)" — extraction.persons) when both are still entities: ingest merges them within
+  one document, so what is left is a pair across documents (the letter's "Walter", the notes' "Władysław Nowak").
+- `place_and_organisation`: whether a one-word name is a place where its passages write it (spaCy's GPE/LOC/FAC)
+  and the longer name starting with it an organisation (ORG): "Scranton" is not short for "Scranton Lace Company".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..models import Entity
+from ..text import entity_id
+
+_CUE = re.compile(r"\b[A-Z][^\W\d_]+ (?:is|was) [A-Z]|\bn[ée]e?\b|\bné\b|[A-Z][^\W\d_]+ [\"“][A-Z]")  # what to parse
+_PLACES = {"GPE", "LOC", "FAC"}
+_MAX_PASSAGES = 4  # passages of a name whose labels are read
+
+
+def stated_aliases(v: Any) -> Iterator[tuple[Entity, Entity, str]]:
+    """(other name, name, why) for each alias a passage states whose two names are both entities."""
+    from ..extraction.clauses import ClauseReader
+    from ..extraction.persons import stated_aliases as stated
+    from ..nlp import load_spacy
+
+    passages = [p for p in v.passages.values() if _CUE.search(p.text)]
+    nlp = load_spacy()
+    if nlp is None or not passages:
+        return
+    for doc in nlp.pipe((p.text for p in passages), batch_size=32):  # type: ignore[attr-defined]
+        for long, short in stated(doc, ClauseReader(doc, "").arg):
+            a, b = v.entities.get(entity_id(short)), v.entities.get(entity_id(long))
+            if a is not None and b is not None and a.id != b.id:
+                yield a, b, f"the text says they are one: {short!r} is {long!r}"
+
+
+def _labels(v: Any, e: Entity, nlp: Any) -> set[str]:
+    texts = [p.text for i in e.passage_ids[:_MAX_PASSAGES] if (p := v.passages.get(i)) is not None and e.name in p.text]
+    return {ent.label_ for d in nlp.pipe(texts) for ent in d.ents if ent.text == e.name}
+
+
+def place_and_organisation(v: Any, short: Entity, long: Entity) -> bool:
+    """Whether spaCy reads `short` as a place and `long` as an organisation in their passages (never both)."""
+    from ..nlp import load_spacy
+
+    nlp = load_spacy()
+    if nlp is None:
+        return False
+    a, b = _labels(v, short, nlp), _labels(v, long, nlp)
+    return bool(a & _PLACES) and "ORG" in b and not a & b
