@@ -40,15 +40,17 @@ def stated_aliases(v: Any) -> Iterator[tuple[Entity, Entity, str]]:
 
 def _labels(v: Any, e: Entity, nlp: Any) -> set[str]:
     texts = [p.text for i in e.passage_ids[:_MAX_PASSAGES] if (p := v.passages.get(i)) is not None and e.name in p.text]
-    return {ent.label_ for d in nlp.pipe(texts) for ent in d.ents if ent.text == e.name}
+    return {ent.label_ for d in nlp.pipe(texts) for ent in d.ents  # "the Bradford Wool Exchange" names it too
+            if (ent[1:] if ent[0].dep_ == "det" else ent).text == e.name}
 
 
 def place_and_organisation(v: Any, short: Entity, long: Entity) -> bool:
-    """Whether spaCy reads `short` as a place and `long` as an organisation in their passages (never both)."""
+    """Whether spaCy reads `short` as a place and `long` as something else, an organisation, in their passages
+    (never as a place: "Preston North End" may be read as a PERSON, "Scranton Lace Company" as an ORG)."""
     from ..nlp import load_spacy
 
     nlp = load_spacy()
     if nlp is None:
         return False
     a, b = _labels(v, short, nlp), _labels(v, long, nlp)
-    return bool(a & _PLACES) and "ORG" in b and not a & b
+    return bool(a) and a <= _PLACES and bool(b) and not b & _PLACES

@@ -1,0 +1,51 @@
+"""Review → Suggested fixes proposed merging the city "Scranton" into "Scranton Lace Company" and offered none of
+the aliases the text states (walk22 finding 5). New texts: a town history and a football club report; a family
+letter and a family register."""
+
+from __future__ import annotations
+
+import pytest
+
+from vgrag.editing.suggest import GraphView, duplicates
+from vgrag.models import Entity, Passage
+from vgrag.nlp import load_spacy
+from vgrag.text import entity_id
+
+pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
+
+
+def view(docs: dict[str, tuple[str, str, list[str]]]) -> GraphView:
+    passages, names = [], {}
+    for doc, (title, text, ents) in docs.items():
+        passages.append(Passage(f"psg-{doc}", title, text, doc))
+        for n in ents:
+            names.setdefault(n, []).append(f"psg-{doc}")
+    return GraphView([Entity(entity_id(n), n, (), tuple(p)) for n, p in names.items()], [], passages)
+
+
+@pytest.mark.parametrize("text, place, org", [
+    ("Her aunt worked for the Bradford Wool Exchange until 1931. The family left Bradford for Leeds in 1932.",
+     "Bradford", "Bradford Wool Exchange"),
+    ("Preston North End signed the winger in 1998. He later moved from Preston to Glasgow with his family.",
+     "Preston", "Preston North End"),
+])  # fmt: skip
+def test_a_place_is_not_suggested_as_short_for_an_organisation(text, place, org):
+    v = view({"d": ("History", text, [place, org])})
+    assert not [s.title for s in duplicates(v) if place in s.title], [s.title for s in duplicates(v)]
+
+
+def test_a_short_name_of_an_organisation_is_still_suggested():
+    v = view({"d": ("Notes", "Halloran Foods bought the mill. Halloran closed it in 1990.", ["Halloran",
+                                                                                            "Halloran Foods"])})
+    assert "merge 'Halloran' into 'Halloran Foods'" in {s.title for s in duplicates(v)}
+
+
+def test_the_aliases_a_text_states_are_suggested_across_documents():
+    letter = ("Dear Ola, Bartek works at the bakery now. Notes on the names: Bartek is Bartłomiej and Gosia is "
+              "Małgorzata.")
+    register = 'Franciszek "Frank" Wróbel was a carpenter in Nowy Sącz. Bartłomiej Zieliński was a baker.'
+    v = view({"l": ("Letter", letter, ["Bartek", "Gosia", "Frank"]),
+              "r": ("Register", register, ["Bartłomiej", "Małgorzata", "Franciszek Wróbel"])})
+    titles = {s.title for s in duplicates(v)}
+    assert {"merge 'Bartek' into 'Bartłomiej'", "merge 'Gosia' into 'Małgorzata'",
+            "merge 'Frank' into 'Franciszek Wróbel'"} <= titles, titles
