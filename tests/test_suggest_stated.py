@@ -1,6 +1,6 @@
 """Review → Suggested fixes proposed merging the city "Scranton" into "Scranton Lace Company" and offered none of
 the aliases the text states (walk22 finding 5). New texts: a town history and a football club report; a family
-letter and a family register."""
+letter and a family register. A first name misread as a place is still short for a person's full name."""
 
 from __future__ import annotations
 
@@ -26,12 +26,18 @@ def view(docs: dict[str, tuple[str, str, list[str]]]) -> GraphView:
 @pytest.mark.parametrize("text, place, org", [
     ("Her aunt worked for the Bradford Wool Exchange until 1931. The family left Bradford for Leeds in 1932.",
      "Bradford", "Bradford Wool Exchange"),
-    ("Preston North End signed the winger in 1998. He later moved from Preston to Glasgow with his family.",
-     "Preston", "Preston North End"),
+    ("Leyland Motors signed the apprentice in 1948. He later moved from Leyland to Glasgow with his family.",
+     "Leyland", "Leyland Motors"),
 ])  # fmt: skip
 def test_a_place_is_not_suggested_as_short_for_an_organisation(text, place, org):
     v = view({"d": ("History", text, [place, org])})
     assert not [s.title for s in duplicates(v) if place in s.title], [s.title for s in duplicates(v)]
+
+
+def test_a_first_name_read_as_a_place_is_still_suggested_for_a_persons_full_name():
+    v = view({"l": ("Letter", "Stasio is Stanley.", ["Stanley"]),
+              "n": ("Notes", "Stanley Nowak was killed in Normandy in July 1944.", ["Stanley Nowak"])})
+    assert "merge 'Stanley' into 'Stanley Nowak'" in {s.title for s in duplicates(v)}
 
 
 def test_a_short_name_of_an_organisation_is_still_suggested():

@@ -4,12 +4,13 @@
   Nowak', "Bridget Keane (née Walsh)" — extraction.persons) when both are still entities: ingest merges them within
   one document, so what is left is a pair across documents (the letter's "Walter", the notes' "Władysław Nowak").
 - `place_and_organisation`: whether a one-word name is a place where its passages write it (spaCy's GPE/LOC/FAC)
-  and the longer name starting with it an organisation (ORG): "Scranton" is not short for "Scranton Lace Company".
+  and the longer name starting with it an organisation (ORG), each by its most frequent label: "Scranton" is not short for "Scranton Lace Company".
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,19 +39,22 @@ def stated_aliases(v: Any) -> Iterator[tuple[Entity, Entity, str]]:
                 yield a, b, f"the text says they are one: {short!r} is {long!r}"
 
 
-def _labels(v: Any, e: Entity, nlp: Any) -> set[str]:
+def _label(v: Any, e: Entity, nlp: Any) -> str:
+    """The label spaCy gives the name most often in its passages ("" if never): one mention's reading may be wrong
+    ("Scranton, 14 November 1921" read as a PERSON)."""
     texts = [p.text for i in e.passage_ids[:_MAX_PASSAGES] if (p := v.passages.get(i)) is not None and e.name in p.text]
-    return {ent.label_ for d in nlp.pipe(texts) for ent in d.ents  # "the Bradford Wool Exchange" names it too
-            if (ent[1:] if ent[0].dep_ == "det" else ent).text == e.name}
+    labels = Counter(ent.label_ for d in nlp.pipe(texts) for ent in d.ents  # "the Bradford Wool Exchange" too
+                     if (ent[1:] if ent[0].dep_ == "det" else ent).text == e.name)
+    return labels.most_common(1)[0][0] if labels else ""
 
 
 def place_and_organisation(v: Any, short: Entity, long: Entity) -> bool:
-    """Whether spaCy reads `short` as a place and `long` as something else, an organisation, in their passages
-    (never as a place: "Preston North End" may be read as a PERSON, "Scranton Lace Company" as an ORG)."""
+    """Whether spaCy reads `short` as a place and `long` as an organisation in their passages, each by its most
+    frequent label ("Scranton" / "Scranton Lace Company"; a first name misread as a place beside a PERSON's full
+    name is still suggested)."""
     from ..nlp import load_spacy
 
     nlp = load_spacy()
     if nlp is None:
         return False
-    a, b = _labels(v, short, nlp), _labels(v, long, nlp)
-    return bool(a) and a <= _PLACES and bool(b) and not b & _PLACES
+    return _label(v, short, nlp) in _PLACES and _label(v, long, nlp) == "ORG"
