@@ -4,7 +4,8 @@
   Nowak', "Bridget Keane (née Walsh)" — extraction.persons) when both are still entities: ingest merges them within
   one document, so what is left is a pair across documents (the letter's "Walter", the notes' "Władysław Nowak").
 - `place_and_organisation`: whether a one-word name is a place where its passages write it (spaCy's GPE/LOC/FAC)
-  and the longer name starting with it an organisation (ORG), each by its most frequent label: "Scranton" is not short for "Scranton Lace Company".
+  and the longer name starting with it an organisation (ORG), each by its most frequent label: "Scranton" is not
+  short for "Scranton Lace Company".
 """
 
 from __future__ import annotations
