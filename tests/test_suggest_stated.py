@@ -55,3 +55,18 @@ def test_the_aliases_a_text_states_are_suggested_across_documents():
     titles = {s.title for s in duplicates(v)}
     assert {"merge 'Bartek' into 'Bartłomiej'", "merge 'Gosia' into 'Małgorzata'",
             "merge 'Frank' into 'Franciszek Wróbel'"} <= titles, titles
+
+
+@pytest.mark.parametrize("text, person, record, kind", [
+    ('Giovanni Russo left Naples in 1909 and was entered in the manifest as "John Russo".', "Giovanni Russo",
+     "John Russo", "as"),
+    ('Laurence Olivier starred as "Hamlet" in 1948.', "Laurence Olivier", "Hamlet", "as"),
+])  # fmt: skip
+def test_a_spelling_a_record_gives_a_person_is_suggested_but_not_a_role(text, person, record, kind):
+    from vgrag.models import Relation
+
+    p = Passage("psg-d", "Notes", text, "d")
+    ents = [Entity(entity_id(n), n, ("rel-1",), ("psg-d",)) for n in (person, record)]
+    rel = Relation("rel-1", person, f"entered {kind}", record, entity_id(person), entity_id(record), ("psg-d",))
+    titles = {s.title for s in duplicates(GraphView(ents, [rel], [p]))}
+    assert (f"merge {record!r} into {person!r}" in titles) is (record != "Hamlet"), titles

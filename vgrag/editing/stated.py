@@ -1,4 +1,4 @@
-"""Two suggested-fix checks that read the passages with spaCy (suggest.duplicates):
+"""Suggested-fix checks that read the passages with spaCy (suggest.duplicates):
 
 - `stated_aliases`: the names a passage itself says are one person ("Marysia is Marianna", 'Władysław "Walter"
   Nowak', "Bridget Keane (née Walsh)" — extraction.persons) when both are still entities: ingest merges them within
@@ -6,6 +6,8 @@
 - `place_and_organisation`: whether a one-word name is a place where its passages write it (spaCy's GPE/LOC/FAC)
   and the longer name starting with it an organisation (ORG), each by its most frequent label: "Scranton" is not
   short for "Scranton Lace Company".
+- `recorded_as`: a name written in quotes after "as" on a person's relation, spelled like the person's ("Józef …
+  processed at Ellis Island as "Josef Nowack"").
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from difflib import SequenceMatcher
 from typing import Any
 
 from ..models import Entity
 from ..text import entity_id
+from .folding import fold
 
 _CUE = re.compile(r"\b[A-Z][^\W\d_]+ (?:is|was) [A-Z]|\bn[ée]e?\b|\bné\b|[A-Z][^\W\d_]+ [\"“][A-Z]")  # what to parse
 _PLACES = {"GPE", "LOC", "FAC"}
 _MAX_PASSAGES = 4  # passages of a name whose labels are read
+_CLOSE = 0.75  # difflib ratio of two spellings of one word ("jozef"/"josef" 0.8; "olivier"/"hamlet" 0.31)
 
 
 def stated_aliases(v: Any) -> Iterator[tuple[Entity, Entity, str]]:
@@ -59,3 +64,19 @@ def place_and_organisation(v: Any, short: Entity, long: Entity) -> bool:
     if nlp is None:
         return False
     return _label(v, short, nlp) in _PLACES and _label(v, long, nlp) == "ORG"
+
+
+def recorded_as(v: Any) -> Iterator[tuple[Entity, Entity, str]]:
+    """(name, person, why) for a name a passage writes in quotes after "as" on a relation of a person ("Józef …
+    was processed at Ellis Island as "Josef Nowack"") when the two share a word in other spelling (folded, close
+    by difflib's ratio): a record's spelling of the person, not a role ('… starred as "Hamlet"')."""
+    for r in v.relations.values():
+        a, b = v.entities.get(r.subject_id), v.entities.get(r.object_id)
+        if a is None or b is None or not re.search(r"\bas$", r.predicate) or a.id == b.id:
+            continue
+        quoted = re.compile(rf"\bas\s+[\"“]{re.escape(b.name)}[\"”]")
+        if not any(quoted.search(p.text) for i in r.passage_ids if (p := v.passages.get(i)) is not None):
+            continue
+        if any(SequenceMatcher(None, x, y).ratio() >= _CLOSE for x in fold(a.name).split()
+               for y in fold(b.name).split()):  # fmt: skip
+            yield b, a, f'the text records {a.name!r} as "{b.name}"'

@@ -32,7 +32,7 @@ from ..nlp import stop_words
 from ..text import entity_id
 from .folding import fold
 from .short_forms import bracketed, run_on_cells, shortened
-from .stated import place_and_organisation, stated_aliases
+from .stated import place_and_organisation, recorded_as, stated_aliases
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
@@ -152,7 +152,7 @@ def duplicates(v: GraphView) -> list[Suggestion]:
                         add(e, full, why)
     for e, head, why in run_on_cells(v):
         add(e, head, why)
-    for short, long, why in stated_aliases(v):  # "Marysia is Marianna", across documents
+    for short, long, why in [*stated_aliases(v), *recorded_as(v)]:  # "Marysia is Marianna", 'as "Josef Nowack"'
         add(short, long, why)
     for p in v.passages.values():
         for long, short in defined_abbreviations(p.text) + bracketed(p.text, v.entities):
