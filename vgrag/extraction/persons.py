@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shapes import SUBJ
+from .shapes import SUBJ, bracketed
 
 _BIRTH = {"née", "nee", "né"}  # the word that introduces a birth surname ("Bridget Keane (née Walsh)")
 _GENDERED = {"he", "she"}
@@ -92,13 +92,14 @@ def stated_aliases(doc: Any, arg: Any) -> list[tuple[str, str]]:
 
 
 def person_in_apposition(reader: Any, tok: Any) -> Any:
-    """The reader's argument for the person written in apposition after a subject that is a role, not a named
-    entity itself ("The Head of Training, Captain Alasdair Munro, …"), or None."""
-    if tok.pos_ != "PROPN" or tok.i in reader.ent_of:
-        return None
+    """The reader's argument for the person written in apposition, between commas, after a subject that is a role,
+    neither a named entity nor the topic itself ("The Head of Training, Captain Alasdair Munro, …"), or None."""
+    if tok.pos_ != "PROPN" or tok.i in reader.ent_of or reader.named_topic(tok):
+        return None  # not the passage's topic with a name in brackets ("The Charter … (French: …, Loi 101)")
     for c in tok.children:
         ent = reader.ent_of.get(c.i)
-        if c.dep_ == "appos" and c.i > tok.i and ent is not None and ent.label_ == "PERSON":
+        if c.dep_ == "appos" and c.i > tok.i and ent is not None and ent.label_ == "PERSON" and not bracketed(c) \
+                and c.left_edge.i > 0 and reader.doc[c.left_edge.i - 1].text == ",":  # fmt: skip
             a = reader.arg(c)
             return a if a is not None and a.kind == "name" else None
     return None
