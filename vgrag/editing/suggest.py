@@ -32,6 +32,7 @@ from ..nlp import stop_words
 from ..text import entity_id
 from .folding import fold
 from .short_forms import bracketed, run_on_cells, shortened
+from .stated import place_and_organisation, recorded_as, stated_aliases
 
 KINDS = ("duplicate", "heading", "run-on", "dated")
 _TITLE_ABBR = re.compile(r"^([A-Z][a-z]{0,3}\.)\s+(?=\S)")  # "Dr. ", "Prof. ", "St. ": an abbreviated title
@@ -147,9 +148,12 @@ def duplicates(v: GraphView) -> list[Suggestion]:
                 add(e, full, f"{e.name!r} is the surname of {full.name!r}, written in the same document")
             elif not found and bare == e.name:
                 for full, why in shortened(v, e):
-                    add(e, full, why)
+                    if not place_and_organisation(v, e, full):  # not the city "Scranton" into a company
+                        add(e, full, why)
     for e, head, why in run_on_cells(v):
         add(e, head, why)
+    for short, long, why in [*stated_aliases(v), *recorded_as(v)]:  # "Marysia is Marianna", 'as "Josef Nowack"'
+        add(short, long, why)
     for p in v.passages.values():
         for long, short in defined_abbreviations(p.text) + bracketed(p.text, v.entities):
             a, b = v.entities.get(entity_id(short)), v.entities.get(entity_id(long))

@@ -27,6 +27,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, item_spa
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
+from .persons import person_in_apposition
 from .pronouns import antecedent, definite
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject, not_taken,
                      negated, unasserted, particle, title_named)  # fmt: skip
@@ -173,6 +174,8 @@ class ClauseReader:
                 head = head.head
             return self.subject_arg(head) if head.i != tok.i else None
         a = self.arg(tok)
+        if (person := person_in_apposition(self, tok)) is not None:
+            return person  # "The Head of Training, Captain Alasdair Munro, has added …" (persons.py)
         description = tok.pos_ == "NOUN" and tok.i not in self.ent_of  # "an American daily newspaper"
         if a is None or a.node and a.kind != "phrase" and not description:
             return a

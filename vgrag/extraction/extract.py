@@ -28,6 +28,7 @@ from .identity import defined_abbreviations
 from .mentions import honorific, post_nominal
 from .nominal import nominal_triples
 from .parse import parse_triples_output
+from .persons import identity_names, not_crossed, stated_aliases
 from .roles import RoleEvidence, noun_table, role_evidence
 from .tables import table_facts
 
@@ -91,9 +92,11 @@ class OfflineExtractor:
         for reader, (_, table) in zip(readers, rows, strict=True):
             doc, title = reader.doc, reader.title
             triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table))
+            said = stated_aliases(doc, reader.arg)  # "Marysia is Marianna": one person (merged at ingest)
+            triples = not_crossed(triples, identity_names(doc, reader.arg), said)
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
             named = Named(doc.text, tuple((e.start_char, e.end_char, e.text.strip(), e.label_) for e in doc.ents))
-            brackets.append(tuple(bracketed_abbreviations(doc, reader.arg)))
+            brackets.append(tuple(bracketed_abbreviations(doc, reader.arg)) + tuple(said))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
                                   defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
                                   people=people(doc),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .persons import person_antecedent
 from .shapes import SUBJ
 
 _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
@@ -33,6 +34,8 @@ def antecedent(reader: Any, tok: Any) -> Any:
     if tok.morph.get("Number") != ["Sing"] or not gender:
         return None
     person = gender[0] in ("Masc", "Fem")
+    if person and (found := person_antecedent(reader, tok)) is not None:
+        return found  # the subject of the nearest main clause (persons.py)
     doc, first = reader.doc, tok.sent.start
     lo = doc[first - 1].sent.start if first > 0 else 0
     for i in range(tok.i - 1, lo - 1, -1):
