@@ -1,18 +1,16 @@
 """Clause-based triple extraction over spaCy's dependency parse (the offline extractor's reading of a text).
 
 Each verb is a clause: its subject (inherited along coordinated verbs, taken from the noun a participle or relative
-clause modifies, or from the named thing a description belongs to), its objects and its prepositional and agent
-arguments, each expanded to its named entity or noun phrase. Passives keep the patient as subject and name the
-relation in the passive ("directed by"), so one relation reads the same however the text words it. Coordinated
-verbs share their arguments ("written and directed by X"), coordinated arguments each give a triple, and a
-parenthetical participle ("X (born 30 November 1937)") attaches to the noun it follows. Copulas give
-descriptions ("X is an English filmmaker") and relational nouns ("X is the capital of Y").
+clause modifies, or from the named thing a description belongs to), its objects, prepositional and agent arguments,
+each expanded to its named entity or noun phrase. Passives keep the patient as subject ("directed by"); coordinated
+verbs share arguments ("written and directed by X"), coordinated arguments each give a triple, a parenthetical
+participle ("X (born 1937)") attaches to the noun before it; copulas give descriptions ("X is an English filmmaker")
+and relational nouns ("X is the capital of Y").
 
-Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases (a
-noun with modifiers). A bare common noun ("film", "author") is not an entity: "the film" as a subject refers to
-the passage's topic, otherwise the argument is dropped; a clause without a named subject is read as being about
-the topic (a passage is about its title: "Situated in Kalupahana, …"); with no topic, a pronoun is the named subject
-before it (pronouns.py). A bare year is not an entity: it is kept on the relation as its date ("won, in 2012").
+Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases. A
+bare common noun is not one: "the film" as a subject is the passage's topic, else the argument is dropped; a clause
+without a named subject is about the topic ("Situated in Kalupahana, …"); with no topic, a pronoun is the named
+subject before it (pronouns.py). A bare year is kept on the relation as its date ("won, in 2012").
 """
 
 from __future__ import annotations
@@ -231,9 +229,8 @@ class ClauseReader:
         for c in verb.children:
             if c.dep_ in OBJ and c.pos_ != "ADP":
                 out += [(base, o) for o in coordinated(c)]
-            elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of):  # "played for X"
-                if not_taken(c):
-                    continue
+            elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of) and \
+                    not not_taken(c):  # "played for X", not "instead of X"  # fmt: skip
                 # parsed as a dative: a preposition (not the "v" of "Hadley v Baxendale": a word of a name)
                 word = "by" if c.dep_ == "agent" else c.text
                 for p in c.children:
@@ -292,9 +289,9 @@ class ClauseReader:
             when = ", ".join(dict.fromkeys([o.year, *years] if o.year else years))  # "a 2001 war film" too
             if t := triple(s.text, p, o.text, when):
                 out.append(t)
-        if hedge := unasserted(verb):  # "would have sounded at", "(recommended) moves": never read as done
-            out = [t for x in out if (t := triple(x.subject, f"{hedge} {x.predicate}", x.object, x.when))]
-        return out
+        hedge = unasserted(verb)  # "would have sounded at", "(recommended) moves": never read as done
+        return [t for x in out if (t := triple(x.subject, f"{hedge} {x.predicate}", x.object, x.when))] if hedge \
+            else out  # fmt: skip
 
     def possessed(self, verb: Tok) -> bool:
         """Whether the verb's subject is something's ("his father", "a friend's car")."""
@@ -349,9 +346,6 @@ class ClauseReader:
         return out
 
     def triples(self) -> list[Triple]:
-        """The triples of every verb clause (the verbless readings are nominal.py's)."""
-        out: list[Triple] = []
-        for tok in self.doc:
-            if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass") and not unit(tok):  # "2 tbsp"
-                out += self.clause(tok)
-        return list(dict.fromkeys(out))
+        """The triples of every verb clause (the verbless readings are nominal.py's; "2 tbsp" is no verb)."""
+        verbs = (t for t in self.doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") and not unit(t))
+        return list(dict.fromkeys(x for v in verbs for x in self.clause(v)))
