@@ -9,6 +9,13 @@ that derived forms count ("convenor" / "convened", "founders" / "founded"); a wo
 own stem. The stem errs on the side of "mentioned": a question is said "not in these documents" only when nothing
 near any word of the phrase is written anywhere. A single noun is not enough (a question's "patients" is the
 documents' "you"); a phrase of two or more words, none written, is.
+
+Nor is the main verb of a question asking a date, a number or an amount ("When was Ashbourne Vale Water founded?",
+"How much are invigilators paid?", "How many withdrew …?") mentioned anywhere: the value asked is a value *of* what
+the verb says (query/values.py requires the asked word in the sentence stating it), so with the verb written nowhere
+no sentence can state it, whatever else of the question the documents name. A question asking *who* or *what* is not
+judged so: its answer is a thing the documents may tie to the question's names by other words ("What book did she
+write?" beside "her novel The Salt Road"; "What happened to the application?" beside "… was refused").
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from ..config import QueryParams
 from ..storage.store import Graph
 from .question import Asked
-from .scope import scope_for
+from .scope import Scope, scope_for
 from .verdict import Verdict
 
 
@@ -46,21 +53,39 @@ def unmentioned(
     return [a for a in phrases if not any(i in heard or mentioned(words[i], lemmas[i], texts) for i in a)]
 
 
+def valued_predicate(asked: Asked) -> tuple[frozenset[int], ...]:
+    """The question's main verb (as a one-word phrase) when it asks a date, a number or an amount; else none."""
+    at = asked.predicate
+    return (frozenset({at}),) if asked.value and 0 <= at < len(asked.words) and at not in asked.kind_words else ()
+
+
+_OF_VALUE = (("DATE", "date"), ("TIME", "time"), ("MONEY", "amount"))
+
+
 def not_mentioned(
-    asked: Asked, heard: frozenset[int], split: Sequence[tuple[int, str, str]], graph: Graph | None, params: QueryParams
+    asked: Asked,
+    heard: frozenset[int],
+    split: Sequence[tuple[int, str, str]],
+    graph: Graph | None,
+    params: QueryParams,
+    scope: Scope | None = None,
 ) -> Verdict | None:
-    """ "Not in these documents" when a noun phrase of the question is mentioned neither by the retrieved passages
-    (`split`: their sentences; `heard`: the content words they say) nor by any passage of the documents the question
-    may read (the graph's, within params' document scope; without a graph, the retrieved passages are all there
-    is); else None."""
+    """ "Not in these documents" when a noun phrase of the question, or the main verb of a question asking a value
+    (`valued_predicate`), is mentioned neither by the retrieved passages (`split`: their sentences; `heard`: the
+    content words they say) nor by any passage of the documents the question may read (the graph's, within `scope`,
+    by default params' document scope; without a graph, the retrieved passages are all there is); else None."""
     words, lemmas = asked.words, asked.lemmas
-    lost = unmentioned(asked.phrases, words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
+    verb = valued_predicate(asked)
+    lost = unmentioned([*asked.phrases, *verb], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
-        scope = scope_for(graph, params)
+        scope = scope if scope is not None else scope_for(graph, params)
         texts = [p.full_text for p in graph.iter_passages() if scope.allows(p.id)]
         lost = unmentioned(lost, words, lemmas, frozenset(), texts)
     if not lost:
         return None
     phrase = tuple(words[i] for i in sorted(lost[0]))
-    said = f"Not in these documents: nothing here mentions “{' '.join(phrase)}”."
-    return Verdict("missing", said, (), phrase, 1.0, 1 - len(phrase) / max(len(words), 1))
+    said = f"Not in these documents: nothing here mentions “{' '.join(phrase)}”"
+    if lost[0] in verb:
+        what = next((w for lab, w in _OF_VALUE if lab in asked.value), "number")
+        said += f", so nothing states the {what} the question asks for"
+    return Verdict("missing", said + ".", (), phrase, 1.0, 1 - len(phrase) / max(len(words), 1))

@@ -1,0 +1,60 @@
+"""A question asking a date, a number or an amount whose main verb the documents mention nowhere is "not in these
+documents" (docs/offline-answers.md, "Session 22"): the value asked is a value of what the verb says, so with the verb
+written in no form no sentence can state it ("When was Ashbourne Vale Water founded?" beside a report naming the
+utility in every section; it was "partly found"). A who/what question is not judged so (its answer may be tied to
+the names by other words), nor a value question whose verb is written in another form ("rebuild" by "rebuilt").
+Text of the water-utility and exam-regulations uploads (tests/fixtures/water_utility, exam_regulations). Each test
+fails with the mechanism disabled; each has a control it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+from answer_step import offline_answer
+
+from vgrag.nlp import load_spacy
+from vgrag.query.question import read_question
+
+pytestmark = pytest.mark.skipif(load_spacy() is None, reason="the question's parse needs spaCy's English model")
+
+WHO = ("Ashbourne Vale Water: who we are", "Ashbourne Vale Water supplies drinking water to about 212,000 people in "
+       "the Ashbourne Vale district. The utility is owned by Ashbourne Vale District Council and is run by a board "
+       "of seven members. The board is chaired by Margaret Okafor, a former civil engineer.")  # fmt: skip
+WORKS = ("Ashbourne Vale Water: sources and treatment", "Water from the reservoir is treated at the Hollins Lane "
+         "treatment works, which was rebuilt in 2021 at a cost of £38 million.")  # fmt: skip
+STAFF = ("Responsibilities", "The examinations officer is Mrs Helen Darby. Invigilators are recruited and trained by "
+         "the examinations officer; the lead invigilator is Mr Peter Lowe.")  # fmt: skip
+FEES = ("Reviews of marking", "A review of marking costs £45 for a GCSE paper and £52 for an A-level paper. The fee is "
+        "refunded if the grade goes up.")  # fmt: skip
+
+
+def test_the_main_verb_of_a_value_question_is_read_from_the_parse():
+    assert read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).words[
+        read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).predicate] == "founded"
+    asked = read_question("How much are invigilators paid?")
+    assert asked.words[asked.predicate] == "paid" and asked.value
+    assert read_question("What is the average household bill for 2025–26?").predicate == -1  # "is": no content word
+
+
+def test_a_value_whose_verb_is_mentioned_nowhere_is_not_in_the_documents():
+    v = offline_answer("When was Ashbourne Vale Water founded?", [WHO, WORKS], ("Ashbourne Vale Water",)).verdict
+    assert v.kind == "missing", v
+    assert v.said == "Not in these documents: nothing here mentions “founded”, so nothing states the date the " \
+                     "question asks for.", v
+    v = offline_answer("How much are invigilators paid?", [STAFF, FEES], ()).verdict
+    assert v.kind == "missing" and "“paid”" in v.said and "amount" in v.said, v
+
+
+def test_a_value_whose_verb_is_written_in_another_form_is_left_alone():
+    # "rebuild" is written "rebuilt": the date is stated (found), not "not in these documents"
+    v = offline_answer("When was the Hollins Lane treatment works rebuilt?", [WORKS], ("Hollins Lane",)).verdict
+    assert v.kind == "found", v
+    v = offline_answer("How much does a review of marking cost for an A-level paper?", [FEES], ("A-level",)).verdict
+    assert v.kind == "found", v
+
+
+def test_a_who_or_what_question_whose_verb_is_mentioned_nowhere_is_left_alone():
+    # the answer of a who/what question may be tied to its names by other words: "partly", never "not in"
+    v = offline_answer("What happens to the fee for a review of marking if the grade goes up?", [FEES], ()).verdict
+    assert v.kind == "partly", v
+    v = offline_answer("Who founded Ashbourne Vale Water?", [WHO], ("Ashbourne Vale Water",)).verdict
+    assert v.kind == "partly", v
