@@ -12,6 +12,7 @@ import pytest
 from answer_step import offline_answer
 
 from vgrag.nlp import load_spacy
+from vgrag.query.absent import mentioned
 from vgrag.query.question import read_question
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="the question's parse needs spaCy's English model")
@@ -58,3 +59,47 @@ def test_a_who_or_what_question_whose_verb_is_mentioned_nowhere_is_left_alone():
     assert v.kind == "partly", v
     v = offline_answer("Who founded Ashbourne Vale Water?", [WHO], ("Ashbourne Vale Water",)).verdict
     assert v.kind == "partly", v
+
+
+def test_an_irregular_verb_form_counts_as_mentioned():
+    # "met" is no stem of "meet": without spaCy's irregular forms, "When did the founders meet?" would be "not in"
+    text = "Fernleaf Analytics was founded in 2017 by Oliver Grant and Dr Ama Mensah, who met while working at the " \
+           "Met Office."
+    assert mentioned("meet", frozenset({"meet"}), [text])
+    assert mentioned("sell", frozenset({"sell"}), ["The estate sold its first vintage in 1998."])
+    assert not mentioned("buy", frozenset({"buy"}), [text])
+
+
+HISTORY = "Ashbourne Vale Water was founded in 1931 as the Ashbourne Water Board."
+REPORT = "Ashbourne Vale Water supplies drinking water to about 212,000 people. The board is chaired by Margaret Okafor."
+
+
+def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, embedder):
+    # a passage outside the scope retrieval was given (the bench's gold passages, hidden) mentions nothing: the verb
+    # written only there is mentioned nowhere the question may read
+    from dataclasses import replace
+
+    from vgrag import Settings, Workspace
+    from vgrag.config import QueryParams
+    from vgrag.query.answer import extractive_answer
+    from vgrag.query.retrieve import retrieve
+    from vgrag.query.scope import Scope
+
+    ws = Workspace(Settings(milvus_uri="unused"), db, embedder)
+    ws.drop("water")
+    try:
+        ws.add_texts([HISTORY], "water", name="history")
+        ws.add_texts([REPORT], "water", name="report")
+        g = ws.graph("water")
+        doc = next(d for d in g.documents.all() if d.name.startswith("history"))
+        hidden = frozenset(p.id for p in g.passages_of_doc(doc.id))
+        q = "When was Ashbourne Vale Water founded?"
+        params = QueryParams(passage_top_k=1)
+        shown = retrieve(q, g, embedder, params, scope=Scope(excluded=hidden))
+        assert not hidden & {p.id for p in shown.passages.passages}
+        assert extractive_answer(shown, embedder, g).verdict.kind == "missing"
+        # control: the same retrieval, its scope forgotten (the params' scope: every document) — the history mentions it
+        forgot = replace(shown, state=replace(shown.state, scope=None))
+        assert extractive_answer(forgot, embedder, g).verdict.kind != "missing"
+    finally:
+        ws.drop("water")

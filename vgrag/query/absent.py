@@ -7,7 +7,8 @@ A word is mentioned when a sentence says it in some form (its lemmas, as the evi
 word beginning with its stem — the word or a lemma less its last three letters, at least four letters kept — so
 that derived forms count ("convenor" / "convened", "founders" / "founded"); a word of four letters or fewer is its
 own stem. The stem errs on the side of "mentioned": a question is said "not in these documents" only when nothing
-near any word of the phrase is written anywhere. A single noun is not enough (a question's "patients" is the
+near any word of the phrase is written anywhere. A verb's irregular forms, as spaCy's lemmatizer lists them,
+count too ("met" for "meet", "sold" for "sell"). A single noun is not enough (a question's "patients" is the
 documents' "you"); a phrase of two or more words, none written, is.
 
 Nor is the main verb of a question asking a date, a number or an amount ("When was Ashbourne Vale Water founded?",
@@ -24,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..config import QueryParams
+from ..nlp import load_spacy
 from ..storage.store import Graph
 from .question import Asked
 from .scope import Scope, scope_for
@@ -31,8 +33,19 @@ from .verdict import Verdict
 
 
 def stems(word: str, lemmas: frozenset[str]) -> set[str]:
-    """The word's and its lemmas' stems (see the module doc)."""
-    return {x[: max(4, len(x) - 3)] for x in {word, *lemmas} if x}
+    """The word's and its lemmas' stems (see the module doc), and those of the lemmas' irregular verb forms."""
+    return {x[: max(4, len(x) - 3)] for x in {word, *lemmas, *irregular(lemmas)} if x}
+
+
+def irregular(lemmas: frozenset[str]) -> set[str]:
+    """The irregular forms spaCy's English lemmatizer lists for these verb lemmas ("meet": met; "sell": sold; "sit":
+    sat), which no stem of the lemma begins ("When did the founders meet?" is mentioned by "… who met while …")."""
+    nlp = load_spacy() if lemmas else None
+    if nlp is None or "lemmatizer" not in nlp.pipe_names:  # type: ignore[attr-defined]
+        return set()
+    table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_exc", {})  # type: ignore[attr-defined]
+    verbs = table.get("verb", {}) if hasattr(table, "get") else {}
+    return {form for form, of in verbs.items() if lemmas & set(of)}
 
 
 def mentioned(word: str, lemmas: frozenset[str], texts: Iterable[str]) -> bool:
