@@ -71,7 +71,8 @@ def test_an_irregular_verb_form_counts_as_mentioned():
 
 
 HISTORY = "Ashbourne Vale Water was founded in 1931 as the Ashbourne Water Board."
-REPORT = "Ashbourne Vale Water supplies drinking water to about 212,000 people. The board is chaired by Margaret Okafor."
+REPORT = ("Ashbourne Vale Water supplies drinking water to about 212,000 people. The board is chaired by "
+          "Margaret Okafor.")
 
 
 def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, embedder):
