@@ -28,7 +28,9 @@ from ..config import QueryParams
 from ..nlp import load_spacy
 from ..storage.store import Graph
 from .question import Asked
+from .evidence import Sentence
 from .scope import Scope, scope_for
+from .values import bare_value
 from .verdict import Verdict
 
 
@@ -82,13 +84,18 @@ def not_mentioned(
     graph: Graph | None,
     params: QueryParams,
     scope: Scope | None = None,
+    chosen: Sequence[Sentence] = (),
 ) -> Verdict | None:
     """ "Not in these documents" when a noun phrase of the question, or the main verb of a question asking a value
     (`valued_predicate`), is mentioned neither by the retrieved passages (`split`: their sentences; `heard`: the
     content words they say) nor by any passage of the documents the question may read (the graph's, within `scope`,
-    by default params' document scope; without a graph, the retrieved passages are all there is); else None."""
+    by default params' document scope; without a graph, the retrieved passages are all there is); else None.
+    `chosen`: the evidence sentences (query/values.py `bare_value` reads those stating the question's names)."""
     words, lemmas = asked.words, asked.lemmas
-    verb = valued_predicate(asked)
+    # a value the evidence's sentences about the question's names state with no verb of its own may be the one asked
+    # (its verb left unwritten: "(1871–1944)" for "born"): then the verb unwritten is no proof
+    about = [s for s in chosen if s.names] if asked.names else list(chosen)
+    verb = valued_predicate(asked) if asked.value and not bare_value(about, asked.value, asked.names) else ()
     lost = unmentioned([*asked.phrases, *verb], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
         scope = scope if scope is not None else scope_for(graph, params)

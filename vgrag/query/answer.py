@@ -251,7 +251,7 @@ def extractive_answer(
                     governed=asked.governed)  # fmt: skip
     if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
         scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
-        verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope) or verdict
+        verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))
