@@ -2,7 +2,8 @@
 documents" (docs/offline-answers.md, "Session 22"): the value asked is a value of what the verb says, so with the verb
 written in no form no sentence can state it ("When was Ashbourne Vale Water founded?" beside a report naming the
 utility in every section; it was "partly found"). A who/what question is not judged so (its answer may be tied to
-the names by other words), nor a value question whose verb is written in another form ("rebuild" by "rebuilt").
+the names by other words), nor a value question whose verb is written in another form ("rebuild" by "rebuilt"; "met"
+for "meet"), nor one whose evidence states a value with no verb of its own ("in force from 14 July to 22 September").
 Text of the water-utility and exam-regulations uploads (tests/fixtures/water_utility, exam_regulations). Each test
 fails with the mechanism disabled; each has a control it must leave alone."""
 
@@ -60,6 +61,19 @@ def test_a_who_or_what_question_whose_verb_is_mentioned_nowhere_is_left_alone():
     v = offline_answer("Who founded Ashbourne Vale Water?", [WHO], ("Ashbourne Vale Water",)).verdict
     assert v.kind == "partly", v
 
+
+BAN = ("Hosepipe ban", "A hosepipe ban was in force from 14 July to 22 September 2025, after the driest summer since "
+       "1976. The Kettle Reservoir fell to 41 per cent of its capacity in August.")  # fmt: skip
+
+
+def test_a_value_stated_with_no_verb_of_its_own_keeps_the_unwritten_verb_from_proving_absence():
+    # "lifted" is written nowhere, but the ban's dates are stated with no verb of their own ("was in force from … to
+    # …"): they may be the one asked, so the question is partly found, not "not in these documents"
+    v = offline_answer("When was the hosepipe ban lifted?", [BAN], ()).verdict
+    assert v.kind == "partly", v
+    # control: the reservoir's date is the verb "fell"'s, so nothing states when it will be enlarged
+    v = offline_answer("When will the Kettle Reservoir be enlarged?", [BAN], ("Kettle Reservoir",)).verdict
+    assert v.kind == "missing" and "“enlarged”" in v.said, v
 
 def test_an_irregular_verb_form_counts_as_mentioned():
     # "met" is no stem of "meet": without spaCy's irregular forms, "When did the founders meet?" would be "not in"
