@@ -92,15 +92,19 @@ def not_mentioned(
     by default params' document scope; without a graph, the retrieved passages are all there is); else None.
     `chosen`: the evidence sentences (query/values.py `bare_value` reads those stating the question's names)."""
     words, lemmas = asked.words, asked.lemmas
-    # a value the evidence's sentences about the question's names state with no verb of its own may be the one asked
-    # (its verb left unwritten: "(1871–1944)" for "born"): then the verb unwritten is no proof
-    about = [s for s in chosen if s.names] if asked.names else list(chosen)
-    verb = valued_predicate(asked) if asked.value and not bare_value(about, asked.value, asked.names) else ()
+    verb = valued_predicate(asked)
     lost = unmentioned([*asked.phrases, *verb], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
         scope = scope if scope is not None else scope_for(graph, params)
         texts = [p.full_text for p in graph.iter_passages() if scope.allows(p.id)]
         lost = unmentioned(lost, words, lemmas, frozenset(), texts)
+    if verb and verb[0] in lost:
+        # a value the evidence's sentences about the question's names state with no verb of its own may be the one
+        # asked, its verb left unwritten ("in force from 14 July to 22 September" for "lifted"): then the verb
+        # unwritten is no proof (parsed only here, when the verb is written nowhere)
+        about = [s for s in chosen if s.names] if asked.names else list(chosen)
+        if bare_value(about, asked.value, asked.names):
+            lost = [a for a in lost if a != verb[0]]
     if not lost:
         return None
     phrase = tuple(words[i] for i in sorted(lost[0]))
