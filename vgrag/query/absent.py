@@ -47,7 +47,7 @@ def irregular(lemmas: frozenset[str]) -> set[str]:
         return set()
     table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_exc", {})  # type: ignore[attr-defined]
     verbs = table.get("verb", {}) if hasattr(table, "get") else {}
-    return {form for form, of in verbs.items() if lemmas & set(of)}
+    return {form for form, of in verbs.items() if not lemmas.isdisjoint(of)}
 
 
 def mentioned(word: str, lemmas: frozenset[str], texts: Iterable[str]) -> bool:
