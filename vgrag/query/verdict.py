@@ -13,8 +13,7 @@ otherwise, naming the part nothing supports (a noun phrase of the question no pa
 of a question asking a date, a number or an amount: "not in these documents", query/absent.py). No word table, no
 per-question rule; the "not in" rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held
 out on HotpotQA dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on
-MuSiQue), so
-nothing here is tuned to the evaluation questions.
+MuSiQue), so nothing here is tuned to the evaluation questions.
 
 With an LLM, the model is told to answer "not in the documents" when the passages do not say; that reply is parsed
 (`said_not_in_documents`) and shown as the same verdict.
