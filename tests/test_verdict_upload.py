@@ -42,3 +42,10 @@ def test_no_answerable_question_is_said_to_be_missing(observatory, minilm):
         assert v.kind != "missing", (q, v)
         found += v.kind == "found"
     assert found >= len(QUESTIONS["answerable"]) // 2  # the link does not turn every answer into "partly found"
+
+
+def test_a_count_asked_of_a_verb_written_nowhere_is_not_in_these_documents(observatory, minilm):
+    """Session 22: the files name the University of Durham but never write "operate" in any form, so no number of
+    telescopes it operates can be stated (it was "partly found")."""
+    v = run_query("How many telescopes does the University of Durham operate?", observatory, minilm).answer.verdict
+    assert v.kind == "missing" and "“operate”" in v.said, v

@@ -4,10 +4,11 @@
 pages, a hospital ward's leaflets, and ("Session 20") a university's MSc handbook and a home-insurance policy, and
 ("Session 21") walk21's message-queue changelog, runbook and postmortem and a clinical trial's protocol and safety
 review, and ("Session 22") walk22's air-accident report with the operator's safety bulletin and a family's notes
-with a 1921 letter (tests/fixtures/<name>: Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable
-question is said to be "not in these documents" but those named with why, at least as many are "found" as were, the
-evidence shows every answer but those named with why, and no unanswerable question is "found" but those named with
-why. (The observatory upload has its own module, tests/test_verdict_upload.py.)"""
+with a 1921 letter, and a water utility's report and charter and a school's exam regulations (tests/fixtures/<name>:
+Markdown, HTML, DOCX, PDF). Asserted as measured: no answerable question is said to be "not in these documents" but
+those named with why, at least as many are "found" as were, the evidence shows every answer but those named with
+why, and no unanswerable question is "found" but those named with why. (The observatory upload has its own module,
+tests/test_verdict_upload.py.)"""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ UPLOADS = {
     # slots to sentences of other passages.
     "rail_operator": Measured(
         9,
+        # session 22: a date asked of a verb the files never write ("born", "built") is not in them
+        missing=("When was Colin Ashworth born?", "When was the Fennick Viaduct built?"),
         not_in_evidence=frozenset(
             {
                 "Who manages the depot where Harrowdale Valley Lines maintains its units?",
@@ -54,6 +57,8 @@ UPLOADS = {
         missing=(
             "Which Bellhaven wine won a trophy at the Marlborough Wine Show in 2022?",
             "Who sells Bellhaven wines in Australia?",
+            "When was Anna Kessler born?",  # session 22: a value asked of a verb written nowhere
+            "How much did the Kessler family pay for their share of Bellhaven Estate?",
         ),
     ),
     # "work" is asked of Daniel Osei and said only of Fernleaf's founders; "… led by Daniel Osei" and "opened in
@@ -61,11 +66,18 @@ UPLOADS = {
     "hr_handbook": Measured(
         8,
         never_found=("Who leads the Bristol office?", "When did the Bristol office open?"),
-        missing=("What is the mileage rate for staff who travel by car?",),
+        missing=(
+            "What is the mileage rate for staff who travel by car?",
+            "How much did Westbridge Ventures invest in Fernleaf Analytics in 2022?",  # session 22
+        ),
     ),  # fmt: skip
     # the date in "Listed building consent … was granted … on 3 March 2026" is the consent's: "granted" governs it,
     # not "build" (session 20; it was "found")
-    "council_planning": Measured(14, never_found=("When was St Oswald's Church built?",)),
+    "council_planning": Measured(
+        14,
+        never_found=("When was St Oswald's Church built?",),
+        missing=("How much will it cost to replace the roof of St Oswald's Church?",),  # session 22: "cost" unwritten
+    ),
     # session 20, written and committed before the app was run on it (79ca9c6). "Dr Gallagher" is stated by "Dr
     # Fiona Gallagher"; "He did his PhD …" follows another lecturer's sentence; "She joined Kelmscott University …"
     # is the director's; no file mentions a tuition fee. Still found: the spring term of 2026, its year stated only by
@@ -99,10 +111,18 @@ UPLOADS = {
                 "How quickly does Harbourside Mutual aim to pay an agreed claim?",
             }
         ),
-        missing=("Who is the chief executive of Harbourside Mutual?",),
+        missing=(
+            "Who is the chief executive of Harbourside Mutual?",
+            "When was Harbourside Mutual Insurance Society founded?",  # session 22: a date of a verb written nowhere
+            "When did Owen Catterall buy the engagement ring?",
+        ),
     ),  # fmt: skip
     # "Joanne Pritchard trained at the University of Leeds …" is not among the evidence sentences
-    "hospital_ward": Measured(15, not_in_evidence=frozenset({"Where did the ward manager of Larch Ward train?"})),
+    "hospital_ward": Measured(
+        15,
+        not_in_evidence=frozenset({"Where did the ward manager of Larch Ward train?"}),
+        missing=("When did Dr Adebayo Okonkwo join Northmoor General Hospital?",),  # session 22: "join" unwritten
+    ),
     # session 21, written with its questions by the walk-through walk21 before the app ran on it, committed before
     # the code changed (6eeefd2). A version, a client library and a release the files never name are not in them.
     # The fix's author is in the changelog, reached from the incident only through "issue #4412", which is no
@@ -183,6 +203,36 @@ UPLOADS = {
             "Which ship brought Marianna Nowak and the children to America in 1907?",
         ),
     ),  # fmt: skip
+    # session 22, written with their questions and committed before the app was run on them (22faad9), held out:
+    # a water utility's report and charter, a school's exam regulations. A value asked of a verb the files never
+    # write ("fined", "enlarged", "sat", "paid") is not in them. Still found: "before Tom Henshaw"/"before Helen
+    # Darby" (nothing checks that someone other than the named person is asked, as session 18's winemaker), and "How
+    # many people work …" ("212,000 people" is counted before "people", and "treatment works" says *work* as a
+    # noun). The cause of the failed samples ("traced to old lead pipes") is not among the evidence sentences.
+    "water_utility": Measured(
+        12,
+        found_wrongly=frozenset(
+            {"Who was the managing director before Tom Henshaw?", "How many people work for Ashbourne Vale Water?"}
+        ),
+        not_in_evidence=frozenset({"What caused the failed water quality samples in Cresswell?"}),
+        never_found=("How much water can the Millbrook boreholes supply?",),
+        missing=(
+            "What was the leakage in 2023?",
+            "How many customers were fined for breaking the hosepipe ban?",
+            "When will the Kettle Reservoir be enlarged?",
+        ),
+    ),
+    "exam_regulations": Measured(
+        10,
+        found_wrongly=frozenset({"Who was the examinations officer before Helen Darby?"}),
+        missing=(
+            "How many students sat GCSE exams at Ridgeway Academy in 2025?",
+            "How much are invigilators paid?",
+            "How much does a review of marking cost for a BTEC unit?",
+            "What percentage of students achieved grade 4 or above in GCSE English?",
+            "Where are resit exams held in November?",
+        ),
+    ),
 }
 
 

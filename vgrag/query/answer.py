@@ -261,8 +261,9 @@ def extractive_answer(
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
                     value_word=asked.value_word, lex=asked.lex, ties=asked.ties,
                     governed=asked.governed)  # fmt: skip
-    if verdict.kind != "missing" and asked.phrases:  # a phrase of the question the documents never mention
-        verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params) or verdict
+    if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
+        scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
+        verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
                  _marks(s.text, names, reading.short))

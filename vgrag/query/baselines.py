@@ -38,7 +38,7 @@ def retrieve_naive(
     step = PassageStep(passages=ps, dense_ids=tuple(p.id for p in ps), cut=(), ms=ms_since(t0))
     ms = ms_since(t_all)
     return QueryTrace(question, "naive", params, passages=step, total_ms=ms, retrieval_ms=ms,
-                      state=QueryState(question, qvec))  # fmt: skip
+                      state=QueryState(question, qvec, scope=scope))  # fmt: skip
 
 
 RRF_K = 60  # reciprocal rank fusion's usual constant (Cormack, Clarke & Büttcher 2009); not tuned here
@@ -82,4 +82,4 @@ def retrieve_hybrid(
     step = PassageStep(passages=ps, dense_ids=tuple(h.record.id for h in dense), cut=(), ms=ms_since(t0))
     ms = ms_since(t_all)
     return QueryTrace(question, "hybrid", params, passages=step, total_ms=ms, retrieval_ms=ms,
-                      state=QueryState(question, qvec))  # fmt: skip
+                      state=QueryState(question, qvec, scope=scope))  # fmt: skip

@@ -12,6 +12,8 @@
 - `value`, `value_word`: the kind of value its answer is, when the question's form says it ("when": a date or a
   time; "how many"/"how much": a number, an amount, a quantity), and the word whose sentence must state it ("how many
   passengers": passengers; "when … built": built). These are spaCy's entity labels, the same for every domain.
+- `predicate`: the question's main verb (the parse's root, a verb among its content words): what a value asked is
+  a value *of* ("When was it founded?", "How much are invigilators paid?").
 """
 
 from __future__ import annotations
@@ -195,9 +197,17 @@ def value_of(
     return labels, at.get(root.i, -1) if root is not None else -1
 
 
+def predicate_of(doc: object, tokens: Sequence[object | None]) -> int:
+    """The index of the content word that is the question's main verb (its parse's root, tagged VERB; "is", "has"
+    and other words no content word are none), -1 when there is none."""
+    at = {t.i: k for k, t in enumerate(tokens) if t is not None}  # type: ignore[attr-defined]
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)  # type: ignore[attr-defined]
+    return at.get(root.i, -1) if root is not None and root.pos_ == "VERB" else -1  # type: ignore[attr-defined]
+
+
 def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
-    """(owners, anchors, value, value_word, ties, phrases, governed) of a parsed question (see the module doc;
-    `phrases`: its noun phrases of two words or more, with names or without; `governed`: `governed_of`)."""
+    """(owners, anchors, value, value_word, ties, phrases, governed, predicate) of a parsed question (see the module
+    doc; `phrases`: its noun phrases of two words or more, with names or without; `governed`: `governed_of`)."""
     tokens = _tokens_of(doc, words)
     ask = asking[-1] if asking else None
     noun = ""
@@ -206,4 +216,4 @@ def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequ
     value, value_word = value_of(doc, ask, noun, tokens)
     phrases = anchors_of(tokens, ask)
     return (owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases,
-            governed_of(doc, names, tokens))
+            governed_of(doc, names, tokens), predicate_of(doc, tokens))

@@ -31,6 +31,7 @@ class Asked:
     ties: tuple[tuple[str, str], ...] = ()  # pairs of its names asked about together (not "X or Y")
     phrases: tuple[frozenset[int], ...] = ()  # its noun phrases of 2+ words (word indices), names or not
     governed: tuple[tuple[str, int], ...] = ()  # (name, word index): a word governing 2+ names, asked of each
+    predicate: int = -1  # the content word that is its main verb ("founded" in "When was X founded?"; -1: none)
 
     @property
     def kind_words(self) -> frozenset[int]:

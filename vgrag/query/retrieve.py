@@ -333,5 +333,5 @@ def retrieve(
         relations=views,
         total_ms=ms,
         retrieval_ms=ms,
-        state=QueryState(question, qvec, dict(cand.vecs)),
+        state=QueryState(question, qvec, dict(cand.vecs), scope),
     )

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .scope import Scope
+
 
 @dataclass(frozen=True)
 class QueryState:
     question: str
     vector: np.ndarray  # the question's query vector (unit length)
     relation_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)  # candidate relations' stored vectors
+    scope: Scope | None = None  # the passages retrieval could read (None: the params' document scope)

@@ -63,3 +63,27 @@ def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[st
         if any(x.lemma_.lower() in counted or x.lower_ in counted for x in path):
             return True
     return False
+
+
+def bare_value(group: Sequence[Sentence], value: frozenset[str], names: Sequence[str]) -> bool:
+    """Whether a sentence of `group` states a value of a label in `value` (not one of the question's names) that no
+    verb of its own governs: up the parse from the value, the first verb is none or a copula ("The ban was in force
+    from 14 July to 22 September 2025", a table row "Viaduct: 1866"). Such a value may be the one asked, its verb
+    left unwritten; one a verb governs ("who joined us in 2019", "fell to 41 per cent in August") is that verb's.
+    True without spaCy (nothing to check with)."""
+    nlp = load_spacy()
+    if nlp is None:
+        return True
+    own = {norm(n) for n in names}
+    for s in group:
+        if not any(lab in value and t not in own for t, lab in s.typed):
+            continue
+        for ent in nlp(s.text).ents:  # type: ignore[operator]
+            if ent.label_ not in value or norm(ent.text) in own:
+                continue
+            t = ent.root
+            while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+                t = t.head
+            if t.pos_ != "VERB":
+                return True
+    return False

@@ -9,11 +9,11 @@ states every name and says every content word *of* those names (`linked`: in a s
 after it unless that opens with something new, or along the chain from a sentence saying something asked), each
 word of the names nearest it in the question's parse, states together the names it asks about together, and
 states the date or count the question asks for (a date governed by the asked word; query/values.py); "partly found"
-otherwise, naming the part nothing supports (a noun phrase of the question no passage mentions: "not in these
-documents", query/absent.py). No word table, no per-question
-rule; the "not in" rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held out on HotpotQA
-dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on MuSiQue), so
-nothing here is tuned to the evaluation questions.
+otherwise, naming the part nothing supports (a noun phrase of the question no passage mentions, or the main verb
+of a question asking a date, a number or an amount: "not in these documents", query/absent.py). No word table, no
+per-question rule; the "not in" rule (which signals) and its thresholds were chosen on MuSiQue dev alone and held
+out on HotpotQA dev (docs/offline-answers.md, "Session 17, lead"; chosen on HotpotQA alone, a rule does not hold on
+MuSiQue), so nothing here is tuned to the evaluation questions.
 
 With an LLM, the model is told to answer "not in the documents" when the passages do not say; that reply is parsed
 (`said_not_in_documents`) and shown as the same verdict.
