@@ -1,7 +1,9 @@
 """A table's rows as facts: each paragraph written by documents.tables.row_text ("Cluster: lyra; Region:
 ap-southeast-1; Brokers: 3.") gives (key cell, column header, cell) per other cell — the key is its first field —
 and is taken out of the text the parser reads, so no row is read as a sentence ("Priya Natarajan | is | Security
-fix" came from two adjacent cells). A row with one date cell dates its other facts (Triple.when)."""
+fix" came from two adjacent cells). A row with one date cell dates its other facts (Triple.when). A cell of a whole
+clause ("G-HBRX departs Edinburgh for Inverness as flight HBA 317") is no name: it stays in the text as a sentence
+of its own, read as any other, and gives no (key, header, cell) fact."""
 
 from __future__ import annotations
 
@@ -11,6 +13,11 @@ from ..documents.tables import is_date, parse_row
 from ..models import Triple
 
 _BREAK = re.compile(r"\n\s*\n")
+CLAUSE_WORDS = 6  # a cell this long is a clause, not a name (as identity.RUN_ON_WORDS: a name of 6+ words is rare)
+
+
+def clause(cell: str) -> bool:
+    return len(cell.split()) >= CLAUSE_WORDS
 
 
 def _predicate(header: str) -> str:
@@ -28,7 +35,25 @@ def row_triples(fields: list[tuple[str, str]]) -> list[Triple]:
     (_, key), rest = fields[0], fields[1:]
     dates = [v for _, v in rest if is_date(v)]
     when = dates[0] if len(dates) == 1 else ""
-    return [Triple(key, _predicate(h), v, "" if v == when else when) for h, v in rest if v != key]
+    if clause(key):
+        return []
+    return [Triple(key, _predicate(h), v, "" if v == when else when) for h, v in rest if v != key and not clause(v)]
+
+
+def _clauses_kept(para: str, fields: list[tuple[str, str]]) -> str:
+    """The row blanked (spaces of the same length) but for its clause cells, each ended by a full stop where the
+    row's ";" was, so the parser reads each as a sentence."""
+    out, at = list(re.sub(r"\S", " ", para)), 0
+    for _, value in fields:
+        m = re.compile(r"\s+".join(map(re.escape, value.split()))).search(para, at)
+        if m is None:
+            continue
+        at = m.end()
+        if clause(value):
+            out[m.start() : m.end()] = para[m.start() : m.end()]
+            if m.end() < len(para) and para[m.end()] in ";.":
+                out[m.end()] = "."
+    return "".join(out)
 
 
 def table_facts(text: str) -> tuple[str, list[Triple]]:
@@ -42,6 +67,6 @@ def table_facts(text: str) -> tuple[str, list[Triple]]:
         fields = parse_row(para) if "; " in para else None
         if fields:
             triples += row_triples(fields)
-        pieces += [re.sub(r"\S", " ", para) if fields else para, text[end:nxt]]
+        pieces += [_clauses_kept(para, fields) if fields else para, text[end:nxt]]
         start = nxt
     return "".join(pieces), triples
