@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 from canvas import BOXES_JS, FRAMED, IN_VIEW_JS, clutter, under_note
-from test_browser import ARGS, CHROMIUM, _graph_frame, playwright
+from test_browser import ARGS, CHROMIUM, FIT_WATCH_JS, _graph_frame, fits_settled, playwright
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 QUESTION = "In which village was the founder of the Lantern Museum born?"
@@ -30,6 +30,7 @@ def _judge(page, step: str, least: int) -> dict:
     """The step's drawing as framed: its own nodes (not faded) whole in the frame, dot and label; at least `least`
     of its nodes in view, the rest said by the note, which lies on no node or label; labels ≥ 12 px; no clutter."""
     frame = _graph_frame(page, f"{QUESTION} · {step}")
+    fits_settled(frame)  # the frame measures itself again as the page above settles, then frames the drawing again
     frame.wait_for_function(FRAMED, timeout=30000)
     view, boxes = frame.evaluate(IN_VIEW_JS), frame.evaluate(BOXES_JS)
     whole = {n["id"] for n in boxes["nodes"] if _inside(n["dot"], boxes["w"], boxes["h"])
@@ -51,6 +52,7 @@ def test_the_answer_steps_graph_shows_whole_beside_its_evidence(guide_app, windo
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": w, "height": h})
+        page.add_init_script(FIT_WATCH_JS)
         page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'hop 1'})}")
         for n, step in ((3, "hop 1"), (4, "eviction"), (5, "rerank"), (6, "answer")):
             if n > 3:
