@@ -211,25 +211,27 @@ with st.container(key="step_sentence"):  # one key on every step: a new key is a
     badge += f":red-badge[Stale: {md_escape(', '.join(stale))} — press Ask to re-run] " if stale else ""
     said = summary(*pair, step) if pair else md_escape(explain(trace, step))
     st.markdown(f"**Step {steps.index(step) + 1}/{len(steps)} · {step.label}** — {badge}{said}{step_count(gold, step)}")
-with st.container(key="answer_top"):  # drawn on every step, filled on the answer step: verdict and evidence in view
-    if step is Step.ANSWER and pair is None:
-        answer_summary(trace, present)
-g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped at 1280 px
-show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
-g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit ignores ← and
-    "Leave Present" if present else "Present",  # → while an input has it (the first → after Present did nothing)
-    key="present_btn",
-    on_click=_flip_present,
-    help="Full width, no sidebar or question row; ← and → step through.",
-    width="stretch",
-)
-if pair:
-    comparison_graph(*pair, step, g_legend, show_all)
-else:
-    g = trace_graph(trace, step, None if show_all else 60)
-    g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
-    answer_above = step is Step.ANSWER and trace.answer is not None  # the evidence above: as short as answer_summary
-    show_graph(g, view=f"{trace.question} · {step.label}", fill=True, fill_min=160 if answer_above else 360)
+with st.container(key="answer_row"):  # on every step: the legend row and the graph; on the answer step its verdict
+    # and evidence too, beside the graph in a window under 900 px tall, above it in a taller one (ui/answer_view.py)
+    with st.container(key="answer_side"):  # drawn on every step, filled on the answer step
+        if step is Step.ANSWER and pair is None:
+            answer_summary(trace)
+    with st.container(key="graph_legend"):
+        g_legend, g_all, g_present = st.columns([7.2, 1.9, 2], vertical_alignment="center")  # "Present" unclipped
+        show_all = g_all.checkbox("Show all nodes", key="all_nodes")  # in both modes: no element drawn only sometimes
+        g_present.button(  # a button, not a toggle: a toggle kept the keyboard focus once clicked, and Streamlit
+            "Leave Present" if present else "Present",  # ignores ← and → while an input has it (the first → after
+            key="present_btn",  # Present did nothing)
+            on_click=_flip_present,
+            help="Full width, no sidebar or question row; ← and → step through.",
+            width="stretch",
+        )
+    if pair:
+        comparison_graph(*pair, step, g_legend, show_all)
+    else:
+        g = trace_graph(trace, step, None if show_all else 60)
+        g_legend.markdown(legend_html(g), unsafe_allow_html=True)  # only our fixed legend strings, escaped
+        show_graph(g, view=f"{trace.question} · {step.label}", fill=True)
 with st.container():  # the comparison's slot
     if pair:
         details(*pair, step)

@@ -75,6 +75,32 @@ def clutter(boxes: dict) -> dict[str, list]:
     return found
 
 
+# Runs inside the graph's iframe: nodes whose dot's centre is in the frame and drawn, every node the step draws (those
+# left out at the edge among them), the step's own nodes (not faded: their labels are dark, vgrag/present/drawing.py),
+# and the frame's note on what is out of view with its box in the frame's pixels.
+IN_VIEW_JS = """() => { const c = network.body.container, W = c.clientWidth, H = c.clientHeight;
+  let seen = 0;
+  for (const id of nodes.getIds()) {
+    const n = network.body.nodes[id], p = network.canvasToDOM({x: n.x, y: n.y});
+    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
+  }
+  const e = document.getElementById("vgrag-note"), shown = !!e && e.style.display !== "none";
+  const r = shown ? e.getBoundingClientRect() : null, o = network.canvas.frame.canvas.getBoundingClientRect();
+  return {seen: seen, all: nodes.length, note: shown ? e.textContent : "",
+          note_box: r ? [r.left - o.left, r.top - o.top, r.right - o.left, r.bottom - o.top] : null,
+          own: nodes.get().filter((n) => n.font.color !== "#9a9a9a").map((n) => n.id)}; }"""
+
+
+def under_note(boxes: dict, note_box: list[float] | None) -> list[str]:
+    """The drawn nodes (dot or label) and edge labels the note's line lies on."""
+    if note_box is None:
+        return []
+    parts = [(n["label"], n["dot"]) for n in boxes["nodes"]] + [(n["label"], n["text"]) for n in boxes["nodes"]]
+    parts += [(e["label"], e["text"]) for e in boxes["edges"]]
+    w, h = boxes["w"], boxes["h"]
+    return [label for label, box in parts if box and _overlap(box, note_box) and not _outside(box, w, h)]
+
+
 FRAMED = "(c => document.body.dataset.vgragFrame === `${c.clientWidth}x${c.clientHeight}`)(network.body.container)"
 
 

@@ -24,6 +24,7 @@ quiet_storage_logs()
 _names = itertools.count()
 
 
+GUIDE_TESTS = ("test_browser_seeds_fit.py", "test_browser_answer_fit.py")  # the browser tests over guide_app
 ISOLATED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER")
 
 
@@ -35,6 +36,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name == "test_server.py":
             item.add_marker(pytest.mark.xdist_group("server"))
+        elif item.path.name in GUIDE_TESTS:  # one guide_app for both (a session fixture is built once per worker)
+            item.add_marker(pytest.mark.xdist_group("guide"))
         elif item.path.name == "test_verdict_uploads.py" and hasattr(item, "callspec"):  # an upload's two tests on
             item.add_marker(pytest.mark.xdist_group(f"upload-{item.callspec.params['upload']}"))  # the worker that
             # built its graph (a module fixture is built once per worker that runs one of its tests)
@@ -100,5 +103,27 @@ def demo_app(tmp_path_factory: pytest.TempPathFactory, minilm) -> str:
     ws.close()
     server_manager_instance.release_server(path)
     env = {k: v for k, v in os.environ.items() if k not in ISOLATED}  # set up before _isolated_env runs
+    with running_app({**env, "VGRAG_MILVUS_URI": path}) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_app(tmp_path_factory: pytest.TempPathFactory, minilm) -> str:
+    """The app over a database holding a new user's travel guide (three files: tests/fixtures/travel_guide*), built
+    as the Build page builds it (offline extractor); yields its URL. Read by the browser tests of how a step's graph
+    fits its frame (test_browser_seeds_fit.py, test_browser_answer_fit.py)."""
+    from helpers import running_app
+    from milvus_lite import server_manager_instance
+
+    from vgrag import Settings, Workspace
+
+    path = str(tmp_path_factory.mktemp("guide") / "guide.db")
+    ws = Workspace.open(Settings(milvus_uri=path), minilm)
+    names = ("travel_guide.md", "travel_guide_food.html", "travel_guide_events.html")
+    report = ws.add_documents([ROOT / "tests" / "fixtures" / name for name in names], "guide")
+    ws.close()
+    server_manager_instance.release_server(path)
+    assert report.triples > 50, report  # the graph the walk-through saw: ~80 triples
+    env = {k: v for k, v in os.environ.items() if k not in ISOLATED}
     with running_app({**env, "VGRAG_MILVUS_URI": path}) as url:
         yield url

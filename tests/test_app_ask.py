@@ -231,3 +231,42 @@ def test_a_link_with_a_non_finite_number_falls_back_to_the_default(app_env):
     trace = at.session_state["trace"]
     assert trace.question == url["q"] and trace.params.sim_threshold == thr.default
     assert at.session_state["thr"] == thr.default and at.slider(key="thr").value == thr.default
+
+
+def _children(at: AppTest, key: str) -> list:
+    """The elements drawn inside the container with `key` (its nested blocks' elements too)."""
+
+    def walk(node, inside: bool) -> list:
+        here = inside or getattr(node, "key", None) == key
+        found = [node] if inside and not getattr(node, "children", None) else []
+        for child in getattr(node, "children", {}).values():
+            found += walk(child, here)
+        return found
+
+    return walk(at._tree, False)
+
+
+def test_the_answer_steps_evidence_is_drawn_beside_the_same_graph(app_env):
+    """The answer step's verdict and evidence are drawn in `answer_side`, with the legend row and the graph in
+    `answer_row` (ui/answer_view.py sets them side by side in a window under 900 px tall): drawn above the row, they
+    left the graph's frame 160 px at 1280×720. Every other step draws `answer_side` empty, and the drawing keeps one
+    place on every step (the browser keeps its frame and network from step to step)."""
+    at = page("pages/ask.py")
+    at.selectbox(key="example").select("Who is the escalation contact for the service that Beacon depends on?").run()
+    at.button(key="ask").click().run()
+    places = set()
+    for step in at.segmented_control(key="step_pick").options:
+        at.segmented_control(key="step_pick").set_value(step).run()
+        assert not at.exception, at.exception
+        where = keyed_positions(at)
+        row = where["answer_row"]
+        assert [where[k][: len(row)] for k in ("answer_side", "graph_legend", "graph_frame")] == [row] * 3, where
+        assert where["answer_side"] < where["graph_legend"] < where["graph_frame"], where  # in that order
+        places.add(where["graph_drawing"])
+        said = " ".join(str(getattr(e, "value", "")) for e in _children(at, "answer_side"))
+        if step == "answer":
+            assert at.session_state["trace"].answer.verdict.label.capitalize() in said, said  # the verdict's badge
+            assert "Evidence, cited to the listed passages:" in said and "<mark" in said, said  # escaped, marked
+        else:
+            assert said.strip() == "", (step, said)
+    assert len(places) == 1, places

@@ -1,46 +1,53 @@
-"""The answer step in view (issue #32): the verdict and the evidence sentences above the graph, so both fit a
-1280×720 window (and Present) without scrolling; and the Ask page's document filter (only / not these documents)."""
+"""The answer step in view (issue #32): the verdict and the evidence sentences beside the graph in a short window
+(above it in a tall one), so both and the whole graph fit a 1280×720 window (and Present); and the Ask page's document
+filter (only / not these documents)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 import streamlit as st
 
 from ui.render import evidence_html, verdict_badge
 from vgrag.config import QueryParams
-from vgrag.present.clip import bridge_names, clipped
-from vgrag.query.trace import Evidence, QueryTrace
+from vgrag.present.clip import bridge_names
+from vgrag.query.trace import QueryTrace
 
 ONLY, EXCLUDE = "only_docs", "exclude_docs"  # the filter's session keys
-LINE_PX = 22  # one line of an evidence paragraph (0.92 rem, line height 1.45, in Chromium with the app's theme)
+TALL_PX = 900  # a window at least this tall has the evidence above the graph; a shorter one has it beside the graph
+# The answer step's part of the page (pages/ask.py: the answer_row container holds answer_side, the legend row and
+# the graph frame, each in the wrapper Streamlit gives a keyed container). In a short window (1280×720, a projector)
+# the rows become a grid: the legend across, then the graph (3/5 of the width, as tall as the window leaves) and the
+# evidence panel beside it, which scrolls within the graph's height — under the evidence the graph's frame was
+# 158 px high and showed 1 of its 4 nodes. In a tall window the evidence stays above the graph, scrolling past a
+# third of the window's height.
+ANSWER_CSS = (
+    ".st-key-answer_side p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}"
+    ".st-key-answer_side{border:1px solid rgba(49,51,63,0.2);border-radius:0.5rem;padding:0.4rem 0.75rem;"
+    "overflow-y:auto;gap:0.4rem}"
+    f"@media (min-height:{TALL_PX}px){{.st-key-answer_side{{max-height:33vh}}}}"
+    f"@media (max-height:{TALL_PX - 0.02}px){{"
+    ".st-key-answer_row{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);"
+    'grid-template-areas:"legend legend" "graph side";gap:0.75rem 1rem;align-items:stretch}'
+    ".st-key-answer_row>div:has(>.st-key-graph_legend){grid-area:legend}"
+    ".st-key-answer_row>div:has(>.st-key-graph_frame){grid-area:graph}"
+    ".st-key-answer_row>div:has(>.st-key-answer_side){grid-area:side;position:relative;min-height:0}"
+    ".st-key-answer_side{position:absolute;inset:0}"  # as tall as the graph: its text adds no height to the row
+    ".st-key-graph_frame iframe{display:block}}"  # inline, it left a line's descent below it: the panel ran 8 px lower
+)
 
 
-def evidence_lines(evidence: Sequence[Evidence], per_line: int, keep: dict[int, tuple[str, ...]]) -> int:
-    """How many lines the evidence sentences take as shown, clipped (each a paragraph: sentence, [n], title) at
-    `per_line` characters a line (the main column at 1280 px wide holds ~128 at 0.92 rem, in Present ~174)."""
-    shown = ((sum(len(t) for t, _ in clipped(e, keep.get(i, ()))), e) for i, e in enumerate(evidence))
-    return sum(-(-(n + len(e.title) + 6) // per_line) for n, e in shown)
-
-
-def answer_summary(trace: QueryTrace, present: bool = False) -> None:
-    """On the answer step, above the graph: the verdict's badge (its sentence leads the step sentence above), then
-    the evidence sentences (escaped, cited) — or the model's answer. The graph frame below (at least 160 px) is
-    shortened by the evidence's lines (up to five sentences): on a 1280×720 window the evidence of MuSiQue's longest
-    (18 lines) still ends in view, and up to ~8 lines the whole graph too (Chromium: tests/test_browser_verdict.py,
-    docs/offline-answers.md)."""
+def answer_summary(trace: QueryTrace) -> None:
+    """On the answer step, beside the graph (or above it in a tall window, ANSWER_CSS): the verdict's badge (its
+    sentence leads the step sentence above), then the evidence sentences (escaped, cited) — or the model's answer —
+    in a panel that scrolls when they are longer than the graph is tall. The graph keeps the height every other step
+    has (tests/test_browser_answer_fit.py, docs/ui.md)."""
     a = trace.answer
     if a is None:
         return
     keep = bridge_names(trace)
     unused = a.method == "extractive" and bool(a.error)  # an LLM was set up, but its answer fell back (pipeline.py)
-    above = (316 if present else 398) + LINE_PX * evidence_lines(a.evidence, 174 if present else 128, keep)
-    above += 64 if unused else 0
-    st.html(
-        f"<style>.st-key-graph_frame iframe{{height:max(160px,calc(100vh - {above}px))!important}}"
-        ".st-key-answer_top p{margin-bottom:0.15rem;font-size:0.92rem;line-height:1.45}</style>"
-    )
+    st.html(f"<style>{ANSWER_CSS}</style>")
     if unused:  # said beside the verdict, not only under the evidence and the graph (walk20 finding 7)
         st.warning(
             "The LLM was not used: its call failed, so this is the offline answer (cited evidence sentences and a "

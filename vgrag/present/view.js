@@ -23,7 +23,9 @@ function vgragShow(net, ids) {
 }
 
 function vgragFit(net, focus, min) {
-  var ids = focus.length ? focus : Object.keys(net.getPositions());
+  var all = Object.keys(net.getPositions());
+  if (focus.length < all.length && vgragShow(net, all) >= min) return focus.length;  // the whole step is readable
+  var ids = focus.length ? focus : all;
   var s = vgragShow(net, ids), best = ids.length;
   if (s < min) {
     var lo = 1, hi = ids.length - 1;
@@ -100,15 +102,18 @@ function vgragPlaceLabels(net, order) {
   return placed;
 }
 
-// Nothing cut at the frame's edge: from the fitted view, try nearby views (shifted, or zoomed out down to `min`)
-// and keep the closest one that cuts the fewest nodes and drawn edge labels (each wholly in view or wholly out of
-// it), with the `keep` nodes wholly in view. What it still cuts is left out until a drag or zoom: returns how
-// many nodes, and the function that draws them again.
+// Nothing cut at the frame's edge: from the fitted view, try nearby views (shifted, or zoomed out down to `min`) and
+// keep the closest one with the `keep` nodes wholly in view that shows the most nodes whole and cuts the fewest nodes
+// and drawn edge labels (each wholly in view or wholly out of it). What it still cuts, and what the note on the nodes
+// out of view would lie on, is left out until a drag or zoom: returns how many nodes, and the function that draws
+// them again.
 function vgragUncut(net, placed, keep, min) {
   var c = net.body.container, W = c.clientWidth, H = c.clientHeight;
   var items = vgragNodeBoxes(net), kept = {};
   keep.forEach(function (id) { kept[id] = true; });
   Object.keys(placed).forEach(function (id) { items.push({id: id, edge: true, boxes: [placed[id]]}); });
+  items.forEach(function (it) { it.kept = !it.edge && kept[it.id] === true; });
+  items.sort(function (a, b) { return b.kept - a.kept; });  // the kept first: a view losing one is given up at once
   var p0 = net.getViewPosition(), s0 = net.getScale();
   function state(p, s, x) {  // 0 inside, 1 outside, 2 cut
     var l = (x[0] - p.x) * s + W / 2, t = (x[1] - p.y) * s + H / 2, r = (x[2] - p.x) * s + W / 2,
@@ -116,30 +121,38 @@ function vgragUncut(net, placed, keep, min) {
     if (l >= 0 && t >= 0 && r <= W && b <= H) return 0;
     return (r <= 0 || b <= 0 || l >= W || t >= H) ? 1 : 2;
   }
-  function score(p, s) {
-    var cut = 0, lost = 0;
-    items.forEach(function (it) {
-      var st = it.boxes.map(function (x) { return state(p, s, x); });
-      var whole = st.every(function (v) { return v === 0; }), gone = st.every(function (v) { return v === 1; });
-      if (!whole && kept[it.id] && !it.edge) lost += 1;
-      else if (!whole && !gone) cut += 1;
-    });
-    return [lost, cut];
+  function score(p, s, worst) {  // [kept nodes lost, −nodes wholly in view, items cut]; null past `worst` losses
+    var cut = 0, lost = 0, seen = 0;
+    for (var i = 0; i < items.length; i++) {
+      var it = items[i], whole = true, gone = true;
+      for (var j = 0; j < it.boxes.length; j++) {
+        var v = state(p, s, it.boxes[j]);
+        if (v !== 0) whole = false;
+        if (v !== 1) gone = false;
+      }
+      if (whole) { if (!it.edge) seen += 1; } else if (it.kept) { lost += 1; if (lost > worst) return null; } else if (!gone) cut += 1;
+    }
+    return [lost, -seen, cut];
   }
-  // candidate views nearest first (distance, then smaller zoom-out); the first that loses and cuts nothing is the
-  // best, so the search usually ends at the fitted view itself
+  // candidate views nearest first (distance, then smaller zoom-out): the search ends at the first view that loses and
+  // cuts nothing with every node in view (usually the fitted view itself); a step larger than its frame is searched
+  // through, so the view keeps its leading nodes and shows as many others as a readable scale allows (hop 1 of the
+  // travel guide at 1280×720: 13 of 32 nodes at 16 px before, 21 at 12 px)
+  var nodesAll = items.filter(function (it) { return !it.edge; }).length;
   var best = null, scales = [s0], views = [];
   for (var k = 1; k <= 6 && s0 * (1 - 0.06 * k) >= min; k++) scales.push(s0 * (1 - 0.06 * k));
+  if (scales[scales.length - 1] > min && s0 > min) scales.push(min);  // down to the readable floor itself
   scales.forEach(function (s, si) {
     for (var dx = -W / 2; dx <= W / 2; dx += 20) {
       for (var dy = -H / 2; dy <= H / 2; dy += 20) views.push({dx: dx, dy: dy, s: s, d: Math.abs(dx) + Math.abs(dy) + 40 * si});
     }
   });
   views.sort(function (a, b) { return a.d - b.d; });
+  function better(a, b) { for (var j = 0; j < a.length; j++) { if (a[j] !== b[j]) return a[j] < b[j]; } return false; }
   for (var i = 0; i < views.length; i++) {
-    var v = views[i], p = {x: p0.x + v.dx / v.s, y: p0.y + v.dy / v.s}, sc = score(p, v.s);
-    if (!best || sc[0] < best.key[0] || (sc[0] === best.key[0] && sc[1] < best.key[1])) best = {key: sc, p: p, s: v.s};
-    if (best.key[0] === 0 && best.key[1] === 0) break;
+    var v = views[i], p = {x: p0.x + v.dx / v.s, y: p0.y + v.dy / v.s}, sc = score(p, v.s, best ? best.key[0] : Infinity);
+    if (sc && (!best || better(sc, best.key))) best = {key: sc, p: p, s: v.s};
+    if (best.key[0] === 0 && best.key[2] === 0 && -best.key[1] === nodesAll) break;
   }
   net.moveTo({position: best.p, scale: best.s, animation: false});
   // what is still cut: an edge label is not drawn; a node is left out of this view (its edges with it) until the
@@ -148,6 +161,16 @@ function vgragUncut(net, placed, keep, min) {
     var st = it.boxes.map(function (x) { return state(best.p, best.s, x); });
     return !st.every(function (v) { return v === 0; }) && !st.every(function (v) { return v === 1; });
   });
+  var shown = items.filter(function (it) {
+    return it.boxes.every(function (x) { return state(best.p, best.s, x) === 0; });
+  });
+  if (shown.filter(function (it) { return !it.edge; }).length < nodesAll) {  // the note on what is out of view shows
+    var dom = function (x) {
+      return [(x[0] - best.p.x) * best.s + W / 2, (x[1] - best.p.y) * best.s + H / 2,
+              (x[2] - best.p.x) * best.s + W / 2, (x[3] - best.p.y) * best.s + H / 2];
+    };
+    cut = cut.concat(vgragNotePlace(net, shown, dom, nodesAll));
+  }
   var labels = cut.filter(function (it) { return it.edge; }), nodes = cut.filter(function (it) { return !it.edge; });
   var back = labels.map(function (it) { return {id: it.id, label: net.body.edges[it.id].options.label}; });
   if (labels.length) net.body.data.edges.update(labels.map(function (it) { return {id: it.id, label: NO_LABEL}; }));
@@ -170,23 +193,57 @@ function vgragUncut(net, placed, keep, min) {
 
 // A line in the frame's corner when some nodes are out of view ("7 of 29 nodes in view — …"): a class saw part of a
 // step's graph with nothing saying more was there. Counted again after a drag or zoom; gone when all are in view.
-function vgragNote(net) {
-  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, all = 0, seen = 0;
-  net.body.nodeIndices.forEach(function (id) {
-    var n = net.body.nodes[id], p = net.canvasToDOM({x: n.x, y: n.y});
-    all += 1;
-    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
-  });
+function vgragNoteText(seen, all) {
+  return seen + " of " + all + " nodes in view \u2014 drag to see the rest, or scroll to zoom out";
+}
+
+function vgragNoteEl(net) {
   var el = document.getElementById("vgrag-note");
   if (!el) {
     el = document.createElement("div");
     el.id = "vgrag-note";
     el.style.cssText = "position:absolute;left:6px;bottom:4px;z-index:5;pointer-events:none;font:13px sans-serif;" +
-      "color:#444;background:rgba(255,255,255,0.85);padding:1px 5px;border-radius:3px";
-    c.appendChild(el);
+      "color:#444;background:rgba(255,255,255,0.85);padding:1px 5px;border-radius:3px;white-space:nowrap";
+    net.body.container.appendChild(el);
   }
-  el.textContent = seen < all ? seen + " of " + all + " nodes in view \u2014 drag to see the rest, or scroll to zoom out" : "";
+  return el;
+}
+
+function vgragNote(net) {
+  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, all = 0, seen = 0;
+  net.body.data.nodes.getIds().forEach(function (id) {  // nodeIndices lacks the nodes left out (hidden) at the edge
+    var n = net.body.nodes[id], p = net.canvasToDOM({x: n.x, y: n.y});
+    all += 1;
+    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
+  });
+  var el = vgragNoteEl(net);
+  el.textContent = seen < all ? vgragNoteText(seen, all) : "";
   el.style.display = seen < all ? "block" : "none";
+}
+
+// Where the note goes, for a view that leaves nodes out: the frame's corner (bottom-left first) where its line lies
+// on none of the `shown` items the view is fitted to keep and on the fewest others; the others it lies on are
+// returned, to be left out with the cut ones. At the bottom-left it covered the answer's own last node ("Tressock",
+// the travel guide's answer step at 1280×720).
+function vgragNotePlace(net, shown, dom, all) {
+  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, el = vgragNoteEl(net);
+  el.textContent = vgragNoteText(all - 1, all);  // as wide as it will be, near enough: measured, then placed
+  el.style.display = "block";
+  var w = el.offsetWidth, h = el.offsetHeight, best = null;
+  [[6, H - 4 - h], [W - 6 - w, H - 4 - h], [6, 4], [W - 6 - w, 4]].forEach(function (at) {
+    var box = [at[0], at[1], at[0] + w, at[1] + h], under = [], kept = 0;
+    shown.forEach(function (it) {
+      if (!it.boxes.some(function (x) { return vgragOverlap(dom(x), box, 0); })) return;
+      if (it.kept) kept += 1; else under.push(it);
+    });
+    if (!best || kept < best.kept || (kept === best.kept && under.length < best.under.length)) {
+      best = {kept: kept, under: under, at: at};
+    }
+  });
+  el.style.left = best.at[0] + "px";
+  el.style.top = best.at[1] + "px";
+  el.style.bottom = "auto";
+  return best.under;
 }
 
 // The whole framing of a drawing, once vis has it: labels placed, then the view fitted and uncut — again whenever
