@@ -24,7 +24,11 @@ quiet_storage_logs()
 _names = itertools.count()
 
 
-GUIDE_TESTS = ("test_browser_seeds_fit.py", "test_browser_answer_fit.py")  # the browser tests over guide_app
+# modules whose tests share a costly fixture (a graph ingested from documents, an app over it) run on one worker, so
+# it is built once — split over two, each built it (setup 8 s twice, 5 s twice). The two guide modules share one
+# session fixture (guide_app): one group for both.
+GUIDE_TESTS = ("test_browser_seeds_fit.py", "test_browser_answer_fit.py")
+ONE_BUILD = ("test_verdict_upload.py",)
 ISOLATED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "VGRAG_MILVUS_URI", "VGRAG_GRAPH", "VGRAG_EMBEDDER")
 
 
@@ -38,6 +42,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("server"))
         elif item.path.name in GUIDE_TESTS:  # one guide_app for both (a session fixture is built once per worker)
             item.add_marker(pytest.mark.xdist_group("guide"))
+        elif item.path.name in ONE_BUILD:  # its module fixture builds a graph (and an app): once, on one worker
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
         elif item.path.name == "test_verdict_uploads.py" and hasattr(item, "callspec"):  # an upload's two tests on
             item.add_marker(pytest.mark.xdist_group(f"upload-{item.callspec.params['upload']}"))  # the worker that
             # built its graph (a module fixture is built once per worker that runs one of its tests)

@@ -62,6 +62,14 @@ FIT_WATCH_JS = """(() => {
 })();"""
 
 
+def screenshot(page, name: str, **kw) -> None:
+    """Save `page` as docs/screenshots/`name` with VGRAG_SAVE_SCREENSHOTS=1 (the README's images), else take none:
+    no test reads them back, and each costs Chromium a render (a full page one a resize and a repaint)."""
+    if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / name), **kw)
+
+
 def fits_settled(frame, after: int | None = None, quiet_ms: int = 300) -> int:
     """Wait until the graph frame's pending re-measurements have all run and the last is `quiet_ms` old (a height it
     set redraws the network 150 ms later, vgrag/present/view.js); with `after`, at least one ran since the count was
@@ -134,8 +142,6 @@ def _ask_the_example(page, url: str) -> None:
 
 
 def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path  # README images on request
-    shots.mkdir(parents=True, exist_ok=True)
     requests: list[str] = []
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -172,7 +178,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
                 labels = frame.evaluate("nodes.get().map(n => n.label)")
                 assert any("onerror" in lb for lb in labels), labels  # drawn as text
             page.get_by_text(f"Step {n}/{N}").scroll_into_view_if_needed()  # the step's sentence, graph and legend
-            page.screenshot(path=str(shots / f"ask_step{n}.png"))
+            screenshot(page, f"ask_step{n}.png")
         assert len(positions) >= 5
         page.get_by_text("Reasoning paths").wait_for(timeout=60000)
         frame = _graph_frame(page, f"{EXAMPLE} · answer")
@@ -224,7 +230,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
         page.get_by_text("![leak](http", exact=False).first.wait_for(state="attached", timeout=30000)
         assert page.locator("h2", has_text="Planted heading").count() == 0
         assert page.locator("img[src*='exfil']").count() == 0 and page.locator("a[href*='exfil']").count() == 0
-        page.screenshot(path=str(shots / "explore.png"))
+        screenshot(page, "explore.png")
         for name, ready in (
             ("overview", "Where to next"),
             ("build", "Start a new graph"),
@@ -239,7 +245,7 @@ def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
             if name == "evaluate":  # the bundled sample benchmark: a table and a Recall@k chart
                 page.get_by_role("button", name="Run benchmark").click()
                 page.get_by_text("Per question").wait_for(timeout=120000)
-            page.screenshot(path=str(shots / f"page_{name}.png"), full_page=True)
+            screenshot(page, f"page_{name}.png", full_page=True)
         browser.close()
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]
@@ -282,8 +288,7 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
                 page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
             page.get_by_text("stopped by the user after").first.wait_for(timeout=60000)
             page.get_by_text("![x](http", exact=False).first.wait_for(timeout=10000)
-            shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
-            page.screenshot(path=str(shots / "ask_llm_stopped.png"), full_page=True)
+            screenshot(page, "ask_llm_stopped.png", full_page=True)
             assert page.locator("h1", has_text="Heading").count() == 0  # "# Heading" stayed text
             browser.close()
     assert llm.streams_started == 1 and llm.streams_cut == 1  # the stream really stopped, it did not run on

@@ -10,7 +10,7 @@ import re
 import pytest
 from canvas import assert_readable
 from helpers import running_app
-from test_browser import ARGS, CHROMIUM, EXAMPLE, N, SHOTS, STEP_LABELS, _ask_the_example, _graph_frame, playwright
+from test_browser import ARGS, CHROMIUM, EXAMPLE, N, screenshot, STEP_LABELS, _ask_the_example, _graph_frame, playwright
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
@@ -24,7 +24,6 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
     1400×1000, 1920×1080 and in Present mode); a step that changed
     nothing is marked; a reload and a copied link reopen the same question at the same step; Present mode steps
     with the → key."""
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
     with running_app({**os.environ, "VGRAG_MILVUS_URI": str(tmp_path / "class.db")}) as url:
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -45,7 +44,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             assert box["height"] >= 360 and box["y"] + box["height"] - nxt["y"] <= 680, (nxt, box)
             assert box["y"] + box["height"] <= 720, box  # on one screen, no scrolling
             assert_readable(frame)
-            page.screenshot(path=str(shots / "ask_1280x720.png"))
+            screenshot(page, "ask_1280x720.png")
             link = page.url
             assert "step=hop+1" in link or "step=hop%201" in link, link
             page.reload(wait_until="networkidle")  # the run survives a reload, at the same step
@@ -70,7 +69,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
                 below = page.get_by_text(re.compile(r"^eviction: [0-9.]+ ms$")).bounding_box()
                 assert below["y"] >= box["y"] + box["height"], (below, box)  # the graph never covers what follows
                 assert_readable(_graph_frame(page, f"{EXAMPLE} · eviction"))  # framed again for the new size
-                page.screenshot(path=str(shots / f"ask_{w}x{h}.png"))
+                screenshot(page, f"ask_{w}x{h}.png")
             page.set_viewport_size({"width": 1280, "height": 720})
             page.get_by_role("button", name="Present", exact=True).click()
             page.locator("[data-testid=stSidebar]").wait_for(state="hidden", timeout=30000)
@@ -80,7 +79,7 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             assert_readable(_graph_frame(page, f"{EXAMPLE} · rerank"))
             box = page.locator(".st-key-graph_frame iframe").bounding_box()
             assert box["width"] >= 1000 and box["y"] + box["height"] <= 720, box  # full width, still one screen
-            page.screenshot(path=str(shots / "ask_present_1280x720.png"))
+            screenshot(page, "ask_present_1280x720.png")
             browser.close()
 
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 from canvas import assert_readable
 from helpers import ROOT, running_app
-from test_browser import ARGS, CHROMIUM, SHOTS, _ask_the_example, _graph_frame, playwright
+from test_browser import ARGS, CHROMIUM, screenshot, _ask_the_example, _graph_frame, playwright
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
@@ -46,7 +46,6 @@ def compare_two_hops(page, url: str) -> None:
 
 
 def test_compare_step_and_reload_restores_both_runs_at_1280x720(tmp_path):
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
     with running_app(demo_db(tmp_path)) as url:
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -67,7 +66,7 @@ def test_compare_step_and_reload_restores_both_runs_at_1280x720(tmp_path):
             assert box["y"] + box["height"] <= 720 and size >= 16, (box, size)  # on screen, readable from the back
             graph = page.locator(".st-key-graph_frame iframe").bounding_box()
             assert graph["height"] >= 300, graph
-            page.screenshot(path=str(shots / "compare_1280x720.png"))
+            screenshot(page, "compare_1280x720.png")
             link = page.url
             assert "a_hops=1" in link and "hops=2" in link and "step=hop+2" in link, link
             page.reload(wait_until="networkidle")
@@ -86,5 +85,5 @@ def test_compare_step_and_reload_restores_both_runs_at_1280x720(tmp_path):
             other.get_by_text(f"Step 7/{len(STEPS)} · answer").wait_for(timeout=60000)
             _graph_frame(other, "compare · answer")
             other.get_by_text("Final passages").first.scroll_into_view_if_needed()
-            other.screenshot(path=str(shots / "compare_answer_1280x720.png"), full_page=False)
+            screenshot(other, "compare_answer_1280x720.png", full_page=False)
             browser.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import running_app
-from test_browser import ARGS, CHROMIUM, SHOTS, after_rerun, playwright, run_finished
+from test_browser import ARGS, CHROMIUM, screenshot, after_rerun, playwright, run_finished
 
 from vgrag.text import entity_id
 
@@ -40,7 +40,6 @@ def _database(path: str, demo: Path, minilm) -> None:  # noqa: ANN001 - the sess
 
 
 def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, minilm):
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
     path = str(tmp_path / "review.db")
     _database(path, app_demo_template, minilm)
     with running_app({**os.environ, "VGRAG_MILVUS_URI": path}) as url:
@@ -50,7 +49,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, mi
             page.goto(url + "/review?graph=demo&entity=Dr.+Raman", wait_until="networkidle")
             page.get_by_text("Dr. Raman | leads | Platform team").wait_for(timeout=120000)
             page.evaluate("document.fonts.ready.then(() => document.fonts.status)")  # the icons' font
-            page.screenshot(path=str(shots / "review_1280x720.png"))
+            screenshot(page, "review_1280x720.png")
             page.get_by_text("Entity: Dr. Raman").click()
             page.get_by_label("Merge into (search a name)").fill("Priya Raman")
             search = page.get_by_label("Merge into (search a name)")
@@ -64,7 +63,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, mi
                 except playwright.Error:
                     page.keyboard.press("Escape")
             after_rerun(page, option.click)
-            page.screenshot(path=str(shots / "review_merge_1280x720.png"))
+            screenshot(page, "review_merge_1280x720.png")
             page.get_by_role("button", name="Merge", exact=True).click()
             page.get_by_text("Merged “Dr. Raman” into “Priya Raman”").wait_for(timeout=60000)
             page.goto(url + "/review?graph=demo&entity=Priya+Raman", wait_until="networkidle")
@@ -72,7 +71,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, mi
             page.get_by_text("Undo and the edit log").click()
             page.get_by_role("button", name="Undo the last edit").wait_for(timeout=60000)  # the log is a data grid
             run_finished(page)
-            page.screenshot(path=str(shots / "review_after_merge_1280x720.png"))
+            screenshot(page, "review_after_merge_1280x720.png")
             page.goto(url + "/ask?graph=demo", wait_until="networkidle")
             page.get_by_label("Question", exact=True).fill(QUESTION)
             page.get_by_role("button", name="Ask", exact=True).click()
@@ -82,7 +81,7 @@ def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, mi
                 page.get_by_role("button", name="Next ▶").click()
                 page.get_by_text(f"Step {n}/{steps}").first.wait_for(timeout=60000)
             run_finished(page)
-            page.screenshot(path=str(shots / "ask_after_merge_1280x720.png"))
+            screenshot(page, "ask_after_merge_1280x720.png")
             browser.close()
     from vgrag import Settings, Workspace
 

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 from helpers import running_app
-from test_browser import ARGS, CHROMIUM, SHOTS, after_rerun, playwright, run_finished
+from test_browser import ARGS, CHROMIUM, screenshot, after_rerun, playwright, run_finished
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
@@ -27,18 +27,17 @@ CUT_LABELS = """() => [...document.querySelectorAll('[data-testid=stMain] button
 PROBE = re.compile(r"^/[a-z]+/_stcore/(health|host-config)$")
 
 
-def _triples_shown(page, size: str, shots) -> None:
+def _triples_shown(page, size: str) -> None:
     """The entity's triples are drawn and every button label is whole; a screenshot at `size`."""
     page.get_by_text("Tomás Ibarra | designed | Beacon").wait_for(timeout=120000)
     page.evaluate("document.fonts.ready.then(() => document.fonts.status)")  # the icons' font sets the widths
     run_finished(page)
     assert page.get_by_role("button", name="Keep").count() >= 3
     assert page.evaluate(CUT_LABELS) == []
-    page.screenshot(path=str(shots / f"review_buttons_{size}.png"))
+    screenshot(page, f"review_buttons_{size}.png")
 
 
 def test_review_labels_whole_and_an_edit_keeps_the_place(tmp_path, app_demo_template):
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
     path = tmp_path / "review.db"
     shutil.copytree(app_demo_template, path)
     log = tmp_path / "app.log"
@@ -49,7 +48,7 @@ def test_review_labels_whole_and_an_edit_keeps_the_place(tmp_path, app_demo_temp
             missing: list[str] = []
             page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
             page.goto(url + "/review?graph=demo&entity=Tom%C3%A1s+Ibarra", wait_until="networkidle")
-            _triples_shown(page, "1280x720", shots)
+            _triples_shown(page, "1280x720")
             others = [u for u in missing if not PROBE.match(u.removeprefix(url).split("?")[0])]
             assert others == [] and missing, missing  # Streamlit's probes only (and it still makes them)
 
@@ -67,7 +66,7 @@ def test_review_labels_whole_and_an_edit_keeps_the_place(tmp_path, app_demo_temp
             assert page.get_by_text("No entity is named").count() == 0
             page.keyboard.press("Escape")  # the Edit popover stays open after its Save: the triple under it
             page.get_by_label("Subject").wait_for(state="hidden", timeout=10000)
-            page.screenshot(path=str(shots / "review_after_edit_1280x720.png"))
+            screenshot(page, "review_after_edit_1280x720.png")
 
             page.get_by_text("Entity: Osaka data centre region").click()  # a rename: the box follows the new name
             page.get_by_role("button", name="Rename", exact=True).wait_for(timeout=10000)
@@ -80,7 +79,7 @@ def test_review_labels_whole_and_an_edit_keeps_the_place(tmp_path, app_demo_temp
 
             wide = browser.new_page(viewport={"width": 1920, "height": 1080})
             wide.goto(url + "/review?graph=demo&entity=Tom%C3%A1s+Ibarra", wait_until="networkidle")
-            _triples_shown(wide, "1920x1080", shots)
+            _triples_shown(wide, "1920x1080")
             browser.close()
     said = log.read_text(errors="replace")
     assert "Session State API" not in said, said[-3000:]  # "created with a default value but also had its value set"

@@ -4,10 +4,9 @@ helpers are tests/test_browser.py's; VGRAG_SAVE_SCREENSHOTS=1 keeps the screensh
 
 from __future__ import annotations
 
-import os
 
 import pytest
-from test_browser import ARGS, CHROMIUM, N, SHOTS, STEP_LABELS, _graph_frame, playwright
+from test_browser import ARGS, CHROMIUM, N, screenshot, STEP_LABELS, _graph_frame, playwright
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
@@ -27,8 +26,7 @@ def _in_view(page) -> None:
     assert frame["y"] + frame["height"] <= 720, frame  # the whole graph too
 
 
-def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(demo_app, tmp_path):
-    shots = SHOTS if os.environ.get("VGRAG_SAVE_SCREENSHOTS") == "1" else tmp_path
+def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(demo_app):
     url = demo_app  # the demo graph, loaded (tests/conftest.py)
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -45,10 +43,10 @@ def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(demo_app, 
         _in_view(page)
         sentence = page.locator(".st-key-step_sentence").inner_text()
         assert "Not in these documents: nothing here names" in sentence, sentence  # the step names what is missing
-        page.screenshot(path=str(shots / "ask_answer_verdict_1280x720.png"))
+        screenshot(page, "ask_answer_verdict_1280x720.png")
         page.get_by_role("button", name="Present").click()
         page.get_by_role("button", name="Leave Present").wait_for(timeout=60000)
         _graph_frame(page, f"{UNANSWERABLE} · answer")
         _in_view(page)
-        page.screenshot(path=str(shots / "ask_answer_verdict_present_1280x720.png"))
+        screenshot(page, "ask_answer_verdict_present_1280x720.png")
         browser.close()
