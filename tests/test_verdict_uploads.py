@@ -141,6 +141,10 @@ UPLOADS = {
                 # "Fixed CVE-2026-1187, …" has no subject in a section with no topic; the text says "flaw", the
                 # question "vulnerability"
                 "Who reported the vulnerability fixed in Larkspur 3.2.1?",
+                # session 22: reached once the PDF's timeline was read as a table (its event cells names), lost again
+                # when a cell of a whole clause became a sentence of its own (extraction.tables: eleven 6+-word
+                # names on four new-domain documents); "Aisha Khan acknowledges the page …" is not among the evidence
+                "Who was paged first for INC-2291, and what is their role in the on-call rotation?",
             }
         ),
         missing=(
