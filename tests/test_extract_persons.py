@@ -13,10 +13,14 @@ from vgrag.nlp import load_spacy
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
 
-MEMOIR = ("Notes on the names. Grandmother wrote everyone by a pet name. Bartek is Bartłomiej, Gosia is Małgorzata "
-          "and Kuba is Jakub. Bartłomiej Zieliński ran the bakery on Market Street.")
-REGISTER = ("Baptisms, 1887. The godmother was Agnieszka Wróbel, née Sikora, of Nowy Sącz. Her husband was "
-            "Franciszek \"Frank\" Wróbel, a carpenter. Frank Wróbel emigrated to Chicago in 1891.")
+MEMOIR = (
+    "Notes on the names. Grandmother wrote everyone by a pet name. Bartek is Bartłomiej, Gosia is Małgorzata "
+    "and Kuba is Jakub. Bartłomiej Zieliński ran the bakery on Market Street."
+)
+REGISTER = (
+    "Baptisms, 1887. The godmother was Agnieszka Wróbel, née Sikora, of Nowy Sącz. Her husband was "
+    'Franciszek "Frank" Wróbel, a carpenter. Frank Wróbel emigrated to Chicago in 1891.'
+)
 
 
 def _one(text: str) -> tuple[set[tuple[str, str, str]], set[tuple[str, str]]]:
@@ -27,8 +31,9 @@ def _one(text: str) -> tuple[set[tuple[str, str, str]], set[tuple[str, str]]]:
 def test_a_coordination_of_identities_pairs_each_name_with_its_own():
     triples, defined = _one(MEMOIR)
     assert {("Małgorzata", "Gosia"), ("Jakub", "Kuba"), ("Bartłomiej", "Bartek")} <= defined
-    assert not [t for t in triples if {t[0], t[2]} in ({"Małgorzata", "Kuba"}, {"Gosia", "Jakub"},
-                                                      {"Małgorzata", "Jakub"})], triples  # never across
+    assert not [
+        t for t in triples if {t[0], t[2]} in ({"Małgorzata", "Kuba"}, {"Gosia", "Jakub"}, {"Małgorzata", "Jakub"})
+    ], triples  # never across
 
 
 def test_a_stated_identity_is_one_entity_at_ingest():

@@ -35,26 +35,39 @@ def test_a_place_is_not_suggested_as_short_for_an_organisation(text, place, org)
 
 
 def test_a_first_name_read_as_a_place_is_still_suggested_for_a_persons_full_name():
-    v = view({"l": ("Letter", "Stasio is Stanley.", ["Stanley"]),
-              "n": ("Notes", "Stanley Nowak was killed in Normandy in July 1944.", ["Stanley Nowak"])})
+    v = view(
+        {
+            "l": ("Letter", "Stasio is Stanley.", ["Stanley"]),
+            "n": ("Notes", "Stanley Nowak was killed in Normandy in July 1944.", ["Stanley Nowak"]),
+        }
+    )
     assert "merge 'Stanley' into 'Stanley Nowak'" in {s.title for s in duplicates(v)}
 
 
 def test_a_short_name_of_an_organisation_is_still_suggested():
-    v = view({"d": ("Notes", "Halloran Foods bought the mill. Halloran closed it in 1990.", ["Halloran",
-                                                                                            "Halloran Foods"])})
+    v = view(
+        {"d": ("Notes", "Halloran Foods bought the mill. Halloran closed it in 1990.", ["Halloran", "Halloran Foods"])}
+    )
     assert "merge 'Halloran' into 'Halloran Foods'" in {s.title for s in duplicates(v)}
 
 
 def test_the_aliases_a_text_states_are_suggested_across_documents():
-    letter = ("Dear Ola, Bartek works at the bakery now. Notes on the names: Bartek is Bartłomiej and Gosia is "
-              "Małgorzata.")
+    letter = (
+        "Dear Ola, Bartek works at the bakery now. Notes on the names: Bartek is Bartłomiej and Gosia is Małgorzata."
+    )
     register = 'Franciszek "Frank" Wróbel was a carpenter in Nowy Sącz. Bartłomiej Zieliński was a baker.'
-    v = view({"l": ("Letter", letter, ["Bartek", "Gosia", "Frank"]),
-              "r": ("Register", register, ["Bartłomiej", "Małgorzata", "Franciszek Wróbel"])})
+    v = view(
+        {
+            "l": ("Letter", letter, ["Bartek", "Gosia", "Frank"]),
+            "r": ("Register", register, ["Bartłomiej", "Małgorzata", "Franciszek Wróbel"]),
+        }
+    )
     titles = {s.title for s in duplicates(v)}
-    assert {"merge 'Bartek' into 'Bartłomiej'", "merge 'Gosia' into 'Małgorzata'",
-            "merge 'Frank' into 'Franciszek Wróbel'"} <= titles, titles
+    assert {
+        "merge 'Bartek' into 'Bartłomiej'",
+        "merge 'Gosia' into 'Małgorzata'",
+        "merge 'Frank' into 'Franciszek Wróbel'",
+    } <= titles, titles
 
 
 @pytest.mark.parametrize("text, person, record, kind", [

@@ -30,8 +30,12 @@ FEES = ("Reviews of marking", "A review of marking costs £45 for a GCSE paper a
 
 
 def test_the_main_verb_of_a_value_question_is_read_from_the_parse():
-    assert read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).words[
-        read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).predicate] == "founded"
+    assert (
+        read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).words[
+            read_question("When was Ashbourne Vale Water founded?", ("Ashbourne Vale Water",)).predicate
+        ]
+        == "founded"
+    )
     asked = read_question("How much are invigilators paid?")
     assert asked.words[asked.predicate] == "paid" and asked.value
     assert read_question("What is the average household bill for 2025–26?").predicate == -1  # "is": no content word
@@ -40,8 +44,10 @@ def test_the_main_verb_of_a_value_question_is_read_from_the_parse():
 def test_a_value_whose_verb_is_mentioned_nowhere_is_not_in_the_documents():
     v = offline_answer("When was Ashbourne Vale Water founded?", [WHO, WORKS], ("Ashbourne Vale Water",)).verdict
     assert v.kind == "missing", v
-    assert v.said == "Not in these documents: nothing here mentions “founded”, so nothing states the date the " \
-                     "question asks for.", v
+    assert (
+        v.said == "Not in these documents: nothing here mentions “founded”, so nothing states the date the "
+        "question asks for."
+    ), v
     v = offline_answer("How much are invigilators paid?", [STAFF, FEES], ()).verdict
     assert v.kind == "missing" and "“paid”" in v.said and "amount" in v.said, v
 
@@ -75,18 +81,22 @@ def test_a_value_stated_with_no_verb_of_its_own_keeps_the_unwritten_verb_from_pr
     v = offline_answer("When will the Kettle Reservoir be enlarged?", [BAN], ("Kettle Reservoir",)).verdict
     assert v.kind == "missing" and "“enlarged”" in v.said, v
 
+
 def test_an_irregular_verb_form_counts_as_mentioned():
     # "met" is no stem of "meet": without spaCy's irregular forms, "When did the founders meet?" would be "not in"
-    text = "Fernleaf Analytics was founded in 2017 by Oliver Grant and Dr Ama Mensah, who met while working at the " \
-           "Met Office."
+    text = (
+        "Fernleaf Analytics was founded in 2017 by Oliver Grant and Dr Ama Mensah, who met while working at the "
+        "Met Office."
+    )
     assert mentioned("meet", frozenset({"meet"}), [text])
     assert mentioned("sell", frozenset({"sell"}), ["The estate sold its first vintage in 1998."])
     assert not mentioned("buy", frozenset({"buy"}), [text])
 
 
 HISTORY = "Ashbourne Vale Water was founded in 1931 as the Ashbourne Water Board."
-REPORT = ("Ashbourne Vale Water supplies drinking water to about 212,000 people. The board is chaired by "
-          "Margaret Okafor.")
+REPORT = (
+    "Ashbourne Vale Water supplies drinking water to about 212,000 people. The board is chaired by Margaret Okafor."
+)
 
 
 def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, embedder):

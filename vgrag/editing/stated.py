@@ -49,8 +49,12 @@ def _label(v: Any, e: Entity, nlp: Any) -> str:
     """The label spaCy gives the name most often in its passages ("" if never): one mention's reading may be wrong
     ("Scranton, 14 November 1921" read as a PERSON)."""
     texts = [p.text for i in e.passage_ids[:_MAX_PASSAGES] if (p := v.passages.get(i)) is not None and e.name in p.text]
-    labels = Counter(ent.label_ for d in nlp.pipe(texts) for ent in d.ents  # "the Bradford Wool Exchange" too
-                     if (ent[1:] if ent[0].dep_ == "det" else ent).text == e.name)
+    labels = Counter(
+        ent.label_
+        for d in nlp.pipe(texts)
+        for ent in d.ents  # "the Bradford Wool Exchange" too
+        if (ent[1:] if ent[0].dep_ == "det" else ent).text == e.name
+    )
     return labels.most_common(1)[0][0] if labels else ""
 
 
