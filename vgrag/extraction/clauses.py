@@ -10,8 +10,7 @@ and relational nouns ("X is the capital of Y").
 Entities are named things (named entities, proper nouns, quoted titles), full dates, or specific noun phrases. A
 bare common noun is not one: "the film" as a subject is the passage's topic, else the argument is dropped; a clause
 without a named subject is about the topic ("Situated in Kalupahana, …"); with no topic, a pronoun is the named
-subject before it (pronouns.py). A bare year is kept on the relation as its date ("won, in 2012").
-"""
+subject before it (pronouns.py). A bare year is kept on the relation as its date ("won, in 2012")."""
 
 from __future__ import annotations
 

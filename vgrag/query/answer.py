@@ -1,6 +1,6 @@
 """The answer step: reasoning paths over the selected relations; offline, the evidence sentences (cited, names
-marked) and a verdict on them (found / partly found / not in these documents, verdict.py) — a short answer only
-from a Reader given explicitly (none by default: no offline reader reached 50 % held-out precision); with an LLM, one
+marked) and a verdict on them (found / partly found / not in these documents, verdict.py) — a short answer only from
+a Reader given explicitly (none by default: no offline reader reached 50 % held-out precision); with an LLM, one
 bounded (optionally streamed) call citing the numbered passages, whose "not in the documents" is the same verdict."""
 
 from __future__ import annotations
@@ -136,9 +136,8 @@ def _joined(names: list[str], question: str) -> list[str]:
     low = question.casefold()
     for a, b in ((a, b) for a in names for b in names if a != b):
         i, j = low.find(a.casefold()), low.find(b.casefold())
-        if 0 <= i < j < i + len(a) < j + len(b):
-            whole = question[i : j + len(b)]
-            return _joined(list(dict.fromkeys(whole if n in (a, b) else n for n in names)), question)
+        if 0 <= i < j < i + len(a) < j + len(b):  # a's end overlaps b's start: the span from a's start to b's end
+            return _joined(list(dict.fromkeys(question[i : j + len(b)] if n in (a, b) else n for n in names)), question)
     return names
 
 
