@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from test_suggest_short_forms import view
+
 from vgrag.editing.suggest import GraphView, duplicates
 from vgrag.models import Entity, Passage
 from vgrag.nlp import load_spacy
 from vgrag.text import entity_id
 
 pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
-
-
-def view(docs: dict[str, tuple[str, str, list[str]]]) -> GraphView:
-    passages, names = [], {}
-    for doc, (title, text, ents) in docs.items():
-        passages.append(Passage(f"psg-{doc}", title, text, doc))
-        for n in ents:
-            names.setdefault(n, []).append(f"psg-{doc}")
-    return GraphView([Entity(entity_id(n), n, (), tuple(p)) for n, p in names.items()], [], passages)
 
 
 @pytest.mark.parametrize("text, place, org", [
