@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from canvas import BOXES_JS, FRAMED, IN_VIEW_JS, clutter, under_note
 from test_browser import ARGS, CHROMIUM, FIT_WATCH_JS, _graph_frame, fits_settled, playwright
+from test_browser_seeds_fit import _within
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 QUESTION = "In which village was the founder of the Lantern Museum born?"
@@ -24,10 +25,6 @@ LEAST = {
 }
 
 
-def _inside(box: list[float] | None, w: float, h: float) -> bool:
-    return box is not None and box[0] >= -0.5 and box[1] >= -0.5 and box[2] <= w + 0.5 and box[3] <= h + 0.5
-
-
 def _judge(page, step: str, least: int) -> dict:
     """The step's drawing as framed: its own nodes (not faded) whole in the frame, dot and label; at least `least`
     of its nodes in view, the rest said by the note, which lies on no node or label; labels ≥ 12 px; no clutter."""
@@ -35,8 +32,8 @@ def _judge(page, step: str, least: int) -> dict:
     fits_settled(frame)  # the frame measures itself again as the page above settles, then frames the drawing again
     frame.wait_for_function(FRAMED, timeout=30000)
     view, boxes = frame.evaluate(IN_VIEW_JS), frame.evaluate(BOXES_JS)
-    whole = {n["id"] for n in boxes["nodes"] if _inside(n["dot"], boxes["w"], boxes["h"])
-             and _inside(n["text"], boxes["w"], boxes["h"])}  # fmt: skip
+    whole = {n["id"] for n in boxes["nodes"] if _within(n["dot"], boxes["w"], boxes["h"])
+             and _within(n["text"], boxes["w"], boxes["h"])}  # fmt: skip
     if step == "answer":  # the answer's chain and the question's names: every one whole
         assert set(view["own"]) <= whole, (step, len(set(view["own"]) & whole), len(view["own"]))
     assert view["seen"] >= least, (step, view["seen"], view["all"])
