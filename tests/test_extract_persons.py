@@ -72,3 +72,22 @@ def test_he_in_a_text_with_no_topic_is_the_last_main_subject_not_a_subordinate_o
     triples, _ = _one(text)
     assert [t for t in triples if person in t[0] and fact in t[1] + " " + t[2]], triples
     assert not [t for t in triples if t[0].startswith(wrong) and ("stay" in t[1] or "see" in t[1])], triples
+
+
+MINUTES = (
+    "Harbour Rowing Society, annual general meeting, 12 March 2026. Anna Weiss was Chair until the meeting. Tom "
+    "Becker is Chair since the election. Daniel Okoro is Treasurer and Priya Raman is Secretary. The accounts were "
+    "approved by the members."
+)
+
+
+def test_a_role_said_of_two_people_is_not_a_name_that_merges_them():
+    triples, defined = _one(MINUTES)
+    assert not [d for d in defined if "Chair" in d or "Treasurer" in d or "Secretary" in d], defined
+    assert not [t for t in triples if {t[0], t[2]} == {"Anna Weiss", "Tom Becker"}], triples  # never one person
+
+
+def test_a_second_statement_after_and_keeps_its_own_subject():
+    triples, _ = _one(MINUTES)
+    assert ("Daniel Okoro", "is", "Treasurer") in triples and ("Priya Raman", "is", "Secretary") in triples
+    assert not [t for t in triples if {t[0], t[2]} == {"Daniel Okoro", "Priya Raman"}], triples

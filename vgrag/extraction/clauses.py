@@ -26,7 +26,7 @@ from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .persons import person_in_apposition
 from .pronouns import antecedent, definite
-from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, imperative, in_name, lost_subject, not_taken,
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, opens_clause, imperative, in_name, lost_subject, not_taken,
                      negated, unasserted, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
@@ -209,6 +209,9 @@ class ClauseReader:
         if own:
             toks = [t for s in own for t in [s, *s.conjuncts]]
             return [a for a in (self.subject_arg(t) for t in toks) if a]
+        prev = verb.doc[verb.i - 1] if verb.i else None
+        if prev is not None and (v := opens_clause(prev)) is not None and v.i == verb.i:  # "… and Raman is Secretary"
+            return [a for a in [self.subject_arg(prev)] if a]
         if verb.dep_ in ("acl", "relcl", "appos") or (verb.dep_ == "parataxis" and verb.head.pos_ in ("NOUN", "PROPN")):
             return [a for a in [self.subject_arg(verb.head)] if a]
         if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head.pos_ in ("VERB", "AUX"):

@@ -41,18 +41,52 @@ def _name(arg: Any, tok: Any) -> str | None:
 def _identities(doc: Any) -> list[tuple[Any, Any]]:
     """(subject, attribute) tokens of each copula written between two bare proper names ("Marysia is Marianna").
     Read by adjacency, not by the attachment: in "Helenka is Helen and Stasio is Stanley" the parser may make
-    "Helen and Stasio" the subject of the second "is", or "Stasio" a conjunct of "Helen"."""
+    "Helen and Stasio" the subject of the second "is", or "Stasio" a conjunct of "Helen".
+
+    A name is timeless: a copula in the past or with a modifier of its own ("Anna Weiss was Chair until 2024", "Tom
+    Becker is Chair since 2024") states a role, and so does a one-word common noun said of a longer name (`_role`).
+    A name stated to be two others is a role too ("… is Captain" of two people): no alias is taken from it."""
+    noun = _common_noun()
     out = []
     for v in doc[1:-1]:
-        if v.lemma_ != "be" or v.pos_ != "AUX" or any(c.dep_ == "neg" for c in v.children):
+        if v.lemma_ != "be" or v.pos_ != "AUX" or v.tag_ not in ("VBZ", "VBP") or any(
+                c.dep_ not in ("nsubj", "attr", "punct", "cc", "conj", "ccomp") for c in v.children):  # fmt: skip
             continue
         s, o = doc[v.i - 1], doc[v.i + 1]
         while o.dep_ == "compound" and o.head.i == o.i + 1 and o.head.pos_ == "PROPN":
             o = o.head  # "Kasia is Katarzyna Pyrek"
         if s.dep_ in ("nsubj", "nsubjpass", "conj") and o.dep_ not in ("poss", "compound") and _proper_name(s) and \
-                _proper_name(o) and (s.head.i == v.i or s.dep_ == "conj" or s.head.lemma_ == "be"):  # fmt: skip
+                _proper_name(o) and (s.head.i == v.i or s.dep_ == "conj" or s.head.lemma_ == "be") and \
+                not _role(doc, o, s, noun) and not _role(doc, s, o, noun):  # fmt: skip
             out.append((s, o))
-    return out
+    partners: dict[str, set[str]] = {}
+    for s, o in out:
+        partners.setdefault(s.lower_, set()).add(o.lower_)
+        partners.setdefault(o.lower_, set()).add(s.lower_)
+    return [(s, o) for s, o in out if len(partners[s.lower_]) == 1 and len(partners[o.lower_]) == 1]
+
+
+def _common_noun() -> Any:
+    from ..nlp import load_spacy
+    from .roles import noun_table
+
+    nlp = load_spacy()
+    return noun_table(nlp) if nlp is not None else (lambda w: True)
+
+
+def _words(tok: Any) -> int:
+    return 1 + sum(1 for c in tok.children if c.dep_ == "compound" and c.pos_ == "PROPN")
+
+
+def _role(doc: Any, tok: Any, other: Any, noun: Any) -> bool:
+    """Whether a one-word name stated to be a longer name is a role, not another name of the person: a common noun
+    of the language that the text never writes as the first word of a longer PERSON name ("Daniel Okoro is
+    Treasurer"; "Helen" is a name where the text also writes "Helen Nowak"; "Władek is Walter" is two one-word
+    names, kept)."""
+    if _words(tok) > 1 or _words(other) == 1 or not noun(tok.lower_):
+        return False
+    return not any(t.lower_ == tok.lower_ and t.i != tok.i and t.ent_type_ == "PERSON" and t.i + 1 < len(doc) and
+                   doc[t.i + 1].pos_ == "PROPN" and doc[t.i + 1].ent_type_ == "PERSON" for t in doc)  # fmt: skip
 
 
 def _birth(doc: Any) -> list[tuple[Any, Any]]:

@@ -171,13 +171,25 @@ def bracketed(tok: Tok) -> bool:
 def coordinated(tok: Tok) -> list[Tok]:
     """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
     out = []
-    for t in [tok, *tok.conjuncts]:
+    for t in [tok, *(c for c in tok.conjuncts if opens_clause(c) is None)]:
         named = [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
         if t.pos_ != "NOUN" or not any(restrictive(t, c) for c in named):  # "in B R Chopra's hit television series
             out.append(t)  # "Mahabharat"": the title is what is meant; "a Canadian journalist, X" is both
         out += joined_names(t) if t.pos_ == "PROPN" else []
         out += named
     return out
+
+
+def opens_clause(tok: Tok) -> Tok | None:
+    """The verb a conjunct is really the subject of, or None: in "Daniel Okoro is Treasurer and Priya Raman is
+    Secretary" the parser makes "Priya Raman" a conjunct of "Treasurer" and leaves the second "is" without a subject;
+    the name written right before a verb with no subject of its own opens that clause."""
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if tok.dep_ != "conj" or tok.pos_ not in ("PROPN", "NOUN") or nxt is None or nxt.pos_ not in ("VERB", "AUX"):
+        return None
+    if nxt.dep_ not in ("ccomp", "conj", "parataxis") or any(c.dep_ in SUBJ or c.dep_ == "expl" for c in nxt.children):
+        return None
+    return nxt
 
 
 def restrictive(noun: Tok, name: Tok) -> bool:
