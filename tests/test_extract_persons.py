@@ -91,3 +91,12 @@ def test_a_second_statement_after_and_keeps_its_own_subject():
     triples, _ = _one(MINUTES)
     assert ("Daniel Okoro", "is", "Treasurer") in triples and ("Priya Raman", "is", "Secretary") in triples
     assert not [t for t in triples if {t[0], t[2]} == {"Daniel Okoro", "Priya Raman"}], triples
+
+
+def test_he_in_a_subordinate_clause_is_the_person_of_its_main_clause_not_the_topic():
+    text = ("Cllr Martin Fairbairn declared a personal interest in item 4 because he lives on Mill Lane. The clerk "
+            "read the report.")
+    (r,) = OfflineExtractor().extract_many([text], ["Brackley Fen Town Council"])
+    triples = {(t.subject, t.predicate, t.object) for t in r.triples}
+    assert ("Cllr Martin Fairbairn", "lives on", "Mill Lane") in triples, triples
+    assert not [t for t in triples if t[0] == "Brackley Fen Town Council" and t[2] == "Mill Lane"], triples

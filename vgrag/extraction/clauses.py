@@ -24,7 +24,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, item_spa
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
-from .persons import person_in_apposition
+from .persons import bound_person, person_in_apposition
 from .pronouns import antecedent, definite
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, opens_clause, imperative, in_name, lost_subject, not_taken,
                      negated, unasserted, particle, title_named)  # fmt: skip
@@ -101,7 +101,9 @@ class ClauseReader:
     def arg(self, tok: Tok) -> Arg | None:
         """The entity or noun phrase a token stands for, or None (pronouns without a topic, function words)."""
         if tok.lower_ in PERSONAL:
-            return Arg(self.topic, "name") if self.topic else antecedent(self, tok)
+            if not self.topic:
+                return antecedent(self, tok)
+            return bound_person(self, tok) or Arg(self.topic, "name")
         if tok.i in self.quoted:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)

@@ -195,6 +195,19 @@ def person_antecedent(reader: Any, tok: Any, depth: int = 0) -> Any:
     return None
 
 
+def bound_person(reader: Any, tok: Any) -> Any:
+    """The person a "he"/"she" in a subordinate clause refers to when its sentence's main clause has a named person
+    as subject before it ("Cllr Martin Fairbairn declared an interest because he lives on Mill Lane"), or None: in
+    a text with a topic the pronoun is otherwise the topic ("He was born in …")."""
+    if tok.lower_ not in _GENDERED | {"him", "her"} or not _subordinate(tok.head):
+        return None
+    subs = _main_subjects(tok.sent, tok.i)
+    if not subs or subs[-1].lower_ in _GENDERED:
+        return None
+    a = _person(reader, subs[-1])
+    return a if a is not None and a.kind == "name" else None
+
+
 def not_crossed(triples: tuple[Any, ...], names: set[str], said: list[tuple[str, str]]) -> tuple[Any, ...]:
     """The triples without an "is" between two names of identity statements that the text does not pair ("Helen |
     is | Stanley" read across "Helenka is Helen and Stasio is Stanley"); a stated pair is kept (it is merged at
