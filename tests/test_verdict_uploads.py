@@ -48,14 +48,17 @@ UPLOADS = {
     ),
     # "winemaker" is asked of Bellhaven and the one sentence saying it ("our winemaker, Tomás Rivera") does not state
     # Bellhaven; "hectares" is asked of Pinot Noir, and "The estate now farms 42 hectares of vines." does not state
-    # it; a year the files give no trophy for and a country they name no merchant in are not in the documents;
-    # "owns" is asked though its lemma is a stop word. "Riesling Noble Fairlie" (no entity) is stated by the
-    # sentence stating "Noble Fairlie" and saying "Riesling".
+    # it; a country they name no merchant in is not in the documents; "owns" is asked though its lemma is a stop
+    # word. "Riesling Noble Fairlie" (no entity) is stated by the sentence stating "Noble Fairlie" and saying
+    # "Riesling". The 2022 trophy was "not in these documents: nothing here names “2022”" until session 23, but the
+    # vintage notes have a "2022" section: partly found (query/elsewhere.py), never found.
     "wine_estate": Measured(
         12,
-        never_found=("Who owns Harper & Lowe?",),
-        missing=(
+        never_found=(
+            "Who owns Harper & Lowe?",
             "Which Bellhaven wine won a trophy at the Marlborough Wine Show in 2022?",
+        ),
+        missing=(
             "Who sells Bellhaven wines in Australia?",
             "When was Anna Kessler born?",  # session 22: a value asked of a verb written nowhere
             "How much did the Kessler family pay for their share of Bellhaven Estate?",

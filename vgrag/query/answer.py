@@ -22,6 +22,8 @@ from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
 from .absent import not_mentioned
+from .elsewhere import written_elsewhere
+from .scope import scope_for
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
 
 MAX_PATHS = 300  # candidate chains enumerated per query
@@ -260,8 +262,10 @@ def extractive_answer(
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
                     value_word=asked.value_word, lex=asked.lex, ties=asked.ties,
                     governed=asked.governed)  # fmt: skip
+    scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
+    if verdict.kind == "missing" and graph is not None:  # read from the retrieved passages: are the others silent?
+        verdict = written_elsewhere(verdict, asked, graph, scope or scope_for(graph, trace.params))
     if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
-        scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
