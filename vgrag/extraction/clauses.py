@@ -26,8 +26,8 @@ from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .persons import bound_person, person_in_apposition
 from .pronouns import antecedent, definite
-from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, opens_clause, imperative, in_name, lost_subject, not_taken,
-                     negated, unasserted, particle, title_named)  # fmt: skip
+from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, denies, opens_clause, imperative, in_name,
+                     lost_subject, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -231,7 +231,7 @@ class ClauseReader:
     def arguments(self, verb: Tok) -> list[tuple[str, Tok]]:
         """(predicate, argument token) of a verb's own objects, prepositional and agent arguments."""
         out: list[tuple[str, Tok]] = []
-        neg = "not " if any(c.dep_ == "neg" for c in verb.children) else ""
+        neg = "not " if denies(verb) else ""
         base = f"{neg}{verb.text} {particle(verb)}".strip()
         for c in verb.children:
             if c.dep_ in OBJ and c.pos_ != "ADP":

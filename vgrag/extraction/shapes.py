@@ -88,8 +88,22 @@ def unasserted(verb: Tok) -> str:
 
 def denied(verb: Tok) -> bool:
     """A denied existence ("there is no shop between the lighthouse and Dunlow"), which says nothing of the topic
-    (as "there have been four monarchs of the house" does)."""
+    (as "there have been four monarchs of the house" does), or a clause whose subject is denied ("provided that no
+    homes are built in Flood Zone 2"): no thing does what it says."""
+    if any(c.dep_ in SUBJ and negated(c) for c in verb.children):
+        return True
     return any(c.dep_ == "expl" for c in verb.children) and any(c.dep_ == "neg" or negated(c) for c in verb.children)
+
+
+def denies(verb: Tok) -> bool:
+    """Whether a verb is denied: by its own "not", or as the second of verbs joined by "or"/"nor" under one "not"
+    ("shall not lend the Work … or move it from the gallery")."""
+    if any(c.dep_ == "neg" for c in verb.children):
+        return True
+    if verb.dep_ != "conj" or any(c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in verb.children):
+        return False
+    joined = [c for c in verb.head.children if c.dep_ == "cc" and verb.head.i < c.i < verb.i]
+    return bool(joined) and joined[-1].lower_ in ("or", "nor") and denies(verb.head)
 
 
 def imperative(verb: Tok) -> bool:
