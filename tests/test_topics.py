@@ -162,3 +162,28 @@ def test_a_title_is_named_once_for_its_whole_document():
     the whole title with its kind ("— Instruction Manual")."""
     topics = _topics("kettle.md", KETTLE.encode())
     assert set(topics.values()) == {"Corvane K9"}, topics
+
+
+MINUTES = """# Eastwick Parish Council — Minutes of the Annual Parish Meeting
+
+**Date:** Monday 12 May 2025, 7.30 pm
+**Venue:** Village Hall, Church Lane, Eastwick
+
+## 1. Chair's report
+
+The council agreed to buy a defibrillator for the village hall. Cllr Ruth Bamber will order it from St John Supplies.
+"""
+MANUAL = """# Kestrel K7 Stand Mixer — User Manual
+
+## Before first use
+
+The Kestrel K7 has a 5-litre bowl and a 1,000 W motor. Wash the bowl and the beater in warm soapy water.
+"""
+
+
+@pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
+def test_a_place_the_title_names_its_body_after_is_not_the_topic():
+    # the text writes "Eastwick" only in the venue line: the minutes are the parish council's, not the village's
+    assert set(_topics("minutes.md", MINUTES.encode()).values()) == {"Eastwick Parish Council"}
+    # control: the manual's text talks about the "Kestrel K7" (a subject): the title's name, shortened
+    assert set(_topics("manual.md", MANUAL.encode()).values()) == {"Kestrel K7"}

@@ -131,6 +131,30 @@ def named_part(title: str, text: str, nlp: Any | None) -> str:
     return title
 
 
+def only_mentioned(short: str, title: str, text: str, nlp: Any | None) -> bool:
+    """Whether a start of a title's name is never what its text talks about — never the subject of a clause, nor of
+    the subject — so that it is not the name shortened but a thing the name is of: "Brackley Fen" of "Brackley Fen
+    Town Council — Minutes of the Full Council Meeting", whose text writes it only in "Venue: Council Chamber, Corn
+    Exchange, Brackley Fen" (the topic is then the whole name, "Brackley Fen Town Council"); not "Vellora CM-40" of
+    "Vellora CM-40 Espresso Machine — User Manual" ("The Vellora CM-40 heats …"). Read from spaCy's parse."""
+    from ..extraction.shapes import KIND, SUBJ
+
+    if nlp is None or not title.startswith(short) or len(short.split()) >= len(KIND.split(title)[0].split()):
+        return False
+    key = _words(short)
+    sents = [x for x in _SENT.split(text) if fold(short) in fold(x)][:MAX_SENTENCES]
+    for doc in nlp.pipe(sents):
+        for tok in doc:
+            if _words(doc[max(0, tok.i - len(key) + 1) : tok.i + 1].text) != key:
+                continue
+            head = tok
+            while head.dep_ in ("compound", "poss", "amod", "nmod") and head.head.i != head.i:
+                head = head.head
+            if head.dep_ in SUBJ:
+                return False
+    return True
+
+
 def template_items(paths: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
     """The nested headings that head an item of a repeated template: a heading whose own sub-headings recur under
     another heading of the document (each lot of a catalogue has "Provenance", "Exhibited", "Literature"; each
@@ -164,7 +188,7 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             found[path] = names_it(path[-1], "\n".join(under.get(path, ())), parser())
         return found[path]
 
-    from ..extraction.shapes import title_named  # the name a title gives in its document's words
+    from ..extraction.shapes import KIND, title_named  # the name a title gives in its document's words
 
     items = template_items([sec.heading for sec in sections])
 
@@ -183,6 +207,8 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             topic = "" if doing(name) else title_named(name, whole, written)
             if topic == name and name.casefold() not in whole:  # "Vellora CM-40" of "Vellora CM-40 Espresso
                 topic = named_part(name, written, parser())  # Machine — User Manual", also under "Error codes"
+            if topic and topic != name and only_mentioned(topic, name, written, parser()):
+                topic = KIND.split(name, maxsplit=1)[0].strip()  # "Brackley Fen Town Council", not the town
             titles[name] = topic
         return titles[name]
 
