@@ -25,7 +25,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, item_spa
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .persons import bound_person, person_in_apposition
-from .pronouns import antecedent, definite
+from .pronouns import antecedent, definite, silent_antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, denies, opens_clause, imperative, in_name,
                      lost_subject, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
 
@@ -106,6 +106,8 @@ class ClauseReader:
         if tok.lower_ in PERSONAL:
             if not self.topic:
                 return antecedent(self, tok)
+            if self.about.silent:  # a document that never names its topic: "it" is the thing just written of, if any
+                return silent_antecedent(self, tok, Arg(self.topic, "name"))
             return bound_person(self, tok) or Arg(self.topic, "name")
         if tok.i in self.quoted:
             return self.named(self.quoted[tok.i], tok)
@@ -221,6 +223,8 @@ class ClauseReader:
             return [a for a in [self.subject_arg(verb.head)] if a]
         if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head.pos_ in ("VERB", "AUX"):
             return self.subjects(verb.head)
+        if verb.dep_ == "pcomp" and verb.tag_ == "VBG" and verb.head.head.pos_ in ("VERB", "AUX"):
+            return self.subjects(verb.head.head)  # "withdrew it … after receiving a revised strategy"
         for c in verb.children:  # "X, also called Y, is …": the parser hung X on the participle before the verb
             if c.dep_ in ("advcl", "ccomp") and c.i < verb.i:
                 own = [s for s in c.children if s.dep_ in SUBJ and s.i < c.i]
@@ -264,6 +268,7 @@ class ClauseReader:
             and not any(s.node or s.kind == "generic" and self.about.silent for s in subjects)
             and not (verb.lemma_ == "be" and self.possessed(verb))
             and not lost_subject(verb, self.topic_words)
+            and not (self.about.silent and any(c.dep_ in SUBJ for c in verb.children))  # its own, unnamed subject
         ):
             subjects = [Arg(self.topic, "name")]  # no named subject: the clause is about the topic — but not
             # "someone's father was X" ("Alan Turing | was | Julius Mathison Turing"), nor "The window opens …" in

@@ -51,6 +51,30 @@ def antecedent(reader: Any, tok: Any) -> Any:
     return None
 
 
+def silent_antecedent(reader: Any, tok: Any, topic: Any) -> Any:
+    """The argument a pronoun stands for in a document that never names its topic (aboutness.py): a person's as
+    `antecedent` finds it; "it" the nearest subject before it that it may stand for ("The site is a grassed field …
+    It is bounded by Mill Lane": the site, no name — None), or the topic when there is none ("Helen Sutherland hung
+    the picture at Cockley Moor, where it was seen by David Jones" under the lot's title) — a subject "it", not an
+    object ("he took it": his chance)."""
+    if tok.morph.get("Gender") != ["Neut"] or tok.morph.get("Number") != ["Sing"]:
+        return antecedent(reader, tok)
+    doc, first = reader.doc, tok.sent.start
+    lo = doc[first - 1].sent.start if first > 0 else 0
+    for i in range(tok.i - 1, lo - 1, -1):
+        t, ent = doc[i], reader.ent_of.get(i)
+        if t.dep_ not in SUBJ or t.lower_ in ("it", "its") or t.head.i == tok.head.i or ent is not None and \
+                ent.label_ in ("PERSON", *_NOT_NAMES):  # fmt: skip
+            continue  # never its own clause's subject ("Elodie Marchand serves it")
+        if ent is None and (t.pos_ != "NOUN" or not any(c.dep_ == "det" for c in t.children)):
+            continue
+        if reader.about.anaphor(t):
+            return topic  # "The tart follows … Elodie Marchand serves it with …" under "Treacle Tart …"
+        a = reader.arg(t)
+        return a if a is not None and a.kind == "name" else None
+    return topic if tok.dep_ in SUBJ else None  # "he took it" (his chance): an object is what was just written of
+
+
 def definite(reader: Any, tok: Any) -> Any:
     """The reader's argument for the name a definite common noun alone refers to, or None. "The service, which is
     based in Geneva, …" after "the International Cryosphere Monitoring Service (ICMS)"; "The flaw was reported by
