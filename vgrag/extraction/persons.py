@@ -205,6 +205,8 @@ def bound_person(reader: Any, tok: Any) -> Any:
     if not subs or subs[-1].lower_ in _GENDERED:
         return None
     a = _person(reader, subs[-1])
+    if a is not None and a.kind == "name" and reader.topic and set(a.text.split()) <= set(reader.topic.split()):
+        return type(a)(reader.topic, "name")  # "Hayek presented … the seminar he had created" under "Friedrich Hayek"
     return a if a is not None and a.kind == "name" else None
 
 

@@ -203,7 +203,8 @@ def opens_clause(tok: Tok) -> Tok | None:
         return None
     if nxt.dep_ not in ("ccomp", "conj", "parataxis") or any(c.dep_ in SUBJ or c.dep_ == "expl" for c in nxt.children):
         return None
-    return nxt
+    first = tok.head  # "Treasurer", whose verb the second clause hangs on (not "between England and Scotland
+    return nxt if first.head.i == nxt.head.i and first.dep_ in ("attr", "dobj") else None  # encompassed …")
 
 
 def restrictive(noun: Tok, name: Tok) -> bool:
