@@ -1,0 +1,108 @@
+"""Relations a text states through a relational noun: a noun phrase that names a person or thing by its relation to
+another ("Marysia's brother Stanisław", "his father Wojciech", "the company's chief executive, Jane Smith,",
+"Katarzyna Pyrek, Józef's younger sister,", "the chief executive of Acme Corp, Jane Smith,").
+
+The noun is recognised by the shape of spaCy's parse, not by a list of kinship or job words: a common noun (no word
+of a named entity) with a possessor — a possessive ("Marysia's", "his") or an "of" phrase ("of Acme Corp") — and a
+name set beside it (its apposition, the name it is compounded onto, or the name it describes in apposition or
+through a copula). Each such
+phrase gives (name, "<noun> of", possessor), the noun with the modifiers written between the possessor and it
+("chief executive of", "younger sister of"). A possessive pronoun is resolved as a subject "he"/"she"/"it" is
+(`possessor`: the topic in a text that has one, else pronouns.possessive); unresolved, the phrase gives nothing.
+
+Not read here (the clause reader and nominal.appositions already give them, with a copula's "is"): "Dorothy, the
+daughter of Thomas Keane," and "Dorothy was the daughter of Thomas Keane".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import Triple
+from .clauses import Arg, ClauseReader
+from .parse import triple
+from .pronouns import possessive
+from .shapes import bracketed
+
+Tok = Any  # a spaCy Token
+_POSSESSIVE = {"his", "her", "its", "their"}
+
+
+def relational_triples(r: ClauseReader) -> list[Triple]:
+    """(name, "<noun> of", possessor) for every relational noun phrase of a ClauseReader's text."""
+    out: list[Triple] = []
+    for noun in r.doc:
+        if not _relational(r, noun):
+            continue
+        poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+        owners = [possessor(r, poss)] if poss is not None else []
+        of = [] if poss is not None else [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+                                          for p in c.children if p.dep_ == "pobj"]  # fmt: skip
+        owners += [r.arg(o) for p in of for o in [p, *p.conjuncts]]
+        names = _names(r, noun, poss, of)
+        what = relation(noun, poss)
+        for o in (o for o in owners if o is not None and o.kind == "name"):
+            out += [t for n in names if n.text != o.text and (t := triple(n.text, f"{what} of", o.text))]
+    return list(dict.fromkeys(out))
+
+
+def _relational(r: Any, noun: Tok) -> bool:
+    """A common noun, not part of a name: "St. Peter's Cathedral, Scranton" is a church's name and a town."""
+    return noun.pos_ == "NOUN" and noun.i not in r.ent_of
+
+
+def possessor(r: Any, poss: Tok) -> Any:
+    """The reader's argument for whose the noun is: a name ("Marysia's"), a possessive pronoun read as a subject
+    pronoun is (the topic, else the named subject before it: pronouns.antecedent), or a definite noun the reader
+    resolves ("the company's", the text's topic or the name the text tied "company" to); None when not resolved."""
+    if poss.lower_ in _POSSESSIVE:
+        return Arg(r.topic, "name") if r.topic else possessive(r, poss)
+    a = r.arg(poss)
+    if a is None:
+        return None
+    if a.kind == "name":
+        return Arg(a.text.removesuffix("'s").removesuffix("'").strip(), "name")
+    if a.kind == "generic" and r.topic and any(c.lower_ in ("the", "this") for c in poss.children):
+        return Arg(r.topic, "name")  # "the film's director", as ClauseReader.owner reads it
+    return None
+
+
+def _names(r: Any, noun: Tok, poss: Tok | None, of: list[Tok]) -> list[Any]:
+    """The names the relational noun describes: its apposition ("brother Stanisław", "chief executive, Jane
+    Smith,"), the name it is compounded onto, the name it stands in apposition to or is said of by a copula
+    ("Katarzyna Pyrek, Józef's younger sister", "Katarzyna Pyrek is Józef's younger sister"), or — where the parser
+    hung the apposition on the "of" phrase's name — a name of another kind set off by a comma after it ("the chief
+    executive of Acme Corp, Jane Smith,": a person after an organisation)."""
+    toks = [c for c in noun.children if c.dep_ == "appos" and c.i > noun.i and not bracketed(c)]
+    if noun.dep_ == "compound" and noun.head.pos_ == "PROPN" and noun.head.i > noun.i:
+        toks.append(noun.head)  # "brother Stanisław" read as one name with "brother" compounded onto it
+    if poss is not None and noun.dep_ == "appos" and noun.i > noun.head.i and _set_off(noun):
+        toks.append(noun.head)  # "Katarzyna Pyrek, Józef's younger sister,"
+    if poss is not None and noun.dep_ == "attr" and noun.head.lemma_ == "be":
+        toks += [c for c in noun.head.children if c.dep_ == "nsubj"]  # "Katarzyna Pyrek is Józef's younger sister"
+    for p in of:
+        ent = r.ent_of.get(p.i)
+        toks += [c for c in p.children if c.dep_ == "appos" and c.i > p.i and _set_off(c) and not bracketed(c) and
+                 ent is not None and (e := r.ent_of.get(c.i)) is not None and e.label_ != ent.label_]  # fmt: skip
+    out = []
+    for t in toks:
+        for x in [t, *t.conjuncts]:
+            a = r.arg(x)
+            if a is not None and a.kind == "name" and (x.pos_ == "PROPN" or x.i in r.ent_of):
+                out.append(a)
+    return out
+
+
+def _set_off(tok: Tok) -> bool:
+    """Whether an apposition follows its head after a comma or a dash."""
+    left = tok.left_edge.i
+    return left > 0 and tok.doc[left - 1].text in (",", "—", "–")
+
+
+def relation(noun: Tok, poss: Tok | None) -> str:
+    """The noun with the adjectives and nouns written between the possessor and it ("chief executive", "younger
+    sister"), singular ("his sons Edward and John": "son")."""
+    after = poss.right_edge.i if poss is not None else -1
+    words = [t for t in noun.children if t.dep_ in ("amod", "compound") and after < t.i < noun.i and t.is_alpha]
+    head = noun.lemma_ if noun.tag_ in ("NNS", "NNPS") else noun.text
+    return " ".join([*(t.text for t in sorted(words, key=lambda t: t.i)), head]).lower()
