@@ -187,11 +187,16 @@ def possessive(reader: Any, tok: Any) -> Any:
     Lynch": the subject before "her" is Patrick Lynch, but the "her" is Catherine's; with two people in play it is
     left unresolved, never guessed."""
     found = antecedent(reader, tok)
-    if found is None or found.kind != "name":
-        return None
+    return None if found is None or found.kind != "name" or rivals(reader, tok, found.text) else found
+
+
+def rivals(reader: Any, tok: Any, name: str, person: bool = True) -> bool:
+    """Whether a person other than `name` is named before a possessive pronoun in its sentence (a PERSON, or a
+    proper noun that is itself a possessor: "Catherine's father"); with `person` False, any other name."""
     for t in reader.doc[tok.sent.start : tok.i]:
         ent = reader.ent_of.get(t.i)
-        other = ent is not None and ent.label_ == "PERSON" or t.dep_ == "poss" and t.pos_ == "PROPN"
-        if other and (a := reader.arg(t)) is not None and a.text.removesuffix("'s") != found.text:
-            return None
-    return found
+        kind = ent is not None and (ent.label_ == "PERSON" if person else ent.label_ not in _NOT_NAMES)
+        other = kind or t.dep_ == "poss" and t.pos_ == "PROPN"
+        if other and (a := reader.arg(t)) is not None and a.text.removesuffix("'s") != name:
+            return True
+    return False

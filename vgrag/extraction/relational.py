@@ -8,7 +8,9 @@ name set beside it (its apposition, the name it is compounded onto, or the name 
 through a copula). Each such
 phrase gives (name, "<noun> of", possessor), the noun with the modifiers written between the possessor and it
 ("chief executive of", "younger sister of"). A possessive pronoun is resolved as a subject "he"/"she"/"it" is
-(`possessor`: the topic in a text that has one, else pronouns.possessive); unresolved, the phrase gives nothing.
+(`possessor`): in a text with no topic, the named subject before it (pronouns.possessive); in a text with a topic,
+the topic — "his"/"her" only when the text names its topic as a person, "their" never, and neither when another
+name (another person, for "his"/"her") is written before it in its sentence. Unresolved, the phrase gives nothing.
 
 Not read here (the clause reader and nominal.appositions already give them, with a copula's "is"): "Dorothy, the
 daughter of Thomas Keane," and "Dorothy was the daughter of Thomas Keane".
@@ -21,7 +23,8 @@ from typing import Any
 from ..models import Triple
 from .clauses import Arg, ClauseReader
 from .parse import triple
-from .pronouns import possessive
+from .mentions import proper
+from .pronouns import possessive, rivals
 from .shapes import bracketed
 
 Tok = Any  # a spaCy Token
@@ -35,6 +38,8 @@ def relational_triples(r: ClauseReader) -> list[Triple]:
         if not _relational(r, noun):
             continue
         poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+        if poss is not None and any(proper(t) for t in r.doc[poss.right_edge.i + 1 : noun.i]):
+            continue  # the possessive is part of a name: "a former Jehovah's Witness elder"
         owners = [possessor(r, poss)] if poss is not None else []
         of = [] if poss is not None else [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
                                           for p in c.children if p.dep_ == "pobj"]  # fmt: skip
@@ -56,7 +61,12 @@ def possessor(r: Any, poss: Tok) -> Any:
     pronoun is (the topic, else the named subject before it: pronouns.antecedent), or a definite noun the reader
     resolves ("the company's", the text's topic or the name the text tied "company" to); None when not resolved."""
     if poss.lower_ in _POSSESSIVE:
-        return Arg(r.topic, "name") if r.topic else possessive(r, poss)
+        if not r.topic:
+            return possessive(r, poss)
+        person = poss.lower_ in ("his", "her")  # "its chief executive", "his son Edsel" in an article on a person —
+        if poss.lower_ == "their" or person and not _person_topic(r) or rivals(r, poss, r.topic, person):
+            return None  # not "his album No Fences" under a song, "its Axis allies" after "the Empire of Japan"
+        return Arg(r.topic, "name")
     a = r.arg(poss)
     if a is None:
         return None
@@ -67,12 +77,17 @@ def possessor(r: Any, poss: Tok) -> Any:
     return None
 
 
+def _person_topic(r: Any) -> bool:
+    """Whether the text names its topic as a person (NER's PERSON)."""
+    return any(e.label_ == "PERSON" and (a := r.arg(e.root)) is not None and a.text == r.topic for e in r.doc.ents)
+
+
 def _names(r: Any, noun: Tok, poss: Tok | None, of: list[Tok]) -> list[Any]:
     """The names the relational noun describes: its apposition ("brother Stanisław", "chief executive, Jane
     Smith,"), the name it is compounded onto, the name it stands in apposition to or is said of by a copula
     ("Katarzyna Pyrek, Józef's younger sister", "Katarzyna Pyrek is Józef's younger sister"), or — where the parser
-    hung the apposition on the "of" phrase's name — a name of another kind set off by a comma after it ("the chief
-    executive of Acme Corp, Jane Smith,": a person after an organisation)."""
+    hung the apposition on the "of" phrase's name — a person set off by a comma after a name that is no person's ("the
+    chief executive of Acme Corp, Jane Smith,")."""
     toks = [c for c in noun.children if c.dep_ == "appos" and c.i > noun.i and not bracketed(c)]
     if noun.dep_ == "compound" and noun.head.pos_ == "PROPN" and noun.head.i > noun.i:
         toks.append(noun.head)  # "brother Stanisław" read as one name with "brother" compounded onto it
@@ -80,10 +95,11 @@ def _names(r: Any, noun: Tok, poss: Tok | None, of: list[Tok]) -> list[Any]:
         toks.append(noun.head)  # "Katarzyna Pyrek, Józef's younger sister,"
     if poss is not None and noun.dep_ == "attr" and noun.head.lemma_ == "be":
         toks += [c for c in noun.head.children if c.dep_ == "nsubj"]  # "Katarzyna Pyrek is Józef's younger sister"
-    for p in of:
+    for p in of:  # a person after a thing: not "the corner of Yellowstone National Park, Wyoming"
         ent = r.ent_of.get(p.i)
         toks += [c for c in p.children if c.dep_ == "appos" and c.i > p.i and _set_off(c) and not bracketed(c) and
-                 ent is not None and (e := r.ent_of.get(c.i)) is not None and e.label_ != ent.label_]  # fmt: skip
+                 ent is not None and ent.label_ != "PERSON" and (e := r.ent_of.get(c.i)) is not None and
+                 e.label_ == "PERSON"]  # fmt: skip
     out = []
     for t in toks:
         for x in [t, *t.conjuncts]:
@@ -103,6 +119,7 @@ def relation(noun: Tok, poss: Tok | None) -> str:
     """The noun with the adjectives and nouns written between the possessor and it ("chief executive", "younger
     sister"), singular ("his sons Edward and John": "son")."""
     after = poss.right_edge.i if poss is not None else -1
-    words = [t for t in noun.children if t.dep_ in ("amod", "compound") and after < t.i < noun.i and t.is_alpha]
+    words = [t for t in noun.children if t.dep_ in ("amod", "compound") and after < t.i < noun.i and t.is_alpha
+             and not any(t.children)]  # not the "old" of "19-year-old sister"
     head = noun.lemma_ if noun.tag_ in ("NNS", "NNPS") else noun.text
     return " ".join([*(t.text for t in sorted(words, key=lambda t: t.i)), head]).lower()
