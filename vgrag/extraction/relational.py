@@ -72,8 +72,9 @@ def possessor(r: Any, poss: Tok) -> Any:
         return None
     if a.kind == "name":
         return Arg(a.text.removesuffix("'s").removesuffix("'").strip(), "name")
-    if a.kind == "generic" and r.topic and any(c.lower_ in ("the", "this") for c in poss.children):
-        return Arg(r.topic, "name")  # "the film's director", as ClauseReader.owner reads it
+    if a.kind == "generic" and r.topic and r.about.anaphor(poss):
+        return Arg(r.topic, "name")  # "the river's tributary" under "Atbarah River" (not "the filmmaker's daughter"
+        # under a film: a noun the text calls its topic by)
     return None
 
 
@@ -86,27 +87,40 @@ def _names(r: Any, noun: Tok, poss: Tok | None, of: list[Tok]) -> list[Any]:
     """The names the relational noun describes: its apposition ("brother Stanisław", "chief executive, Jane
     Smith,"), the name it is compounded onto, the name it stands in apposition to or is said of by a copula
     ("Katarzyna Pyrek, Józef's younger sister", "Katarzyna Pyrek is Józef's younger sister"), or — where the parser
-    hung the apposition on the "of" phrase's name — a person set off by a comma after a name that is no person's ("the
-    chief executive of Acme Corp, Jane Smith,")."""
-    toks = [c for c in noun.children if c.dep_ == "appos" and c.i > noun.i and not bracketed(c)]
+    hung the apposition on the "of" phrase's name — a person right after the comma that ends a name that is no
+    person's ("the chief executive of Acme Corp, Jane Smith,"). A singular noun in apposition to a name describes it;
+    a plural one does not ("… in India, Azmi's performances")."""
+    toks = [c for c in noun.children if c.dep_ == "appos" and c.i > noun.i and not bracketed(c) and _beside(noun, c)]
     if noun.dep_ == "compound" and noun.head.pos_ == "PROPN" and noun.head.i > noun.i:
         toks.append(noun.head)  # "brother Stanisław" read as one name with "brother" compounded onto it
-    if poss is not None and noun.dep_ == "appos" and noun.i > noun.head.i and _set_off(noun):
+    if poss is not None and noun.dep_ == "appos" and noun.i > noun.head.i and _set_off(noun) and noun.tag_ == "NN":
         toks.append(noun.head)  # "Katarzyna Pyrek, Józef's younger sister,"
     if poss is not None and noun.dep_ == "attr" and noun.head.lemma_ == "be":
         toks += [c for c in noun.head.children if c.dep_ == "nsubj"]  # "Katarzyna Pyrek is Józef's younger sister"
     for p in of:  # a person after a thing: not "the corner of Yellowstone National Park, Wyoming"
         ent = r.ent_of.get(p.i)
-        toks += [c for c in p.children if c.dep_ == "appos" and c.i > p.i and _set_off(c) and not bracketed(c) and
-                 ent is not None and ent.label_ != "PERSON" and (e := r.ent_of.get(c.i)) is not None and
+        toks += [c for c in p.children if c.dep_ == "appos" and ent is not None and c.left_edge.i == ent.end + 1 and
+                 r.doc[ent.end].text == "," and ent.label_ != "PERSON" and (e := r.ent_of.get(c.i)) is not None and
                  e.label_ == "PERSON"]  # fmt: skip
     out = []
-    for t in toks:
-        for x in [t, *t.conjuncts]:
+    toks = [t for t in toks if poss is None or r.ent_of.get(t.i) is None or r.ent_of.get(t.i) is not r.ent_of.get(
+        poss.i)]  # not one name NER read with the possessive: "Precisionism, America's one … movement"  # fmt: skip
+    for t in toks:  # a plural noun describes each name of a list ("his sons Edward and John"), a singular one the
+        for x in [t, *t.conjuncts] if noun.tag_ == "NNS" else [t]:  # first ("Ketan's cousin Shekhar Kapur, X and Y")
             a = r.arg(x)
             if a is not None and a.kind == "name" and (x.pos_ == "PROPN" or x.i in r.ent_of):
                 out.append(a)
     return out
+
+
+def _beside(noun: Tok, name: Tok) -> bool:
+    """Whether an apposition follows the noun's phrase at once ("brother Stanisław") or after one comma or dash
+    ("the chief executive of Acme Corp, Jane Smith") — not a name further on that the parser hung on it ("the lead
+    role of Bruce Wayne/Batman, with a returning cast of allies: Michael Caine as …")."""
+    doc = noun.doc
+    end = max([noun.i] + [c.right_edge.i for c in noun.children if c.i < name.i and c.dep_ not in ("appos", "punct")])
+    gap = [t for t in doc[end + 1 : name.left_edge.i] if not (t.is_quote or t.dep_ == "det")]
+    return not gap or len(gap) == 1 and gap[0].text in (",", "—", "–")
 
 
 def _set_off(tok: Tok) -> bool:
