@@ -77,5 +77,6 @@ def test_a_copula_whose_subject_is_a_pronouns_role_lists_each_name():
         "Harrowgate Ceramics opened a second kiln in 2021. Its auditors were Grant Hollis and Mei Tan."
     )
     triples = _triples(text)  # a text with no topic: "his"/"its" read as "he"/"it" would be
-    assert {("Tomasz Zieliński", "witnesses were", "Jan Wróbel"), ("Tomasz Zieliński", "witnesses were", "Piotr Sikora"),
-            ("Harrowgate Ceramics", "auditors were", "Grant Hollis")} <= triples, triples  # fmt: skip
+    assert ("Tomasz Zieliński", "witnesses were", "Jan Wróbel") in triples, triples
+    assert ("Tomasz Zieliński", "witnesses were", "Piotr Sikora") in triples, triples
+    assert ("Harrowgate Ceramics", "auditors were", "Grant Hollis") in triples, triples

@@ -310,8 +310,7 @@ class ClauseReader:
                         t == subj)  # fmt: skip
         if poss is not None:  # "His father", "Its capital", "The film's director": the topic's, as "he" is the topic
             if poss.lower_ in ("his", "her", "its", "their"):  # with no topic, as "he"/"she"/"it" is read
-                whose = Arg(self.topic, "name") if self.topic else possessive(self, poss)
-                return (whose.text, what) if whose is not None and whose.kind == "name" else None
+                return (self.topic, what) if self.topic else (w.text, what) if (w := possessive(self, poss)) else None
             whose = self.arg(poss)
             if whose and whose.kind == "name":
                 return whose.text.removesuffix("'s").removesuffix("'"), what
