@@ -58,8 +58,8 @@ def _relational(r: Any, noun: Tok) -> bool:
 
 def possessor(r: Any, poss: Tok) -> Any:
     """The reader's argument for whose the noun is: a name ("Marysia's"), a possessive pronoun read as a subject
-    pronoun is (the topic, else the named subject before it: pronouns.antecedent), or a definite noun the reader
-    resolves ("the company's", the text's topic or the name the text tied "company" to); None when not resolved."""
+    pronoun is (see the module's docstring), or a definite noun the reader resolves ("the company's": the name the
+    text tied "company" to, or the topic when the text calls its topic so); None when not resolved."""
     if poss.lower_ in _POSSESSIVE:
         if not r.topic:
             return possessive(r, poss)
@@ -102,9 +102,9 @@ def _names(r: Any, noun: Tok, poss: Tok | None, of: list[Tok]) -> list[Any]:
         toks += [c for c in p.children if c.dep_ == "appos" and ent is not None and c.left_edge.i == ent.end + 1 and
                  r.doc[ent.end].text == "," and ent.label_ != "PERSON" and (e := r.ent_of.get(c.i)) is not None and
                  e.label_ == "PERSON"]  # fmt: skip
-    out = []
     toks = [t for t in toks if poss is None or r.ent_of.get(t.i) is None or r.ent_of.get(t.i) is not r.ent_of.get(
         poss.i)]  # not one name NER read with the possessive: "Precisionism, America's one … movement"  # fmt: skip
+    out = []
     for t in toks:  # a plural noun describes each name of a list ("his sons Edward and John"), a singular one the
         for x in [t, *t.conjuncts] if noun.tag_ == "NNS" else [t]:  # first ("Ketan's cousin Shekhar Kapur, X and Y")
             a = r.arg(x)
