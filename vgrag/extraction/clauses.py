@@ -25,7 +25,7 @@ from .mentions import (MONTH, description_start, determiner, honorific, item_spa
 from .measures import measure, measure_end, named_before, unit
 from .parse import triple
 from .persons import bound_person, person_in_apposition
-from .pronouns import antecedent, definite, silent_antecedent
+from .pronouns import antecedent, definite, possessive, silent_antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, denies, opens_clause, imperative, in_name,
                      lost_subject, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
 
@@ -322,8 +322,8 @@ class ClauseReader:
         what = " ".join(t.text for t in subj.subtree if after < t.i <= subj.i and t.dep_ in ("amod", "compound") or
                         t == subj)  # fmt: skip
         if poss is not None:  # "His father", "Its capital", "The film's director": the topic's, as "he" is the topic
-            if poss.lower_ in ("his", "her", "its", "their"):
-                return (self.topic, what) if self.topic else None
+            if poss.lower_ in ("his", "her", "its", "their"):  # with no topic, as "he"/"she"/"it" is read
+                return (self.topic, what) if self.topic else (w.text, what) if (w := possessive(self, poss)) else None
             whose = self.arg(poss)
             if whose and whose.kind == "name":
                 return whose.text.removesuffix("'s").removesuffix("'"), what

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..models import Triple
 from .clauses import DATE_LABELS, ClauseReader, triple
+from .relational import relational_triples
 from .shapes import coordinated
 
 Tok = Any  # a spaCy Token
@@ -16,7 +17,7 @@ Tok = Any  # a spaCy Token
 
 def nominal_triples(r: ClauseReader) -> list[Triple]:
     """All the verbless readings of one parsed text."""
-    return appositions(r) + name_modifiers(r) + lifespans(r)
+    return appositions(r) + name_modifiers(r) + lifespans(r) + relational_triples(r)
 
 
 def appositions(r: ClauseReader) -> list[Triple]:

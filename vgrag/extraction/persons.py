@@ -173,14 +173,14 @@ def _person(reader: Any, t: Any) -> Any:
 def person_antecedent(reader: Any, tok: Any, depth: int = 0) -> Any:
     """The reader's argument for the person a subject or object "he"/"she" refers to in a text with no topic (see
     the module's docstring), or None."""
-    if tok.lower_ not in _GENDERED | {"him", "her"} or depth > _DEPTH:
+    if tok.lower_ not in _GENDERED | {"him", "her", "his"} or depth > _DEPTH:
         return None
     doc, sent = reader.doc, tok.sent
     spans = [(sent, tok.i)]
     if sent.start > 0:
         prev = doc[sent.start - 1].sent
         spans.append((prev, prev.end))
-    pronoun = {"he": "he", "him": "he", "she": "she", "her": "she"}[tok.lower_]
+    pronoun = {"he": "he", "him": "he", "his": "he", "she": "she", "her": "she"}[tok.lower_]
     for span, before in spans:
         subs = _main_subjects(span, before)
         if not subs:

@@ -202,3 +202,25 @@ def group(reader: Any, tok: Any, back: int = 1) -> list[Any] | None:
         args = [reader.arg(t) for t in names]
         return names if all(a is not None and a.kind == "name" for a in args) else None
     return None
+
+
+def possessive(reader: Any, tok: Any) -> Any:
+    """The reader's argument for whom a possessive "his"/"her"/"its" stands ("He was a cooper, like his father
+    Wojciech"), in a text with no topic: as the subject pronoun would be read (`antecedent`), but only when no other
+    person is named before it in its sentence — "Catherine's father was Patrick Lynch, and her grandfather was Owen
+    Lynch": the subject before "her" is Patrick Lynch, but the "her" is Catherine's; with two people in play it is
+    left unresolved, never guessed."""
+    found = antecedent(reader, tok)
+    return None if found is None or found.kind != "name" or rivals(reader, tok, found.text) else found
+
+
+def rivals(reader: Any, tok: Any, name: str, person: bool = True) -> bool:
+    """Whether a person other than `name` is named before a possessive pronoun in its sentence (a PERSON, or a
+    proper noun that is itself a possessor: "Catherine's father"); with `person` False, any other name."""
+    for t in reader.doc[tok.sent.start : tok.i]:
+        ent = reader.ent_of.get(t.i)
+        kind = ent is not None and (ent.label_ == "PERSON" if person else ent.label_ not in _NOT_NAMES)
+        other = kind or t.dep_ == "poss" and t.pos_ == "PROPN"
+        if other and (a := reader.arg(t)) is not None and a.text.removesuffix("'s") != name:
+            return True
+    return False
