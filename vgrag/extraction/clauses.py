@@ -23,9 +23,10 @@ from .aboutness import Aboutness, content as _content
 from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
+from .owner import copula_owner
 from .parse import triple
 from .persons import bound_person, person_in_apposition
-from .pronouns import antecedent, definite, possessive, silent_antecedent
+from .pronouns import antecedent, definite, silent_antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, denies, opens_clause, imperative, in_name,
                      lost_subject, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
 
@@ -310,28 +311,7 @@ class ClauseReader:
         return any(g.dep_ == "poss" for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") for g in c.children)
 
     def owner(self, verb: Tok) -> tuple[str, str] | None:
-        """(whose, what) when a copula's subject names an attribute of something: "The current editor" (of the
-        topic), "Its capital" (the topic's), "France's capital" (France's); else None."""
-        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-        if subj is None or subj.pos_ not in ("NOUN", "PROPN") or subj.i in self.ent_of:
-            return None  # "The Association's General Secretary is X": a role, tagged PROPN, outside NER's names
-        if subj.pos_ == "PROPN" and not any(c.dep_ == "poss" and proper(c) for c in subj.children):
-            return None
-        poss = next((c for c in subj.children if c.dep_ == "poss"), None)
-        after = poss.right_edge.i if poss is not None else -1  # "the Association's General Secretary": the role
-        what = " ".join(t.text for t in subj.subtree if after < t.i <= subj.i and t.dep_ in ("amod", "compound") or
-                        t == subj)  # fmt: skip
-        if poss is not None:  # "His father", "Its capital", "The film's director": the topic's, as "he" is the topic
-            if poss.lower_ in ("his", "her", "its", "their"):  # with no topic, as "he"/"she"/"it" is read
-                return (self.topic, what) if self.topic else (w.text, what) if (w := possessive(self, poss)) else None
-            whose = self.arg(poss)
-            if whose and whose.kind == "name":
-                return whose.text.removesuffix("'s").removesuffix("'"), what
-            the = any(c.lower_ in ("the", "this") for c in poss.children)
-            return (self.topic, what) if whose and whose.kind == "generic" and the and self.topic else None
-        if self.topic and any(c.lower_ == "the" for c in subj.children) and _content(what) - self.topic_words:
-            return self.topic, what
-        return None
+        return copula_owner(self, verb)
 
     def expand(self, pred: str, tok: Tok, verb_base: str, depth: int = 0) -> list[tuple[str, Arg]]:
         """An argument and the arguments of its own prepositions: through a common noun the relational reading
