@@ -28,7 +28,7 @@ def cli_in_process(uri: str, minilm, monkeypatch: pytest.MonkeyPatch, capsys: py
     opened: list[Workspace] = []
 
     def open_(cls, settings=None, embedder=None):  # the embedder the settings name: the session's copy of MiniLM
-        ws = real_open(cls, settings, embedder or (minilm if settings.embedder == "minilm" else None))
+        ws = real_open(cls, settings, embedder or (minilm if settings and settings.embedder == "minilm" else None))
         opened.append(ws)
         return ws
 
