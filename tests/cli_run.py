@@ -1,6 +1,6 @@
 """The command line run inside the test's own process: `vgrag.cli.main(argv)` — the parser, the handlers, the exit
 codes and the messages of `python -m vgrag` — with the shell's environment (VGRAG_MILVUS_URI), stdout and stderr
-captured. A new Python per command loaded MiniLM, spaCy and milvus-lite again each time (~2-3 s a command); here the
+captured. A new Python per command loaded MiniLM, spaCy and milvus-lite again each time (seconds a command); here the
 session's MiniLM is passed to the Workspace the settings name. The process boundary itself (`python -m`, a
 traceback, Ctrl-C, a second process on a locked file) stays under test in test_cli.py, test_hostile_cli.py,
 test_milvus_modes.py and test_writers.py."""
