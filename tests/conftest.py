@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from apptest import app_db, app_demo_template, app_env  # noqa: E402, F401 - the AppTest fixtures of tests/test_app*.py
+from cli_run import cli_run  # noqa: E402, F401 - the CLI's main() in this process (tests/cli_run.py)
 from fakes import HashEmbedder  # noqa: E402
 
 from vgrag.storage.database import Database, quiet_storage_logs  # noqa: E402

@@ -112,18 +112,39 @@ def after_rerun(page, action) -> None:
     )
 
 
+# Runs in the page: the iframe (searched through nested frames; all are the app's own origin) whose vis `network`
+# has zoomed into place, drawn for `view` (any with null), else false.
+FIND_GRAPH_JS = """(view) => {
+  const search = (doc) => {
+    for (const el of doc.querySelectorAll("iframe")) {
+      let w, d;
+      try { w = el.contentWindow; d = w && w.document; } catch (e) { continue; }  // another origin: not a graph
+      if (!d || !d.body) continue;
+      if (typeof w.network !== "undefined" && d.body.getAttribute("data-vgrag-ready") === "1"
+          && (view === null || d.body.dataset.vgragView === view)) return el;
+      const inner = search(d);
+      if (inner) return inner;
+    }
+    return false;
+  };
+  return search(document);
+}"""
+
+
 def _graph_frame(page, view: str | None = None):
     """The iframe holding the pyvis graph (it defines the vis `network` global), once it has zoomed into place;
-    with `view`, the one drawn for that view (a step's frame replaces the previous step's)."""
-    check = "typeof network !== 'undefined' && document.body.getAttribute('data-vgrag-ready') === '1'"
-    for _ in range(480):  # up to 2 minutes on a loaded machine
-        for f in page.frames:
-            try:
-                if f.evaluate(check) and (view is None or f.evaluate("document.body.dataset.vgragView") == view):
-                    return f
-            except Exception:  # noqa: BLE001 - frames come and go while Streamlit re-renders
-                continue
-        page.wait_for_timeout(250)
+    with `view`, the one drawn for that view (a step's frame replaces the previous step's). Waited for in the
+    browser (checked every 100 ms), up to 2 minutes on a loaded machine."""
+    for _ in range(3):  # the frame found can be replaced by a rerun before it is handed over: look again
+        try:
+            found = page.wait_for_function(FIND_GRAPH_JS, arg=view, polling=100, timeout=120000)
+            frame = found.as_element().content_frame()
+        except playwright.TimeoutError:
+            break
+        except playwright.Error:  # the page navigated (a reload) while it was searched
+            frame = None
+        if frame is not None:
+            return frame
     errors = page.locator("[data-testid=stException]").all_inner_texts()
     raise AssertionError(
         f"no graph iframe found ({view}); errors on the page: {errors}; page text: "

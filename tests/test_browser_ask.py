@@ -102,7 +102,7 @@ def test_the_knobs_keep_their_values_when_opened_after_a_run(demo_app):
         page.keyboard.press("Escape")
         page.get_by_role("button", name="Ask", exact=True).click()
         page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
-        page.wait_for_timeout(500)
+        page.wait_for_url(re.compile(r"[?&]k_ent=.*[?&]k_psg=|[?&]k_psg=.*[?&]k_ent="), timeout=30000)  # the run's link
         link = page.url
         browser.close()
     assert shown == {"Entity top-k": str(q.entity_top_k), "Passages": str(q.passage_top_k),

@@ -1,4 +1,5 @@
-"""The command line end to end on the demo corpus: ingest, graphs, query --json, check, export round trip."""
+"""The command line end to end on the demo corpus: ingest, graphs, query --json, check, export round trip. The
+round trips call the CLI's main() in this process (tests/cli_run.py); its errors run `python -m vgrag` for real."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ DEMO = ROOT / "data" / "demo" / "northwind.jsonl"
 
 
 @pytest.fixture(scope="module")
-def cli(tmp_path_factory):
+def cli(tmp_path_factory):  # a new Python per command: the exit code and stderr of `python -m vgrag` itself
     env = {**os.environ, "VGRAG_MILVUS_URI": str(tmp_path_factory.mktemp("cli") / "cli.db"), "PYTHONPATH": str(ROOT)}
 
     def run(*args: str) -> subprocess.CompletedProcess:
@@ -27,7 +28,8 @@ def cli(tmp_path_factory):
     return run
 
 
-def test_ingest_query_check_and_export_round_trip(cli, tmp_path):
+def test_ingest_query_check_and_export_round_trip(cli_run, tmp_path):
+    cli = cli_run
     r = cli("--graph", "demo", "ingest", "--triples", str(DEMO))
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
@@ -57,7 +59,8 @@ def test_cli_errors_are_messages(cli):
     assert r.returncode == 2 and "unsupported triple file" in r.stderr
 
 
-def test_docs_delete_takes_a_files_bare_name_unless_two_documents_share_it(cli, tmp_path):
+def test_docs_delete_takes_a_files_bare_name_unless_two_documents_share_it(cli_run, tmp_path):
+    cli = cli_run
     for folder, text in (("a", "Ferry Alpha sails from Split."), ("b", "Ferry Beta sails from Hvar."), ("c", "Zadar.")):
         (tmp_path / folder).mkdir()
         name = "other.md" if folder == "c" else "notes.md"

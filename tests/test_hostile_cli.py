@@ -51,7 +51,8 @@ def cli(tmp_path_factory):  # noqa: ANN001, ANN201
     return run
 
 
-def test_cli_messages_for_folders_loops_and_bad_numbers(cli, tmp_path: Path) -> None:  # noqa: ANN001
+def test_cli_messages_for_folders_loops_and_bad_numbers(cli_run, tmp_path: Path) -> None:  # noqa: ANN001
+    cli = cli_run  # main() in this process (tests/cli_run.py)
     loop = tmp_path / "loop.txt"
     loop.symlink_to(loop)
     for args, expected in [
@@ -65,7 +66,8 @@ def test_cli_messages_for_folders_loops_and_bad_numbers(cli, tmp_path: Path) -> 
         assert expected in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
 
 
-def test_cli_ingest_skips_a_bad_path_and_keeps_the_good_file(cli, tmp_path: Path) -> None:  # noqa: ANN001
+def test_cli_ingest_skips_a_bad_path_and_keeps_the_good_file(cli_run, tmp_path: Path) -> None:  # noqa: ANN001
+    cli = cli_run  # main() in this process (tests/cli_run.py)
     good = tmp_path / "good.txt"
     good.write_text("Ada Lovelace worked with Charles Babbage in London.")
     r = cli("--graph", "hostile2", "ingest", str(tmp_path), str(good))
@@ -73,7 +75,8 @@ def test_cli_ingest_skips_a_bad_path_and_keeps_the_good_file(cli, tmp_path: Path
     assert "good.txt" in cli("--graph", "hostile2", "docs").stdout
 
 
-def test_cli_export_to_a_folder_or_a_full_disk_is_a_message(cli, tmp_path: Path) -> None:  # noqa: ANN001
+def test_cli_export_to_a_folder_or_a_full_disk_is_a_message(cli_run, tmp_path: Path) -> None:  # noqa: ANN001
+    cli = cli_run  # main() in this process (tests/cli_run.py)
     good = tmp_path / "a.txt"
     good.write_text("Ada Lovelace worked with Charles Babbage in London.")
     assert cli("--graph", "hostile3", "ingest", str(good)).returncode == 0

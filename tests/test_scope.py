@@ -3,18 +3,12 @@ them are never candidates — for the graph, naive and hybrid methods, through t
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from vgrag import Settings, Workspace
 from vgrag.config import QueryParams
 from vgrag.query.scope import Scope, search
 
-ROOT = Path(__file__).resolve().parent.parent
 ACME = "Alice Smith founded Acme Corp in 1990. Acme Corp is headquartered in Springfield."
 ZENITH = "Alice Smith founded Zenith Labs in 2001. Zenith Labs is headquartered in Shelbyville."
 Q = "Where is the company Alice Smith founded headquartered?"
@@ -85,14 +79,12 @@ def test_an_unknown_document_is_a_clear_error(ws):
         QueryParams(only_documents="acme")  # a bare string would be read letter by letter
 
 
-def test_cli_only_and_exclude_are_repeatable(tmp_path):
-    env = {**os.environ, "VGRAG_MILVUS_URI": str(tmp_path / "cli.db"), "PYTHONPATH": str(ROOT)}
+def test_cli_only_and_exclude_are_repeatable(cli_run, tmp_path):
     for name, text in (("acme.txt", ACME), ("zenith.txt", ZENITH), ("other.txt", "Bob Jones likes tea.")):
         (tmp_path / name).write_text(text)
 
-    def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "vgrag", "--graph", "g", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
+    def run(*args: str):
+        return cli_run("--graph", "g", *args)  # the CLI's main() in this process (tests/cli_run.py)
 
     assert run("ingest", *(str(tmp_path / n) for n in ("acme.txt", "zenith.txt", "other.txt"))).returncode == 0
     r = run("query", Q, "--json", "--exclude", "zenith.txt", "--exclude", "other.txt")
