@@ -170,7 +170,17 @@ function vgragUncut(net, placed, keep, min, focus) {
       return [(x[0] - best.p.x) * best.s + W / 2, (x[1] - best.p.y) * best.s + H / 2,
               (x[2] - best.p.x) * best.s + W / 2, (x[3] - best.p.y) * best.s + H / 2];
     };
-    cut = cut.concat(vgragNotePlace(net, shown, dom, focus || []));
+    // placed for its text as it will read once the cut nodes are left out, then again once those it lies on are too
+    // (a longer text, placed for the shorter one, lay on an edge label: eviction of the guide at 1280×720)
+    var gone = {}, under = [];
+    cut.forEach(function (it) { if (!it.edge) gone[it.id] = true; });
+    for (var k = 0; k < 2; k++) {
+      var left = shown.filter(function (it) { return under.indexOf(it) < 0; });
+      var more = vgragNotePlace(net, left, dom, focus || [], gone);
+      more.forEach(function (it) { if (!it.edge) gone[it.id] = true; });
+      under = under.concat(more);
+    }
+    cut = cut.concat(under);
   }
   var labels = cut.filter(function (it) { return it.edge; }), nodes = cut.filter(function (it) { return !it.edge; });
   var back = labels.map(function (it) { return {id: it.id, label: net.body.edges[it.id].options.label}; });
@@ -225,7 +235,7 @@ function vgragSides(p, W, H) {
 
 // The note's counts for the view as it stands: every node the step draws (nodeIndices lacks those left out at the
 // edge), those in view, the step's own (`focus`) and those of them out of view, with their sides.
-function vgragNoteCounts(net, focus) {
+function vgragNoteCounts(net, focus, gone) {
   var c = net.body.container, W = c.clientWidth, H = c.clientHeight, lit = {};
   var n = {all: 0, seen: 0, own: 0, ownOut: 0, sides: {}};
   focus.forEach(function (id) { lit[id] = true; });
@@ -233,7 +243,7 @@ function vgragNoteCounts(net, focus) {
     var node = net.body.nodes[id], p = net.canvasToDOM({x: node.x, y: node.y});
     n.all += 1;
     if (lit[id]) n.own += 1;
-    if (!node.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) { n.seen += 1; return; }
+    if (!node.options.hidden && !(gone && gone[id]) && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) { n.seen += 1; return; }
     if (!lit[id]) return;
     n.ownOut += 1;
     vgragSides(p, W, H).forEach(function (s) { n.sides[s] = true; });
@@ -264,10 +274,10 @@ function vgragNote(net, focus) {
 // on none of the `shown` items the view is fitted to keep and on the fewest others; the others it lies on are
 // returned, to be left out with the cut ones. At the bottom-left it covered the answer's own last node ("Tressock",
 // the travel guide's answer step at 1280×720).
-function vgragNotePlace(net, shown, dom, focus) {
+function vgragNotePlace(net, shown, dom, focus, gone) {
   var c = net.body.container, W = c.clientWidth, H = c.clientHeight, el = vgragNoteEl(net);
   el.style.left = "6px";  // measured where it has the frame's width to wrap in, then placed
-  el.textContent = vgragNoteText(vgragNoteCounts(net, focus));  // before the cut nodes are left out: near enough
+  el.textContent = vgragNoteText(vgragNoteCounts(net, focus, gone));  // as it will read: `gone` are left out
   el.style.display = "block";
   var w = el.offsetWidth, h = el.offsetHeight, best = null;
   [[6, H - 4 - h], [W - 6 - w, H - 4 - h], [6, 4], [W - 6 - w, 4]].forEach(function (at) {
