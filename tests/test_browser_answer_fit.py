@@ -5,8 +5,9 @@ of the answer's 4 nodes in view, 4 of the 32 drawn (walk21). Now the evidence is
 most nodes a readable scale allows, not its leading part alone at 16 px (view.js: hop 1 at 1280×720, 13 → 20 of 32);
 a step that fits whole at 12 px or more is shown whole (the answer at 1920×1080 kept 27 of 32 at 15 px).
 Session 23 (walk22): at 1280×720 the frame is larger (820×408 → 932×440 px: 1.5rem at the page's sides, half gaps
-above it), the view keeps the most of the step's own (not faded) nodes whole, and the note says how many of the step's
-own nodes are out and on which side; hop 1 20 → 23 of 32 in view, eviction 20 → 24. The answer's evidence panel says
+above it), each wave of the layout is packed in the smallest box it fits (vgrag/present/layout.py), the view keeps the
+most of the step's own (not faded) nodes whole, and the note says how many of the step's own nodes are out and on
+which side; hop 1 20 → 28 of 32 in view, eviction 20 → 26. The answer's evidence panel says
 how many sentences are below its fold ("▼ 2 more sentences below — scroll"), gone once scrolled to its end."""
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ QUESTION = "In which village was the founder of the Lantern Museum born?"
 LEAST = {
     # eviction at 1280: 19 → 22 on h-answerfit's branch, 20 with the merged extraction of session 22 (the guide's
     # graph changed under it); still above the 19 before
-    # session 23 (a larger frame, the step's own nodes first): hop 1 20 → 23, eviction 20 → 24, answer 13 → 14
-    (1280, 720): {"hop 1": 22, "eviction": 22, "answer": 10},  # 13 → 20, 19 → 22, 4 → 13
-    (1920, 1080): {"hop 1": 32, "eviction": 32, "answer": 29},  # 32, 32, 27 → 30
+    # session 23 (a larger frame, the layout's waves packed, the step's own nodes first): 1280×720 hop 1 20 → 28,
+    # eviction 20 → 26, answer 13 → 14; 1920×1080 answer 30 → 32 (and every step at 16 px labels, not 12.3–13)
+    (1280, 720): {"hop 1": 25, "eviction": 24, "answer": 12},  # 13 → 20, 19 → 22, 4 → 13 in session 22
+    (1920, 1080): {"hop 1": 32, "eviction": 32, "answer": 31},  # 32, 32, 27 → 30 in session 22
 }
 SIDES = r"(to the left|to the right|above|below)"
 # the note: how many nodes are in view, then how many of the step's own are out and where, or that all of them are in
