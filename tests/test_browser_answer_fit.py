@@ -49,7 +49,7 @@ def note_says(view: dict) -> None:
     assert m, view["note"]
     assert (int(m[1]), int(m[2])) == (view["seen"], view["all"]), view
     own, out = len(view["own"]), len(view["own"]) - view["own_seen"]
-    assert (int(m[3]), int(m[4])) == (out, own) if out else int(m[9]) == own, (view["note"], out, own)
+    assert (int(m[3]), int(m[4])) == (out, own) if out else int(m[7]) == own, (view["note"], out, own)
 
 
 def _judge(page, step: str, least: int) -> dict:
