@@ -7,6 +7,7 @@ from ui.build_tabs import documents_tab, sources_tab, triples_tab
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import create_and_select, current_graph, has_data, settings, workspace
+from ui.stored_build import stored_build
 
 ensure_router()
 
@@ -36,6 +37,9 @@ if graph is not None:
         "Re-adding an unchanged file does nothing; a changed file replaces the old one of its name (when several "
         "documents share a name, it is stored beside them)."
     )
+with st.container(key="stored_build"):  # what the graph holds as stored: seen in a new tab or after a restart too
+    if graph is not None and filled and not busy:  # (this session's build report follows its progress, below)
+        stored_build(graph)
 with st.expander("Start a new graph", expanded=graph is None):
     if st.session_state.pop("graph_created", False):  # a graph was just made: the box is ready for the next name
         st.session_state["build_new_graph"] = ""

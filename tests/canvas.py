@@ -79,14 +79,17 @@ def clutter(boxes: dict) -> dict[str, list]:
 # left out at the edge among them), the step's own nodes (not faded: their labels are dark, vgrag/present/drawing.py),
 # and the frame's note on what is out of view with its box in the frame's pixels.
 IN_VIEW_JS = """() => { const c = network.body.container, W = c.clientWidth, H = c.clientHeight;
-  let seen = 0;
+  let seen = 0, ownSeen = 0;
   for (const id of nodes.getIds()) {
     const n = network.body.nodes[id], p = network.canvasToDOM({x: n.x, y: n.y});
-    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
+    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) {
+      seen += 1;
+      if (nodes.get(id).font.color !== "#9a9a9a") ownSeen += 1;
+    }
   }
   const e = document.getElementById("vgrag-note"), shown = !!e && e.style.display !== "none";
   const r = shown ? e.getBoundingClientRect() : null, o = network.canvas.frame.canvas.getBoundingClientRect();
-  return {seen: seen, all: nodes.length, note: shown ? e.textContent : "",
+  return {seen: seen, own_seen: ownSeen, all: nodes.length, note: shown ? e.textContent : "",
           note_box: r ? [r.left - o.left, r.top - o.top, r.right - o.left, r.bottom - o.top] : null,
           own: nodes.get().filter((n) => n.font.color !== "#9a9a9a").map((n) => n.id)}; }"""
 

@@ -213,14 +213,9 @@ def test_edges_between_the_same_two_nodes_bend_apart():
     assert html.count('"smooth": {"enabled": true') == 2 and "<h1>" not in html  # no empty headings pushing it down
 
 
-def test_a_trace_grows_in_waves_the_first_fitting_the_smallest_frame():
-    """The seeds step of a travel guide's trace drew 3 of its 13 nodes at 1280×720: its 32 nodes were laid out at
-    once, ~970×1430 px. With waves (the step that first draws each node) the first wave's dots and labels lie
-    within BOX, the frame at 1280×720 at the readable scale; the later ones go around it, no label on another."""
-    import numpy as np
-
-    from vgrag.present.layout import BELOW_PX, BOX, CHAR_PX, DOT_PX, HALF_LINE_PX, _crowded, layout
-
+def _guide_like() -> tuple[list[str], tuple[str, ...], list[tuple[str, str]], tuple, tuple[int, ...]]:
+    """A travel guide's trace as the layout sees it: 13 seed nodes (two hubs), then 20 nodes a hop reached, each
+    hung on one of them; (first wave, names, edges, labels, waves)."""
     museum = ["Orla Menzies", "old customs house", "Gull Street", "Tomas Ardley", "Grey Lens"]
     festival = ["paper lanterns", "last weekend of October", "Quillhaven", "Quillhaven Harbour Society"]
     first = ["The Lantern Museum", *museum, "The Lantern Festival", *festival]
@@ -230,7 +225,18 @@ def test_a_trace_grows_in_waves_the_first_fitting_the_smallest_frame():
     edges = [("The Lantern Museum", m) for m in museum] + [("The Lantern Festival", f) for f in festival]
     edges += [(first[i % len(first)], place) for i, place in enumerate(later)]
     labels = tuple((a, b, "founded by" if i % 2 else "held in") for i, (a, b) in enumerate(edges))
-    waves = tuple(int(n in later) for n in names)
+    return first, names, edges, labels, tuple(int(n in later) for n in names)
+
+
+def test_a_trace_grows_in_waves_the_first_fitting_the_smallest_frame():
+    """The seeds step of a travel guide's trace drew 3 of its 13 nodes at 1280×720: its 32 nodes were laid out at
+    once, ~970×1430 px. With waves (the step that first draws each node) the first wave's dots and labels lie
+    within BOX, the frame at 1280×720 at the readable scale; the later ones go around it, no label on another."""
+    import numpy as np
+
+    from vgrag.present.layout import BELOW_PX, BOX, CHAR_PX, DOT_PX, HALF_LINE_PX, _crowded, layout
+
+    first, names, edges, labels, waves = _guide_like()
     pos = layout(names, tuple(edges), labels, names, waves)
     half = np.maximum(np.array([len(n) * CHAR_PX / 2 for n in names]), DOT_PX)
     seeds = np.arange(len(first))
@@ -246,3 +252,34 @@ def test_a_trace_grows_in_waves_the_first_fitting_the_smallest_frame():
     assert layout.__wrapped__(names, tuple(edges), labels, names, waves) == pos  # deterministic
     width, height = first_wave_extent(layout(names, tuple(edges), labels, names))  # all at once: the seeds spread
     assert width > BOX[0] or height > BOX[1], (width, height)  # over the whole drawing (the premise)
+
+
+def test_each_wave_takes_the_smallest_box_it_fits():
+    """Each wave is spread in the smallest box where no label lies on another and every labelled edge is long enough
+    for its label. From the whole of BOX, the seeds filled it and a hop's nodes went around them: the guide's hop 1
+    spread over ~1350×970 px and showed 20 of its 32 nodes at 1280×720 (walk22); here 1262×801 px before, ~1056×743
+    after, and the seeds 965×442 → ~674×295."""
+    import numpy as np
+
+    from vgrag.present.layout import BELOW_PX, CHAR_PX, DOT_PX, DOTS_PX, EDGE_LABEL_CHARS, HALF_LINE_PX, _crowded
+    from vgrag.present.layout import layout, short_label
+
+    first, names, edges, labels, waves = _guide_like()
+    pos = layout(names, tuple(edges), labels, names, waves)
+    half = np.maximum(np.array([len(n) * CHAR_PX / 2 for n in names]), DOT_PX)
+
+    def extent(part: list[str]) -> tuple[float, float]:
+        i = [names.index(n) for n in part]
+        xy = np.array([pos[n] for n in part])
+        return (xy[:, 0] + half[i]).max() - (xy[:, 0] - half[i]).min(), (
+            (xy[:, 1] + BELOW_PX + HALF_LINE_PX).max() - (xy[:, 1] - DOT_PX).min()
+        )
+
+    w, h = extent(list(names))
+    assert w * h < 900 * 1000, (w, h)  # 1262×801 before
+    w, h = extent(first)
+    assert w * h < 800 * 400, (w, h)  # 965×442 before
+    assert not _crowded(np.array([pos[n] for n in names]), 2 * half)  # no label on another
+    for a, b, label in labels:  # every edge long enough for its label (view.js leaves out one that is not)
+        room = len(short_label(label, EDGE_LABEL_CHARS)) * CHAR_PX + DOTS_PX - 5
+        assert np.linalg.norm(np.subtract(pos[a], pos[b])) >= room, (a, b, label)

@@ -34,6 +34,12 @@ ANSWER_CSS = (
     ".st-key-answer_row>div:has(>.st-key-answer_side){grid-area:side;position:relative;min-height:0}"
     ".st-key-answer_side{position:absolute;inset:0}"  # as tall as the graph: its text adds no height to the row
     ".st-key-graph_frame iframe{display:block}}"  # inline, it left a line's descent below it: the panel ran 8 px lower
+    # the cue under the evidence that is out of view ("▼ 2 more sentences below — scroll"), kept at the
+    # panel's bottom edge while it scrolls; its text is set in the browser (ui/graph_frame.html: evidenceCue)
+    ".st-key-answer_side>div:has(.vgrag-more){position:sticky;bottom:-0.4rem;"  # over the panel's bottom padding
+    "margin-top:auto;z-index:2}"
+    ".vgrag-more{background:#fff;color:#1f4e8c;font-weight:600;font-size:0.9rem;padding:0.2rem 0 0.1rem;"
+    "padding-bottom:0.4rem;border-top:1px solid rgba(49,51,63,0.2)}"
 )
 
 
@@ -56,7 +62,9 @@ def answer_summary(trace: QueryTrace) -> None:
     badge = verdict_badge(a.verdict) + " " if a.verdict is not None else ""
     st.markdown(badge + ("Evidence, cited to the listed passages:" if a.evidence else ""))
     if a.evidence:
-        st.html("".join(evidence_html(e, True, keep.get(i, ())) for i, e in enumerate(a.evidence)))
+        st.html("<div class='vgrag-evidence'>" + "".join(evidence_html(e, True, keep.get(i, ()))
+                                                         for i, e in enumerate(a.evidence)) + "</div>")  # fmt: skip
+        st.html(f"<div class='vgrag-more' role='status' data-n='{len(a.evidence)}'></div>")  # filled in the browser
     elif a.text:
         st.text(a.text[:600])
 

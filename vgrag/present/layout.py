@@ -110,7 +110,10 @@ MIN_SCALE = 0.75  # labels are 16 px: never zoomed out below 12 px on screen (vi
 FRAME_PX = (818.0, 380.0)
 BOX = ((FRAME_PX[0] - 40.0) / MIN_SCALE, (FRAME_PX[1] - 40.0) / MIN_SCALE)
 BOX_WIDE = ((1458.0 - 40.0) / MIN_SCALE, (792.0 - 40.0) / MIN_SCALE)  # the frame at 1920×1080: for later waves
-GROW = (1.0, 1.1, 1.25, 1.45, 1.7, 2.0)  # the box tried next when the nodes do not fit, then no box at all
+# The boxes tried in turn, smallest first, until a wave's nodes fit (no label on another, every labelled edge long
+# enough for its label), then no box at all. Starting at the whole box, the seeds filled all of BOX and each later
+# wave went around them: the travel guide's hop 1 spread over ~1350×970 px (20 of its 32 nodes in view at 1280×720).
+GROW = (0.55, 0.65, 0.75, 0.87, 1.0, 1.1, 1.25, 1.45, 1.7, 2.0)
 
 
 def _spread(
@@ -160,19 +163,24 @@ def _off_boxes(xy: np.ndarray, widths: np.ndarray, gap: float = BOX_GAP_PX) -> n
     overlapping pair parts along the axis where it overlaps least, half each (labels side by side on one row
     overlapped however far apart the dots were kept). One box per node: parting dots and labels separately pulled
     a node's label below a neighbour's dot while pushing it off that neighbour's label."""
-    n = len(xy)
+    dx, dy, over_x, over_y, hit = _box_overlaps(xy, widths, gap)
+    along_y = hit & (over_y <= over_x)
+    out = np.zeros_like(xy)
+    out[:, 0] = np.where(hit & ~along_y, np.where(dx >= 0, 1.0, -1.0) * over_x / 2, 0.0).sum(axis=1)
+    out[:, 1] = np.where(along_y, np.where(dy >= 0, 1.0, -1.0) * over_y / 2, 0.0).sum(axis=1)
+    return out
+
+
+def _box_overlaps(xy: np.ndarray, widths: np.ndarray, gap: float) -> tuple[np.ndarray, ...]:
+    """Per pair of nodes: the offsets between them (x, y), how far their boxes (dot and label line, `gap` apart)
+    overlap along each axis, and whether they overlap."""
     half_w = np.maximum(widths / 2, DOT_PX)
     top, bottom = -DOT_PX, BELOW_PX + HALF_LINE_PX  # below the dot's centre: y grows downwards
     dx = xy[:, None, 0] - xy[None, :, 0]
     dy = xy[:, None, 1] - xy[None, :, 1]
     over_x = half_w[:, None] + half_w[None, :] + gap - np.abs(dx)
     over_y = (bottom - top) + gap - np.abs(dy)
-    hit = (over_x > 0) & (over_y > 0) & ~np.eye(n, dtype=bool)
-    along_y = hit & (over_y <= over_x)
-    out = np.zeros_like(xy)
-    out[:, 0] = np.where(hit & ~along_y, np.where(dx >= 0, 1.0, -1.0) * over_x / 2, 0.0).sum(axis=1)
-    out[:, 1] = np.where(along_y, np.where(dy >= 0, 1.0, -1.0) * over_y / 2, 0.0).sum(axis=1)
-    return out
+    return dx, dy, over_x, over_y, (over_x > 0) & (over_y > 0) & ~np.eye(len(xy), dtype=bool)
 
 
 def _off_labels(xy: np.ndarray, pairs: np.ndarray, lengths: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -242,15 +250,35 @@ def _framed(
             span = np.maximum(xy.max(axis=0) - xy.min(axis=0), 1e-6)
             start = (xy - (xy.max(axis=0) + xy.min(axis=0)) / 2) * np.minimum(1.0, (hi - lo).min(axis=0) / span)
         out = _spread(np.clip(start, lo, hi), SPACING, need, widths, rounds=150, bounds=(lo, hi))
-        if grow is None or not _crowded(out, widths):
+        for _ in range(4 if held.any() else 0):  # a later wave's node caught on a placed one (hop 1 of the guide,
+            # once the seeds were packed closer: between a seed and an edge's label) is moved out, away from the
+            # placed nodes, and the wave spread again
+            stuck = _stuck(out, widths, held)
+            if not stuck.any():
+                break
+            way = out[stuck] - out[held].mean(axis=0)
+            way /= np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-6)
+            out[stuck] = np.clip(out[stuck] + way * SPACING, lo[stuck], hi[stuck])  # out, away from the placed ones
+            out = _spread(out, SPACING, need, widths, rounds=150, bounds=(lo, hi))
+        if grow is None or not _crowded(out, widths, need):
             return out
     return out  # not reached: the unbounded spread returns
 
 
-def _crowded(xy: np.ndarray, widths: np.ndarray) -> bool:
-    """Two nodes' boxes (dot and label line) overlap: a label drawn on another's. Without the labels' widths, two
-    dots closer than SPACING (less a few px: the unbounded spread too stops within a pixel a pass)."""
+def _crowded(xy: np.ndarray, widths: np.ndarray, need: dict | None = None) -> bool:
+    """Two nodes' boxes (dot and label line) overlap: a label drawn on another's; or, with `need`, a labelled edge
+    too short for its label (by more than a few px: view.js would leave the label out). Without the labels' widths,
+    two dots closer than SPACING (less a few px: the unbounded spread too stops within a pixel a pass)."""
+    if any(np.linalg.norm(xy[i] - xy[j]) < length + DOTS_PX - 5.0 for (i, j), length in (need or {}).items()):
+        return True
     if widths.any():
         return bool(np.abs(_off_boxes(xy, widths, gap=0.0)).max(initial=0.0) > 0.5)
     d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1)) + np.eye(len(xy)) * SPACING * 10
     return bool(d.min(initial=SPACING) < SPACING - 5.0)
+
+
+def _stuck(xy: np.ndarray, widths: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """The nodes free to move whose box (dot and label line) still lies on another's after a spread: held there
+    between a placed node's box and an edge's label, each pushing it onto the other."""
+    _, _, over_x, over_y, _ = _box_overlaps(xy, widths, 0.0)
+    return ((over_x > 0.5) & (over_y > 0.5) & ~np.eye(len(xy), dtype=bool)).any(axis=1) & ~held

@@ -103,16 +103,17 @@ function vgragPlaceLabels(net, order) {
 }
 
 // Nothing cut at the frame's edge: from the fitted view, try nearby views (shifted, or zoomed out down to `min`) and
-// keep the closest one with the `keep` nodes wholly in view that shows the most nodes whole and cuts the fewest nodes
-// and drawn edge labels (each wholly in view or wholly out of it). What it still cuts, and what the note on the nodes
-// out of view would lie on, is left out until a drag or zoom: returns how many nodes, and the function that draws
-// them again.
-function vgragUncut(net, placed, keep, min) {
+// keep the closest one with the `keep` nodes wholly in view that shows the most of the step's own nodes (`focus`,
+// not faded) whole, then the most nodes whole, and cuts the fewest nodes and drawn edge labels (each wholly in view
+// or wholly out of it). What it still cuts, and what the note on the nodes out of view would lie on, is left out
+// until a drag or zoom: returns how many nodes, and the function that draws them again.
+function vgragUncut(net, placed, keep, min, focus) {
   var c = net.body.container, W = c.clientWidth, H = c.clientHeight;
-  var items = vgragNodeBoxes(net), kept = {};
+  var items = vgragNodeBoxes(net), kept = {}, lit = {};
   keep.forEach(function (id) { kept[id] = true; });
+  (focus || []).forEach(function (id) { lit[id] = true; });
   Object.keys(placed).forEach(function (id) { items.push({id: id, edge: true, boxes: [placed[id]]}); });
-  items.forEach(function (it) { it.kept = !it.edge && kept[it.id] === true; });
+  items.forEach(function (it) { it.kept = !it.edge && kept[it.id] === true; it.lit = !it.edge && lit[it.id] === true; });
   items.sort(function (a, b) { return b.kept - a.kept; });  // the kept first: a view losing one is given up at once
   var p0 = net.getViewPosition(), s0 = net.getScale();
   function state(p, s, x) {  // 0 inside, 1 outside, 2 cut
@@ -121,8 +122,8 @@ function vgragUncut(net, placed, keep, min) {
     if (l >= 0 && t >= 0 && r <= W && b <= H) return 0;
     return (r <= 0 || b <= 0 || l >= W || t >= H) ? 1 : 2;
   }
-  function score(p, s, worst) {  // [kept nodes lost, −nodes wholly in view, items cut]; null past `worst` losses
-    var cut = 0, lost = 0, seen = 0;
+  function score(p, s, worst) {  // [kept lost, −own nodes whole, −nodes whole, items cut]; null past `worst` losses
+    var cut = 0, lost = 0, seen = 0, own = 0;
     for (var i = 0; i < items.length; i++) {
       var it = items[i], whole = true, gone = true;
       for (var j = 0; j < it.boxes.length; j++) {
@@ -130,9 +131,9 @@ function vgragUncut(net, placed, keep, min) {
         if (v !== 0) whole = false;
         if (v !== 1) gone = false;
       }
-      if (whole) { if (!it.edge) seen += 1; } else if (it.kept) { lost += 1; if (lost > worst) return null; } else if (!gone) cut += 1;
+      if (whole) { if (!it.edge) { seen += 1; if (it.lit) own += 1; } } else if (it.kept) { lost += 1; if (lost > worst) return null; } else if (!gone) cut += 1;
     }
-    return [lost, -seen, cut];
+    return [lost, -own, -seen, cut];
   }
   // candidate views nearest first (distance, then smaller zoom-out): the search ends at the first view that loses and
   // cuts nothing with every node in view (usually the fitted view itself); a step larger than its frame is searched
@@ -152,7 +153,7 @@ function vgragUncut(net, placed, keep, min) {
   for (var i = 0; i < views.length; i++) {
     var v = views[i], p = {x: p0.x + v.dx / v.s, y: p0.y + v.dy / v.s}, sc = score(p, v.s, best ? best.key[0] : Infinity);
     if (sc && (!best || better(sc, best.key))) best = {key: sc, p: p, s: v.s};
-    if (best.key[0] === 0 && best.key[2] === 0 && -best.key[1] === nodesAll) break;
+    if (best.key[0] === 0 && best.key[3] === 0 && -best.key[2] === nodesAll) break;
   }
   net.moveTo({position: best.p, scale: best.s, animation: false});
   // what is still cut: an edge label is not drawn; a node is left out of this view (its edges with it) until the
@@ -169,7 +170,17 @@ function vgragUncut(net, placed, keep, min) {
       return [(x[0] - best.p.x) * best.s + W / 2, (x[1] - best.p.y) * best.s + H / 2,
               (x[2] - best.p.x) * best.s + W / 2, (x[3] - best.p.y) * best.s + H / 2];
     };
-    cut = cut.concat(vgragNotePlace(net, shown, dom, nodesAll));
+    // placed for its text as it will read once the cut nodes are left out, then again once those it lies on are too
+    // (a longer text, placed for the shorter one, lay on an edge label: eviction of the guide at 1280×720)
+    var gone = {}, under = [];
+    cut.forEach(function (it) { if (!it.edge) gone[it.id] = true; });
+    for (var k = 0; k < 2; k++) {
+      var left = shown.filter(function (it) { return under.indexOf(it) < 0; });
+      var more = vgragNotePlace(net, left, dom, focus || [], gone);
+      more.forEach(function (it) { if (!it.edge) gone[it.id] = true; });
+      under = under.concat(more);
+    }
+    cut = cut.concat(under);
   }
   var labels = cut.filter(function (it) { return it.edge; }), nodes = cut.filter(function (it) { return !it.edge; });
   var back = labels.map(function (it) { return {id: it.id, label: net.body.edges[it.id].options.label}; });
@@ -191,10 +202,53 @@ function vgragUncut(net, placed, keep, min) {
   return {left: nodes.length, restore: restore, cancel: cancel};
 }
 
-// A line in the frame's corner when some nodes are out of view ("7 of 29 nodes in view — …"): a class saw part of a
-// step's graph with nothing saying more was there. Counted again after a drag or zoom; gone when all are in view.
-function vgragNoteText(seen, all) {
-  return seen + " of " + all + " nodes in view \u2014 drag to see the rest, or scroll to zoom out";
+// A line in the frame's corner when some nodes are out of view: a class saw part of a step's graph with nothing
+// saying more was there. It says how many, how many of them are the step's own (not faded) and on which side they
+// lie, and how to see them: "20 of 32 nodes in view — 9 of this step's 31 are off to the right and below: drag to
+// see them, or scroll to zoom out". Counted again after a drag or zoom; gone when all are in view.
+function vgragNoteText(n) {
+  var head = n.seen + " of " + n.all + " nodes in view \u2014 ";
+  if (!n.ownOut && n.own) {
+    return head + "all " + n.own + " of this step's; the rest, from earlier steps: drag to see them, or scroll to zoom out";
+  }
+  if (!n.ownOut) return head + "drag to see the rest, or scroll to zoom out";
+  var sides = [["left", "to the left"], ["right", "to the right"], ["above", "above"], ["below", "below"]]
+    .filter(function (d) { return n.sides[d[0]]; }).map(function (d) { return d[1]; });
+  var where = sides.length > 1 ? sides.slice(0, -1).join(", ") + " and " + sides[sides.length - 1] : sides[0];
+  return head + n.ownOut + " of this step's " + n.own + (n.ownOut === 1 ? " is" : " are") + " off " + where +
+    ": drag to see " + (n.ownOut === 1 ? "it" : "them") + ", or scroll to zoom out";
+}
+
+// Which sides of the frame a node out of view lies beyond (its centre's); one left out at the edge (cut), the edge
+// nearest to it.
+function vgragSides(p, W, H) {
+  var out = [];
+  if (p.x < 0) out.push("left");
+  if (p.x > W) out.push("right");
+  if (p.y < 0) out.push("above");
+  if (p.y > H) out.push("below");
+  if (out.length) return out;
+  var d = [[p.x, "left"], [W - p.x, "right"], [p.y, "above"], [H - p.y, "below"]];
+  d.sort(function (a, b) { return a[0] - b[0]; });
+  return [d[0][1]];
+}
+
+// The note's counts for the view as it stands: every node the step draws (nodeIndices lacks those left out at the
+// edge), those in view, the step's own (`focus`) and those of them out of view, with their sides.
+function vgragNoteCounts(net, focus, gone) {
+  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, lit = {};
+  var n = {all: 0, seen: 0, own: 0, ownOut: 0, sides: {}};
+  focus.forEach(function (id) { lit[id] = true; });
+  net.body.data.nodes.getIds().forEach(function (id) {
+    var node = net.body.nodes[id], p = net.canvasToDOM({x: node.x, y: node.y});
+    n.all += 1;
+    if (lit[id]) n.own += 1;
+    if (!node.options.hidden && !(gone && gone[id]) && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) { n.seen += 1; return; }
+    if (!lit[id]) return;
+    n.ownOut += 1;
+    vgragSides(p, W, H).forEach(function (s) { n.sides[s] = true; });
+  });
+  return n;
 }
 
 function vgragNoteEl(net) {
@@ -203,31 +257,27 @@ function vgragNoteEl(net) {
     el = document.createElement("div");
     el.id = "vgrag-note";
     el.style.cssText = "position:absolute;left:6px;bottom:4px;z-index:5;pointer-events:none;font:13px sans-serif;" +
-      "color:#444;background:rgba(255,255,255,0.85);padding:1px 5px;border-radius:3px;white-space:nowrap";
+      "color:#333;background:rgba(255,255,255,0.9);padding:1px 5px;border-radius:3px;box-sizing:border-box;" +
+      "max-width:calc(100% - 12px)";  // a narrow frame (the answer's, beside its evidence) wraps it
     net.body.container.appendChild(el);
   }
   return el;
 }
 
-function vgragNote(net) {
-  var c = net.body.container, W = c.clientWidth, H = c.clientHeight, all = 0, seen = 0;
-  net.body.data.nodes.getIds().forEach(function (id) {  // nodeIndices lacks the nodes left out (hidden) at the edge
-    var n = net.body.nodes[id], p = net.canvasToDOM({x: n.x, y: n.y});
-    all += 1;
-    if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) seen += 1;
-  });
-  var el = vgragNoteEl(net);
-  el.textContent = seen < all ? vgragNoteText(seen, all) : "";
-  el.style.display = seen < all ? "block" : "none";
+function vgragNote(net, focus) {
+  var n = vgragNoteCounts(net, focus || []), el = vgragNoteEl(net);
+  el.textContent = n.seen < n.all ? vgragNoteText(n) : "";
+  el.style.display = n.seen < n.all ? "block" : "none";
 }
 
 // Where the note goes, for a view that leaves nodes out: the frame's corner (bottom-left first) where its line lies
 // on none of the `shown` items the view is fitted to keep and on the fewest others; the others it lies on are
 // returned, to be left out with the cut ones. At the bottom-left it covered the answer's own last node ("Tressock",
 // the travel guide's answer step at 1280×720).
-function vgragNotePlace(net, shown, dom, all) {
+function vgragNotePlace(net, shown, dom, focus, gone) {
   var c = net.body.container, W = c.clientWidth, H = c.clientHeight, el = vgragNoteEl(net);
-  el.textContent = vgragNoteText(all - 1, all);  // as wide as it will be, near enough: measured, then placed
+  el.style.left = "6px";  // measured where it has the frame's width to wrap in, then placed
+  el.textContent = vgragNoteText(vgragNoteCounts(net, focus, gone));  // as it will read: `gone` are left out
   el.style.display = "block";
   var w = el.offsetWidth, h = el.offsetHeight, best = null;
   [[6, H - 4 - h], [W - 6 - w, H - 4 - h], [6, 4], [W - 6 - w, 4]].forEach(function (at) {
@@ -261,9 +311,9 @@ function vgragStart(net, o) {
     if (u) u.restore();
     var n = vgragFit(net, o.focus, o.min);
     window.vgragFocus = o.focus.slice(0, n);
-    u = vgragUncut(net, placed, window.vgragFocus, o.min);
+    u = vgragUncut(net, placed, window.vgragFocus, o.min, o.focus);
     window.vgragCut = u.left;
-    vgragNote(net);
+    vgragNote(net, o.focus);
     document.body.setAttribute("data-vgrag-frame", c.clientWidth + "x" + c.clientHeight);
     if (document.body.getAttribute("data-vgrag-ready") !== "1") {
       window.vgragFrameMs = performance.now() - t0;
@@ -273,7 +323,7 @@ function vgragStart(net, o) {
     }
   }
   function resized() { clearTimeout(timer); timer = setTimeout(frame, 150); }
-  function moved() { setTimeout(function () { vgragNote(net); }, 0); }  // after the nodes left out are drawn again
+  function moved() { setTimeout(function () { vgragNote(net, o.focus); }, 0); }  // after the nodes left out are drawn again
   net.on("resize", resized);
   net.on("dragEnd", moved);
   net.on("zoom", moved);
