@@ -85,15 +85,15 @@ class ClauseReader:
 
     def named(self, text: str, tok: Tok) -> Arg:
         """A name, read as the topic when it is a shortened topic ("Countess" under "Countess of Parma") or the
-        subject of the text's first sentence that holds half or more of its words ("Rodney George Laver" under "Rod
-        Laver")."""
+        subject of the text's first sentence that shares a word with it ("Rodney George Laver" under "Rod Laver") —
+        the first of the texts given together under one topic (extract.pool_topics): a later section opening with
+        "Brackley Fen Town Council objects …" under "South Fenland District Council — Planning Committee Report" is
+        about the town council."""
         if self.topic_words and text != self.topic:
             words = _content(text)
             short = bool(words) and words <= self.topic_words and _content(self.topic.split()[0]) <= words
             lead = tok.i in self.lead or tok.head.i in self.lead
-            most = 2 * len(words & self.topic_words) >= len(self.topic_words)  # not "Brackley Fen Town Council"
-            # opening a section of "South Fenland District Council — Planning Committee Report": one word shared
-            if (short or most and lead) and not acts_on_topic(tok, words, self.topic_words):
+            if (short or words & self.topic_words and lead) and not acts_on_topic(tok, words, self.topic_words):
                 return Arg(self.topic, "name")  # not "Kingsmere Athletic … beat Harbourside Rovers" under
                 # "Kingsmere Athletic 3–2 Harbourside Rovers": what it beats is closer to the title than itself
         if " " not in text and text in self.full_name:

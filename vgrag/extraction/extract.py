@@ -129,6 +129,8 @@ def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
             groups.setdefault(r.title, []).append(r)
     for group in groups.values():
         pool([r.about for r in group])
+        for r in group[1:]:  # only a document's opening sentence names its topic by another name
+            r.lead = set()
     return readers
 
 
