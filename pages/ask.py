@@ -112,7 +112,7 @@ def question_row() -> None:
         document_filter(ws, graph.name)
         p = scoped(p)
     pin_button(pin_col)  # pin the run on screen, change a knob, Ask again: both runs compared
-    whole_question(question)  # under the row, where its box cuts it (walk23)
+    whole_question(question, "trace" in st.session_state)  # where its box cuts it (walk23)
     if "trace" not in st.session_state:
         st.popover("How it works").markdown(how_it_works(p, chosen_method()))  # the knobs as they stand
     if asked and not question.strip():

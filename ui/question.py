@@ -11,7 +11,8 @@ from ui.safe import md_escape
 # it grows linearly with the window. A character of its font is ~6 px on average: 6.5 errs towards writing the
 # question out when it would just fit.
 BOX_AT_1280, BOX_AT_1920, CHAR_PX, PADDING_PX = 326, 591, 6.5, 28
-_HIDE = ".st-key-question_whole,[data-testid=stLayoutWrapper]:has(>.st-key-question_whole){display:none}"
+_WRAPPER = "[data-testid=stLayoutWrapper]:has(>.st-key-question_whole)"
+_HIDE = f".st-key-question_whole,{_WRAPPER}{{display:none}}"
 
 
 def shows_whole_from(question: str) -> int:
@@ -20,13 +21,16 @@ def shows_whole_from(question: str) -> int:
     return int(1280 + (need - BOX_AT_1280) * (1920 - 1280) / (BOX_AT_1920 - BOX_AT_1280)) + 1
 
 
-def whole_question(question: str) -> None:
-    """The question in full, in small text under the row, in a window whose box cuts it (a media query): a short
-    one is never written twice, and where it is hidden it takes no room. Always drawn: the page keeps its elements
-    in place (pages/ask.py)."""
+def whole_question(question: str, compact: bool) -> None:
+    """The question in full, in small text, in a window whose box cuts it (a media query): a short one is never
+    written twice, and where it is hidden it takes no room. Under the row before a run; with a run on screen
+    (`compact`) just above it, over the top bar's empty left part, so the graph loses no height. Always
+    drawn: the page keeps its elements in place (pages/ask.py)."""
     q = " ".join(question.split())
+    css = f"@media (min-width:{shows_whole_from(q)}px){{{_HIDE}}}" if q else _HIDE
+    if compact:  # above the row, over the top bar's empty left part (the top bar is drawn above the page)
+        css += f".st-key-question_row{{position:relative}}{_WRAPPER}{{position:absolute;bottom:100%;left:0;right:0;"
+        css += "z-index:999991;margin-bottom:2px}"
     with st.container(key="question_whole"):
-        st.html(
-            f"<style>@media (min-width:{shows_whole_from(q)}px){{{_HIDE}}}</style>" if q else f"<style>{_HIDE}</style>"
-        )
+        st.html(f"<style>{css}</style>")
         st.caption(md_escape(q) if q else "")
