@@ -64,6 +64,19 @@ def test_an_entitys_own_triples_come_first_and_the_rest_of_its_passage_apart(app
     assert not any("tidal" in m for m in his_sentences)
 
 
+def test_a_name_merged_into_an_entity_shows_that_entitys_triples(app_env):
+    ws = app_workspace(page("pages/review.py"))
+    ws.import_triples(("catalogue.jsonl", json.dumps(ROWS[0]).encode()), "demo")
+    ws.merge_entities("Mr Rudd", "Thomas Rudd", graph="demo")
+    at = page("pages/review.py")
+    at.text_input(key="review_entity").input("mr rudd").run()  # an alias, as typed (ids fold case)
+    assert not at.exception, at.exception
+    assert "**Triples naming “Thomas Rudd” (3)**" in [m.value for m in at.markdown]
+    said = [c.value.replace("\\", "") for c in at.caption]
+    assert "“mr rudd” is merged into “Thomas Rudd”: its triples are shown." in said, said
+    assert not any("No entity is named" in c for c in said)
+
+
 def test_a_document_without_an_entity_is_shown_whole_as_before(app_env):
     ws = app_workspace(page("pages/review.py"))
     ws.import_triples(("catalogue.jsonl", json.dumps(ROWS[0]).encode()), "demo")
