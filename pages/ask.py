@@ -8,6 +8,7 @@ from ui.compare import comparing, comparison_graph, details, pin_button, pinned,
 from ui.gold import gold_funnel, gold_panel, step_count
 from ui.history import history_panel, remember
 from ui.panels import answer_panel, export_panel, llm_calls_panel, naive_panel, why_missed_panel
+from ui.question import whole_question
 from ui.render import legend_html, show_graph, show_table, step_style, step_table
 from ui.reopen import reopen_with_model, replayed, run_key, run_store
 from ui.review import review_links
@@ -111,6 +112,7 @@ def question_row() -> None:
         document_filter(ws, graph.name)
         p = scoped(p)
     pin_button(pin_col)  # pin the run on screen, change a knob, Ask again: both runs compared
+    whole_question(question, "trace" in st.session_state)  # where its box cuts it (walk23)
     if "trace" not in st.session_state:
         st.popover("How it works").markdown(how_it_works(p, chosen_method()))  # the knobs as they stand
     if asked and not question.strip():

@@ -14,6 +14,7 @@ from vgrag.storage.export import export_graph
 
 ensure_router()
 
+st.html("<style>.stMainBlockContainer{padding-top:2.25rem}</style>")  # as Ask's: the graph starts higher up
 st.title("Explore the graph")
 ws, graph = require_graph()
 
@@ -73,11 +74,13 @@ if typed.strip():
             )
         )
     if st.session_state.get("entity_pick_for") != typed:  # a new search opens its own best match, not the last
-        st.session_state.pop("entity_pick", None)  # one's pick, which a fixed key keeps while it is still listed
+        # one's pick, which a fixed key keeps while it is still listed. Set, not just forgotten: a forgotten pick
+        # made the page draw the new best match while the browser's box went on showing the old one (walk23)
+        st.session_state["entity_pick"] = next(iter(options), None)
         st.session_state["entity_pick_for"] = typed
-    picked = st.selectbox("Matches", list(options), key="entity_pick")
+    m_col, c1, c2, c3 = st.columns([4, 1.3, 2, 1.2], vertical_alignment="bottom")  # one row: the graph higher up
+    picked = m_col.selectbox("Matches", list(options), key="entity_pick")
     entity = options[picked] if picked else None
-    c1, c2, c3 = st.columns(3)
     depth = c1.radio("Depth", [1, 2], horizontal=True, key="depth")
     cap = c2.slider("Node cap", 10, 300, 60, key="cap")
     show_all = c3.checkbox("Show all", key="show_all")

@@ -8,6 +8,8 @@ from ui.review_tools import entity_tools, found_fixes, log_tools, suggestion_too
 from ui.router import ensure_router
 from ui.safe import md_escape
 from ui.state import require_graph
+from vgrag.extraction.entities import graph_aliases
+from vgrag.text import entity_id
 
 ensure_router()
 
@@ -29,6 +31,11 @@ elif "review_entity" not in st.session_state:  # the box's first value is the li
 typed = f2.text_input("Entity", key="review_entity", placeholder="a name: its passages")
 only_fixes = f3.toggle("Suggested fixes only", key="review_fixes")
 entity = ws.entity_named(typed, g) if typed.strip() else None
+if typed.strip() and entity is None:  # a name merged into an entity (at ingest or by a merge): that entity
+    entity = next((ws.entity_named(n, g) for n, spellings in graph_aliases(graph).all().items()
+                   if entity_id(typed) in map(entity_id, spellings)), None)  # fmt: skip
+    if entity is not None:
+        st.caption(md_escape(f"“{typed.strip()}” is merged into “{entity.name}”: its triples are shown."))
 if typed.strip() and entity is None:
     st.caption(md_escape(f"No entity is named “{typed.strip()}”; Explore finds names by meaning."))
 moved_note(entity)  # an edit moved a triple of this entity to another name: offer it

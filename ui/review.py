@@ -11,7 +11,7 @@ import streamlit as st
 from ui.safe import md_escape
 from vgrag import Workspace
 from vgrag.editing import EditError
-from vgrag.editing.review import PassageView, SentenceView
+from vgrag.editing.review import PassageView, SentenceView, focus_on
 from vgrag.models import Entity, Relation
 
 _COLOR = {"subject": "blue", "object": "orange"}
@@ -116,21 +116,42 @@ def _add(ws: Workspace, graph: str, view: PassageView) -> None:
 
 
 def show_passage(ws: Workspace, graph: str, view: PassageView, focus: Entity | None = None) -> None:
-    """A passage's sentences, each with its triples; `focus`: the entity the page shows (an edit follows it)."""
+    """A passage's sentences, each with its triples; `focus`: the entity the page shows — its own triples first, the
+    passage's other triples under their own label, folded (an edit follows the entity)."""
     st.subheader(md_escape(view.passage.title or "(untitled)"), divider="gray")
+    if focus is None:
+        _sentences(ws, graph, view, None)
+    else:
+        mine, rest = focus_on(view, focus.id)
+        n, others = _count(mine), _count(rest)
+        name = md_escape(focus.name)
+        if n:
+            st.markdown(f"**Triples naming “{name}” ({n})**")
+            _sentences(ws, graph, mine, focus)
+        else:
+            st.caption(f"No triple of this passage names “{name}”.")
+        with st.expander(f"Other triples of this passage ({others})", expanded=not n):
+            _sentences(ws, graph, rest, focus, "no other triple from this sentence")
+    _add(ws, graph, view)
+
+
+def _count(view: PassageView) -> int:
+    return sum(len(s.relations) for s in view.sentences) + len(view.unplaced)
+
+
+def _sentences(ws: Workspace, graph: str, view: PassageView, focus: Entity | None, none: str = "") -> None:
     for s in view.sentences:
         left, right = st.columns([1, 1])
         left.markdown(sentence_markdown(s))
         with right:
             if not s.relations:
-                st.caption("no triple from this sentence")
+                st.caption(none or "no triple from this sentence")
             for r in s.relations:
                 _triple(ws, graph, view.passage.id, r, focus)
     if view.unplaced:
         st.caption("Triples of this passage that no sentence writes a word of:")
         for r in view.unplaced:
             _triple(ws, graph, view.passage.id, r, focus)
-    _add(ws, graph, view)
 
 
 def review_links(trace, graph: str) -> None:

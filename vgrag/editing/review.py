@@ -98,6 +98,22 @@ def review_passages(graph: Graph, passages: Sequence[Passage], only: set[str] | 
     return out
 
 
+def focus_on(view: PassageView, entity_id: str) -> tuple[PassageView, PassageView]:
+    """A passage split for one entity: the sentences holding a triple that names it (as subject or object; a name
+    merged into it is the same id), with only those triples; then the whole passage with its other triples. Filtered
+    by "Thomas Rudd", the page listed every triple of his passage, "… | shows | tidal marshes" first (walk23)."""
+
+    def split(rs: tuple[Relation, ...], its: bool) -> tuple[Relation, ...]:
+        return tuple(r for r in rs if (entity_id in (r.subject_id, r.object_id)) == its)
+
+    def part(its: bool) -> PassageView:
+        kept = [(s, split(s.relations, its)) for s in view.sentences]
+        sentences = tuple(SentenceView(s.text, marked(s.text, rs), rs) for s, rs in kept if rs or not its)
+        return PassageView(view.passage, sentences, split(view.unplaced, its))
+
+    return part(True), part(False)
+
+
 def passages_to_review(graph: Graph, doc_id: str | None, entity_id: str | None) -> list[Passage]:
     """A document's passages in order, or an entity's (within the document when both are given)."""
     if entity_id:
