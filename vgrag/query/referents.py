@@ -1,0 +1,100 @@
+"""Who an evidence sentence's "he", "she", "it", "they" or "the company" is: read at answer time with the
+extractor's own code (extraction/pronouns.py, persons.py: `ClauseReader.arg`), so the answer step shows the name
+beside the pronoun ("She [= Katarzyna Pyrek] married Jan Pyrek, …") and the verdict counts the sentence as naming
+it. The inserted name is the tool's, never the document's: a `Referent` is kept apart from the sentence's text.
+
+Only a subject is resolved, and only when its sentence names nothing before it (no named entity other than a date
+or a number): "Władek is sixteen and since the summer he works …" names Władek itself, and the reader there is the
+one to judge. Nothing is resolved to a name the sentence already writes. The passage is read as a text with no
+topic (its heading is not the passage's subject: an upload's "Notes on the transcription" is no person); the topic
+a passage was given at ingest is not stored with it. Only a sentence opening with its subject is read (after a date
+or a phrase set off by a comma); one parse per retrieved passage holding one, from BACK sentences before the first
+to the last (a definite noun's earlier mention further back is not seen).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..extraction.clauses import PERSONAL, ClauseReader
+from ..extraction.pronouns import bare
+from ..extraction.shapes import SUBJ
+from ..nlp import load_spacy
+from .trace import Referent
+
+# a sentence opening with its subject pronoun or a definite noun (after a date or a short phrase and a comma: "On 4
+# February 1902 he married …", "In 1975, the company …")
+_CANDIDATE = re.compile(r"^(?:[^,;:]{0,40}?(?:\d|,)\s*)?(?:he|she|it|they|the|this)\b", re.IGNORECASE)
+BACK = 4  # sentences read before the first candidate: "he"/"she" look one back, a chain of them four (persons.py)
+_SUBJECT_PRONOUNS = {"he", "she", "it", "they"}
+_NUMERIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
+
+
+class _Text(Protocol):
+    text: str
+
+
+def referents(passages: Sequence[_Text], split: Sequence[tuple[int, str, str]]) -> tuple[tuple[Referent, ...], ...]:
+    """Per sentence of `split` ((passage index, title, sentence) as listed_sentences gives them), the subjects the
+    extractor resolves to a name the sentence does not write: (start, end) of the pronoun in the sentence, the
+    name. Empty without spaCy."""
+    out: list[tuple[Referent, ...]] = [()] * len(split)
+    nlp = load_spacy() if any(_CANDIDATE.search(s) for _, _, s in split) else None
+    if nlp is None:
+        return tuple(out)
+    by_passage: dict[int, list[int]] = {}
+    for k, (i, _, _) in enumerate(split):
+        by_passage.setdefault(i, []).append(k)
+    for i, ks in by_passage.items():
+        text = passages[i].text if i < len(passages) else ""
+        at, places = 0, {}
+        for k in ks:  # where each sentence stands in its passage's text
+            j = text.find(split[k][2], at)
+            if j >= 0:
+                places[k], at = j, j + len(split[k][2])
+        todo = [k for k in ks if k in places and _CANDIDATE.search(split[k][2])]
+        if not todo:
+            continue
+        first = [k for k in ks if k in places and k <= todo[0]][-BACK - 1 :][0]
+        begin, end = places[first], max(places[k] + len(split[k][2]) for k in todo)
+        reader = ClauseReader(nlp(text[begin:end]), "")  # type: ignore[operator]
+        for k in todo:
+            out[k] = _resolved(reader, places[k] - begin, split[k][2])
+    return tuple(out)
+
+
+def _resolved(reader: ClauseReader, start: int, sentence: str) -> tuple[Referent, ...]:
+    """The referents of one sentence standing at `start` in the reader's text."""
+    doc = reader.doc
+    span = doc.char_span(start, start + len(sentence), alignment_mode="expand")
+    if span is None:
+        return ()
+    out: list[Referent] = []
+    low = sentence.casefold()
+    for tok in span:
+        if any(_named(reader, t) for t in doc[span.start : tok.i]):
+            break  # the sentence names something before it: no insertion from here on
+        if tok.dep_ not in SUBJ or not (tok.lower_ in _SUBJECT_PRONOUNS or bare(tok)):
+            continue
+        a: Any = reader.arg(tok)
+        if a is None or a.kind != "name" or not a.text or a.text.casefold() in low:
+            continue
+        if any(r.name == a.text for r in out):
+            continue
+        first = tok if tok.lower_ in PERSONAL else tok.left_edge  # "the company", not "company"
+        a0, a1 = first.idx - start, tok.idx + len(tok.text) - start
+        if 0 <= a0 < a1 <= len(sentence):
+            out.append(Referent(a0, a1, a.text))
+    return tuple(out)
+
+
+def _named(reader: ClauseReader, tok: Any) -> bool:
+    ent = reader.ent_of.get(tok.i)
+    return ent is not None and ent.label_ not in _NUMERIC
+
+
+def resolved_names(found: Sequence[Sequence[Referent]]) -> tuple[tuple[str, ...], ...]:
+    """The names each sentence's referents stand for."""
+    return tuple(tuple(r.name for r in rs) for rs in found)
