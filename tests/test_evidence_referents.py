@@ -57,6 +57,21 @@ def test_a_definite_noun_is_the_name_the_text_tied_it_to():
     assert found == [[], [("Harrow & Vane", "The company")], [("Harrow & Vane", "it")]]
 
 
+def test_a_definite_noun_inside_the_sentence_is_left_alone():
+    # the incident report (tests/fixtures/hba_incident): "the pilot" of "The captain was the pilot flying" is no
+    # subject of the main clause; read as one it was "the pilot [= PM]", from the crew table's "Co-pilot (PM)"
+    from pathlib import Path
+
+    from vgrag.ingest import plan_chunks
+
+    pdf = Path(__file__).parent / "fixtures" / "hba_incident" / "aaib_report.pdf"
+    chunks = [(c.title, c.text) for c in plan_chunks(pdf.name, pdf.read_bytes(), 1200, 0)]
+    listed, split = _split(chunks)
+    found = referents(listed, split)
+    at = [k for k, (_, _, s) in enumerate(split) if s.startswith("The captain was the pilot flying")]
+    assert at and all(found[k] == () for k in at)
+
+
 def test_the_verdict_counts_the_resolved_name_and_the_evidence_shows_it():
     q = "Where did Katarzyna Pyrek stay all her life?"
     a = offline_answer(q, [NOTES], ("Katarzyna Pyrek",))
@@ -75,3 +90,16 @@ def test_the_inserted_name_is_rendered_apart_and_escaped():
     assert "<span class='referent'" in html and "Not in the document" in html
     assert "[= &lt;b&gt;Kasia&lt;/b&gt;]" in html and "<b>Kasia" not in html
     assert html.index("She") < html.index("referent") < html.index(" married")
+
+
+def test_a_chosen_sentence_states_the_name_its_pronoun_stands_for():
+    # the verdict's "no evidence sentence names …" reads the chosen sentences' names: "She [= Katarzyna Pyrek] …"
+    # names her even when no other chosen sentence does
+    from vgrag.query.evidence import describe
+    from vgrag.query.referents import restated
+
+    split = [(0, "Notes", "She stayed in Zakliczyn all her life.")]
+    chosen = describe((frozenset({"stay"}),), ("Katarzyna Pyrek",), split, [()])
+    assert chosen[0].names == frozenset()
+    again = restated(chosen, split, [("Katarzyna Pyrek",)], ("Katarzyna Pyrek",))
+    assert again[0].names == {"Katarzyna Pyrek"} and again[0].text == chosen[0].text

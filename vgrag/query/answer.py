@@ -22,7 +22,8 @@ from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
 from .absent import not_mentioned
-from .referents import referents, resolved_names
+from .aliases import alias_forms, stated_by_alias
+from .referents import referents, resolved_names, restated
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
 
 MAX_PATHS = 300  # candidate chains enumerated per query
@@ -256,12 +257,16 @@ def extractive_answer(
     # the reader, the evidence and the verdict share them
     sentences = listed_sentences(passages, graph.tags if graph is not None else None)
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
-    found = referents(passages, sentences.split)  # who "she", "the company" are: shown, and stated for the verdict
-    chosen, heard = _evidence(sentences, asked, names, reading, resolved_names(found))
+    spelt = stated_by_alias(sentences.split, alias_forms(graph, names))  # other spellings the graph records
+    chosen, heard = _evidence(sentences, asked, names, reading, spelt)
+    # who the evidence's "she", "the company" are: shown, and stated for the verdict
+    found = referents(passages, sentences.split, {(s.passage, s.text) for s in chosen})
+    also = [(*a, *b) for a, b in zip(spelt, resolved_names(found), strict=True)]
+    chosen = restated(chosen, sentences.split, also, names)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
                     value_word=asked.value_word, lex=asked.lex, ties=asked.ties, governed=asked.governed,
-                    resolved=resolved_names(found))  # fmt: skip
+                    resolved=also)  # fmt: skip
     if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
         scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict

@@ -3,25 +3,30 @@ extractor's own code (extraction/pronouns.py, persons.py: `ClauseReader.arg`), s
 beside the pronoun ("She [= Katarzyna Pyrek] married Jan Pyrek, …") and the verdict counts the sentence as naming
 it. The inserted name is the tool's, never the document's: a `Referent` is kept apart from the sentence's text.
 
-Only a subject is resolved, and only when its sentence names nothing before it (no named entity other than a date
-or a number): "Władek is sixteen and since the summer he works …" names Władek itself, and the reader there is the
-one to judge. Nothing is resolved to a name the sentence already writes. The passage is read as a text with no
-topic (its heading is not the passage's subject: an upload's "Notes on the transcription" is no person); the topic
-a passage was given at ingest is not stored with it. Only a sentence opening with its subject is read (after a date
-or a phrase set off by a comma); one parse per retrieved passage holding one, from BACK sentences before the first
-to the last (a definite noun's earlier mention further back is not seen).
+Only a subject is resolved (a definite noun: the main clause's, not "the pilot" of "The captain was the pilot
+flying"), and only when its sentence names nothing before it (no named entity other than a date or a number):
+"Władek is sixteen and since the summer he works …" names Władek itself, and the reader there is the one to judge.
+Nothing is resolved to a name the sentence already writes. The passage is read as a text with no topic (its heading
+is not the passage's subject: an upload's "Notes on the transcription" is no person); the topic a passage was given
+at ingest is not stored with it. Only the evidence chosen is read (evidence.choose: the choice itself does not see
+the referents), and of it only a sentence opening with its subject (after a date or a phrase set off by a comma); one
+parse per passage holding one, from BACK sentences before the first to the last (a definite noun's earlier mention
+further back is not seen). The graph's recorded spellings (query/aliases.py) are read before the choice.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from dataclasses import replace
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from ..extraction.clauses import PERSONAL, ClauseReader
 from ..extraction.pronouns import bare
 from ..extraction.shapes import SUBJ
 from ..nlp import load_spacy
+from .evidence import Sentence, states
+from .question import norm
 from .trace import Referent
 
 # a sentence opening with its subject pronoun or a definite noun (after a date or a short phrase and a comma: "On 4
@@ -36,17 +41,23 @@ class _Text(Protocol):
     text: str
 
 
-def referents(passages: Sequence[_Text], split: Sequence[tuple[int, str, str]]) -> tuple[tuple[Referent, ...], ...]:
+def referents(
+    passages: Sequence[_Text], split: Sequence[tuple[int, str, str]], only: Collection[tuple[int, str]] | None = None
+) -> tuple[tuple[Referent, ...], ...]:
     """Per sentence of `split` ((passage index, title, sentence) as listed_sentences gives them), the subjects the
     extractor resolves to a name the sentence does not write: (start, end) of the pronoun in the sentence, the
-    name. Empty without spaCy."""
+    name. `only`: the (passage index, sentence) pairs to read (the evidence chosen); the others get (). Empty
+    without spaCy."""
     out: list[tuple[Referent, ...]] = [()] * len(split)
-    nlp = load_spacy() if any(_CANDIDATE.search(s) for _, _, s in split) else None
+    wanted = [k for k, (i, _, x) in enumerate(split) if (only is None or (i, x) in only) and _CANDIDATE.search(x)]
+    nlp = load_spacy() if wanted else None
     if nlp is None:
         return tuple(out)
     by_passage: dict[int, list[int]] = {}
     for k, (i, _, _) in enumerate(split):
         by_passage.setdefault(i, []).append(k)
+    windows: list[tuple[int, str, list[int]]] = []  # (start in the passage, text read, sentences resolved)
+    places_of: dict[int, int] = {}
     for i, ks in by_passage.items():
         text = passages[i].text if i < len(passages) else ""
         at, places = 0, {}
@@ -54,14 +65,17 @@ def referents(passages: Sequence[_Text], split: Sequence[tuple[int, str, str]]) 
             j = text.find(split[k][2], at)
             if j >= 0:
                 places[k], at = j, j + len(split[k][2])
-        todo = [k for k in ks if k in places and _CANDIDATE.search(split[k][2])]
-        if not todo:
-            continue
-        first = [k for k in ks if k in places and k <= todo[0]][-BACK - 1 :][0]
-        begin, end = places[first], max(places[k] + len(split[k][2]) for k in todo)
-        reader = ClauseReader(nlp(text[begin:end]), "")  # type: ignore[operator]
+        places_of.update(places)
+        todo = [k for k in ks if k in places and k in wanted]
+        if todo:
+            first = [k for k in ks if k in places and k <= todo[0]][-BACK - 1 :][0]
+            end = max(places[k] + len(split[k][2]) for k in todo)
+            windows.append((places[first], text[places[first] : end], todo))
+    docs = nlp.pipe([w for _, w, _ in windows])  # type: ignore[attr-defined]
+    for (begin, _, todo), doc in zip(windows, docs, strict=True):
+        reader = ClauseReader(doc, "")
         for k in todo:
-            out[k] = _resolved(reader, places[k] - begin, split[k][2])
+            out[k] = _resolved(reader, places_of[k] - begin, split[k][2])
     return tuple(out)
 
 
@@ -76,8 +90,8 @@ def _resolved(reader: ClauseReader, start: int, sentence: str) -> tuple[Referent
     for tok in span:
         if any(_named(reader, t) for t in doc[span.start : tok.i]):
             break  # the sentence names something before it: no insertion from here on
-        if tok.dep_ not in SUBJ or not (tok.lower_ in _SUBJECT_PRONOUNS or bare(tok)):
-            continue
+        if tok.dep_ not in SUBJ or not (tok.lower_ in _SUBJECT_PRONOUNS or bare(tok) and tok.head == tok.sent.root):
+            continue  # a definite noun: the main clause's subject only ("The captain was the pilot flying": not pilot)
         a: Any = reader.arg(tok)
         if a is None or a.kind != "name" or not a.text or a.text.casefold() in low:
             continue
@@ -98,3 +112,19 @@ def _named(reader: ClauseReader, tok: Any) -> bool:
 def resolved_names(found: Sequence[Sequence[Referent]]) -> tuple[tuple[str, ...], ...]:
     """The names each sentence's referents stand for."""
     return tuple(tuple(r.name for r in rs) for rs in found)
+
+
+def restated(
+    chosen: Sequence[Sentence], split: Sequence[tuple[int, str, str]], also: Sequence[Sequence[str]],
+    names: Sequence[str],
+) -> list[Sentence]:
+    """The chosen sentences, each also stating the question's names that the names it stands for (`also`, per
+    sentence of `split`) state: "She [= Katarzyna Pyrek] married …" states "Katarzyna Pyrek"."""
+    by = {(i, x): a for (i, _, x), a in zip(split, also, strict=False) if a}
+    out = []
+    for s in chosen:
+        extra = " " + " ".join(norm(n) for n in by.get((s.passage, s.text), ())) + " "
+        more = {n for n in names if n not in s.names and extra.strip() and states(norm(n), extra)}
+        out.append(replace(s, names=s.names | more, name_keys=s.name_keys | {norm(n) for n in more},
+                           padded=s.padded + extra.lstrip()) if more or extra.strip() else s)  # fmt: skip
+    return out
