@@ -3,15 +3,14 @@ extractor's own code (extraction/pronouns.py, persons.py: `ClauseReader.arg`), s
 beside the pronoun ("She [= Katarzyna Pyrek] married Jan Pyrek, …") and the verdict counts the sentence as naming
 it. The inserted name is the tool's, never the document's: a `Referent` is kept apart from the sentence's text.
 
-Only a subject is resolved (a definite noun: the main clause's, not "the pilot" of "The captain was the pilot
-flying"), and only when its sentence names nothing before it (no named entity other than a date or a number):
-"Władek is sixteen and since the summer he works …" names Władek itself, and the reader there is the one to judge.
-Nothing is resolved to a name the sentence already writes. The passage is read as a text with no topic (its heading
-is not the passage's subject: an upload's "Notes on the transcription" is no person); the topic a passage was given
-at ingest is not stored with it. Only the evidence chosen is read (evidence.choose: the choice itself does not see
-the referents), and of it only a sentence opening with its subject (after a date or a phrase set off by a comma); one
-parse per passage holding one, from BACK sentences before the first to the last (a definite noun's earlier mention
-further back is not seen). The graph's recorded spellings (query/aliases.py) are read before the choice.
+Only the subject a sentence opens with is resolved (after a date or a phrase set off by a comma: "On 4 February 1902
+he married …"; not "the pilot" of "The captain was the pilot flying", nor the "he" of "Władek is sixteen and since
+the summer he works …", whose sentence names Władek itself: the reader there is the one to judge). Nothing is
+resolved to a name the sentence already writes. The passage is read as a text with no topic (its heading is not the
+passage's subject: an upload's "Notes on the transcription" is no person); the topic a passage was given at ingest is
+not stored with it. Only the evidence chosen is read (evidence.choose: the choice itself does not see the
+referents); one parse per passage holding one, from BACK sentences before the first to the last (a definite noun's
+earlier mention further back is not seen). The graph's recorded spellings (query/aliases.py) are read before the choice.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from .trace import Referent
 
 # a sentence opening with its subject pronoun or a definite noun (after a date or a short phrase and a comma: "On 4
 # February 1902 he married …", "In 1975, the company …")
-_CANDIDATE = re.compile(r"^(?:[^,;:]{0,40}?(?:\d|,)\s*)?(?:he|she|it|they|the|this)\b", re.IGNORECASE)
+_CANDIDATE = re.compile(r"^(?:[^,;:]{0,40}?(?:\d|,)\s*)??(he|she|it|they|the|this)\b", re.IGNORECASE)
 BACK = 4  # sentences read before the first candidate: "he"/"she" look one back, a chain of them four (persons.py)
 _SUBJECT_PRONOUNS = {"he", "she", "it", "they"}
 _NUMERIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY"}
@@ -85,23 +84,23 @@ def _resolved(reader: ClauseReader, start: int, sentence: str) -> tuple[Referent
     span = doc.char_span(start, start + len(sentence), alignment_mode="expand")
     if span is None:
         return ()
-    out: list[Referent] = []
-    low = sentence.casefold()
-    for tok in span:
-        if any(_named(reader, t) for t in doc[span.start : tok.i]):
-            break  # the sentence names something before it: no insertion from here on
-        if tok.dep_ not in SUBJ or not (tok.lower_ in _SUBJECT_PRONOUNS or bare(tok) and tok.head == tok.sent.root):
-            continue  # a definite noun: the main clause's subject only ("The captain was the pilot flying": not pilot)
-        a: Any = reader.arg(tok)
-        if a is None or a.kind != "name" or not a.text or a.text.casefold() in low:
-            continue
-        if any(r.name == a.text for r in out):
-            continue
+    m = _CANDIDATE.search(sentence)
+    if m is None:
+        return ()
+    for tok in span:  # the subject whose first word is the sentence's opening "she" / "the"
         first = tok if tok.lower_ in PERSONAL else tok.left_edge  # "the company", not "company"
+        if tok.dep_ not in SUBJ or first.idx - start != m.start(1) or not (tok.lower_ in _SUBJECT_PRONOUNS or
+                                                                             bare(tok)):  # fmt: skip
+            continue
+        if any(_named(reader, t) for t in doc[span.start : first.i]):
+            return ()  # the sentence names something before it ("In Leeds, it …"): the reader can judge
+        a: Any = reader.arg(tok)
         a0, a1 = first.idx - start, tok.idx + len(tok.text) - start
-        if 0 <= a0 < a1 <= len(sentence):
-            out.append(Referent(a0, a1, a.text))
-    return tuple(out)
+        if a is None or a.kind != "name" or not a.text or a.text.casefold() in sentence.casefold() or \
+                not 0 <= a0 < a1 <= len(sentence):  # fmt: skip
+            return ()
+        return (Referent(a0, a1, a.text),)
+    return ()
 
 
 def _named(reader: ClauseReader, tok: Any) -> bool:
