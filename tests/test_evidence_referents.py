@@ -103,3 +103,17 @@ def test_a_chosen_sentence_states_the_name_its_pronoun_stands_for():
     assert chosen[0].names == frozenset()
     again = restated(chosen, split, [("Katarzyna Pyrek",)], ("Katarzyna Pyrek",))
     assert again[0].names == {"Katarzyna Pyrek"} and again[0].text == chosen[0].text
+
+
+def test_the_replay_page_shows_the_inserted_name_apart_and_escaped():
+    from dataclasses import replace
+
+    from trace_fixtures import trace
+
+    from vgrag.present.replay import replay_html
+
+    tr = trace(evidence=("She married Jan Pyrek.",))
+    ev = replace(tr.answer.evidence[0], referents=(Referent(0, 3, "<i>Kasia</i>"),))
+    html = replay_html(replace(tr, answer=replace(tr.answer, evidence=(ev,))))
+    assert '<span class="referent" title="Added by the explorer' in html
+    assert "She<span" in html and "[= &lt;i&gt;Kasia&lt;/i&gt;]</span> married Jan Pyrek." in html
