@@ -5,7 +5,8 @@ app's query pipeline (`run_query`, app defaults), as tests/test_verdict_*.py do.
 
 Per upload: the share of unanswerable questions said "not in these documents" and how many are said "found" (the
 promise: none), the share of answerable ones said "not in", and in how many the answer string is in the shown
-evidence (normalised, as the bench's evidence_contains).
+evidence (normalised, as the bench's evidence_contains: the documents' words only; `in_shown` in the JSON rows
+counts the names the answer step inserts beside a pronoun too, "She [= Katarzyna Pyrek]").
 
     python scripts/verdict_uploads.py                      # the table
     python scripts/verdict_uploads.py -v                   # and every question: verdict, answer in evidence, why
@@ -55,6 +56,8 @@ def ask_upload(db: Database, embedder: MiniLMEmbedder, folder: Path) -> list[dic
             "verdict": ans.verdict.kind, "said": ans.verdict.said,
             "in_evidence": bool(gold) and f" {norm(gold)} " in f" {shown} ",
             "evidence": [e.sentence for e in ans.evidence], "answer_ms": ans.ms,
+            "shown": [e.shown() for e in ans.evidence],  # with the names the tool inserts ("She [= …]")
+            "in_shown": bool(gold) and f" {norm(gold)} " in f" {' '.join(norm(e.shown()) for e in ans.evidence)} ",
         })  # fmt: skip
     db.drop_graph(name)
     return rows
@@ -100,7 +103,7 @@ def main() -> None:
         for r in rows:
             tag = ("A " + ("ev" if r["in_evidence"] else "--")) if r["answerable"] else "U   "
             print(f"[{r['upload']}] {tag} {r['verdict']:7} {r['question']}  gold={r['gold']!r}\n    {r['said']}")
-            for s in r["evidence"]:
+            for s in r["shown"]:
                 print(f"      · {s}")
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False))

@@ -179,6 +179,16 @@ def step_table(trace: QueryTrace, step: Step) -> tuple[pd.DataFrame, float]:
 # --- the answer (issue #20): evidence first, then the short answer or why there is none ---------------------------
 
 _MARK_STYLE = {"name": "background:#dbeafe", "answer": "background:#fde68a;font-weight:600"}
+# who a "she" or "the company" is: the explorer's insertion, grey and italic, never shown as the document's words
+REFERENT = ("<span class='referent' style='color:#6b7280;font-style:italic' title='Added by the explorer: who this "
+            "word refers to, read from the sentences before it. Not in the document.'>{}</span>")
+
+
+def _piece(text: str, kind: str) -> str:
+    """One escaped piece of an evidence sentence: plain, marked, or the explorer's inserted name."""
+    if kind == "referent":
+        return REFERENT.format(html.escape(text))
+    return f"<mark style='{_MARK_STYLE[kind]}'>{html.escape(text)}</mark>" if kind else html.escape(text)
 
 
 def evidence_html(e: Evidence, clip: bool = False, keep: Sequence[str] = ()) -> str:
@@ -188,11 +198,8 @@ def evidence_html(e: Evidence, clip: bool = False, keep: Sequence[str] = ()) -> 
     sentence on hover."""
     parts = e.parts()
     shown = clipped(e, keep) if clip else parts
-    pieces = (
-        f"<mark style='{_MARK_STYLE[kind]}'>{html.escape(text)}</mark>" if kind else html.escape(text)
-        for text, kind in shown
-    )
-    hover = f" title='{html.escape(e.sentence, quote=True)}'" if shown != parts else ""
+    pieces = (_piece(text, kind) for text, kind in shown)
+    hover = f" title='{html.escape(e.shown(), quote=True)}'" if shown != parts else ""
     return f"<p{hover}>{''.join(pieces)} <b>[{e.n}]</b> <small>{html.escape(e.title)}</small></p>"
 
 

@@ -93,7 +93,7 @@ def cmd_query(ws: Workspace, a: argparse.Namespace) -> int:
     a = trace.answer
     if a is not None and a.evidence:  # offline: the evidence first, then the short answer or why there is none
         for e in a.evidence:
-            _out(f"  [{e.n}] {e.sentence}")
+            _out(f"  [{e.n}] {e.shown()}")  # a pronoun's referent in "[= …]": the tool's, not the text's
         _out(f"Short answer: {a.short} (confidence {a.confidence:.0%})" if a.short else a.text.split(". Evidence:")[0])
         if a.how:
             _out(f"  decided by: {a.how}")

@@ -22,7 +22,9 @@ from .reader import Chain, Reader, Reading
 from .sentences import Sentences, listed_sentences
 from .trace import AnswerStep, Citation, Evidence, LLMCall, Mark, QueryTrace, RelationView, ms_since
 from .absent import not_mentioned
+from .aliases import alias_forms, stated_by_alias
 from .elsewhere import written_elsewhere
+from .referents import referents, resolved_names, restated
 from .scope import scope_for
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
 
@@ -219,12 +221,12 @@ def _marks(sentence: str, names: Sequence[str], answer: str) -> tuple[Mark, ...]
 
 
 def _evidence(
-    sentences: Sentences, asked: Asked, names: tuple[str, ...], reading: Reading
+    sentences: Sentences, asked: Asked, names: tuple[str, ...], reading: Reading, resolved: Sequence[Sequence[str]]
 ) -> tuple[list[Sentence], frozenset[int]]:
     """The evidence sentences (evidence.choose) from every sentence of the retrieved passages (the one `Sentences`
-    the reader reads too, with the named entities stored at ingest), the short answer's first when one is shown;
-    and the question's content words (indices) any of those sentences says."""
-    said = describe(asked.lemmas, names, sentences.split, sentences.tags, asked.lex)
+    the reader reads too, with the named entities stored at ingest and the names their pronouns stand for), the short
+    answer's first when one is shown; and the question's content words (indices) any of those sentences says."""
+    said = describe(asked.lemmas, names, sentences.split, sentences.tags, asked.lex, resolved)
     best = reading.best if reading.short else None
     first = next((s for s in said if best and s.passage == best.passage_index and s.text == best.sentence), None)
     return choose(said, first), frozenset().union(*(s.words for s in said))
@@ -257,22 +259,28 @@ def extractive_answer(
     # the reader, the evidence and the verdict share them
     sentences = listed_sentences(passages, graph.tags if graph is not None else None)
     reading = reader.read(asked, sentences, chain_of(trace, paths)) if reader is not None else NO_READER
-    chosen, heard = _evidence(sentences, asked, names, reading)
+    spelt = stated_by_alias(sentences.split, alias_forms(graph, names))  # other spellings the graph records
+    chosen, heard = _evidence(sentences, asked, names, reading, spelt)
+    # who the evidence's "she", "the company" are: shown, and stated for the verdict
+    found = referents(passages, sentences.split, {(s.passage, s.text) for s in chosen})
+    also = [(*a, *b) for a, b in zip(spelt, resolved_names(found), strict=True)]
+    chosen = restated(chosen, sentences.split, also, names)
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
-                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties,
-                    governed=asked.governed)  # fmt: skip
+                    value_word=asked.value_word, lex=asked.lex, ties=asked.ties, governed=asked.governed,
+                    resolved=also)  # fmt: skip
     scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
     if verdict.kind == "missing" and graph is not None:  # read from the retrieved passages: are the others silent?
         verdict = written_elsewhere(verdict, asked, graph, scope or scope_for(graph, trace.params))
     if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict
+    refs = {(i, text): r for (i, _, text), r in zip(sentences.split, found, strict=True)}
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,
-                 _marks(s.text, names, reading.short))
+                 _marks(s.text, names, reading.short), refs.get((s.passage, s.text), ()))
         for s in chosen
     )  # fmt: skip
-    cited = " ".join(f"{e.sentence} [{e.n}]" for e in evidence)
+    cited = " ".join(f"{e.shown()} [{e.n}]" for e in evidence)
     if reading.short:
         text = f"{reading.short} — {cited}"
     else:

@@ -61,9 +61,12 @@ def describe(
     split: Sequence[tuple[int, str, str]],
     tags: Sequence[Sequence[tuple[str, str]]],
     lex: Lemmas | None = None,
+    resolved: Sequence[Sequence[str]] = (),
 ) -> list[Sentence]:
     """The question's content words (lemma sets) and names each (passage index, title, sentence) says, with the
-    sentence's named entities (`tags`, one list per sentence); `lex` reads the sentences' words (the question's)."""
+    sentence's named entities (`tags`, one list per sentence); `lex` reads the sentences' words (the question's).
+    `resolved` (one tuple per sentence): the names its "she" or "the company" stand for (query/referents.py); a
+    sentence states those names as if it wrote them ("She married Jan Pyrek" states Katarzyna Pyrek)."""
     lex = lex if lex is not None else Lemmas()
     every = frozenset().union(*lemmas) if lemmas else frozenset()
     # a question word whose lemma is a stop word ("owns": own) is said by the passages' stop words too ("made"),
@@ -77,12 +80,13 @@ def describe(
     around = {n: [(m, [f" {w} " for w in k.replace(m, " ").split()]) for _, m in keys if m != k and m in k]
               for n, k in keys}  # fmt: skip
     out = []
-    for (i, title, text), ents in zip(split, tags, strict=True):
+    extra = list(resolved) + [()] * (len(split) - len(resolved))
+    for (i, title, text), ents, also in zip(split, tags, extra, strict=True):
         have = lex.found(every, text) if every else frozenset()
         if stopped:
             near = [w for w in (w.casefold() for w in WORD.findall(text)) if w[:1] in firsts]
             have |= frozenset().union(*lex.of(near)) & stopped
-        padded = f" {norm(text)} "
+        padded = f" {norm(text)} " + "".join(f"{norm(n)} " for n in also)
         with_title = f" {norm(title)} {padded}"
         stated = {n for n, k in keys if states(k[1:-1], with_title)
                   or any(m in with_title and all(w in padded for w in rest) for m, rest in around[n])}  # fmt: skip

@@ -175,6 +175,16 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Referent:
+    """Who a pronoun or a bare "the company" of an evidence sentence is (query/referents.py): the tool's reading,
+    shown beside the word, never part of the document's text."""
+
+    start: int
+    end: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Evidence:
     """One evidence sentence, cited to its numbered passage in the retrieved list."""
 
@@ -183,15 +193,26 @@ class Evidence:
     title: str
     sentence: str
     marks: tuple[Mark, ...] = ()
+    referents: tuple[Referent, ...] = ()  # the names its "she", "it", "the company" stand for (not document text)
 
     def parts(self) -> list[tuple[str, str]]:
-        """The sentence as (text, kind) pieces, kind "" for plain text: each view escapes and highlights them."""
+        """The sentence as (text, kind) pieces, kind "" for plain text: each view escapes and highlights them. A
+        referent follows its word as a piece of kind "referent" (" [= Katarzyna Pyrek]"): the tool's insertion, which
+        every view shows apart from the document's words."""
+        spans = [(m.start, m.end, m.kind, "") for m in self.marks]
+        spans += [(r.start, r.end, "", r.name) for r in self.referents]
         out, at = [], 0
-        for m in sorted(self.marks, key=lambda m: m.start):
-            if m.start >= at:
-                out += [(self.sentence[at : m.start], ""), (self.sentence[m.start : m.end], m.kind)]
-                at = m.end
+        for start, end, kind, name in sorted(spans, key=lambda x: (x[0], x[1])):
+            if start >= at:
+                out += [(self.sentence[at:start], ""), (self.sentence[start:end], kind)]
+                at = end
+            if name and end == at:
+                out.append((f" [= {name}]", "referent"))
         return [p for p in out + [(self.sentence[at:], "")] if p[0]]
+
+    def shown(self) -> str:
+        """The sentence as shown, with its referents inserted ("She [= Katarzyna Pyrek] married …")."""
+        return "".join(text for text, _ in self.parts())
 
 
 @dataclass(frozen=True)

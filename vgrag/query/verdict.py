@@ -74,10 +74,13 @@ def _quote(words: Sequence[str], conj: str = "or") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
-def _normed(split: Sequence[tuple[int, str, str]]) -> list[str]:
-    """Each sentence as " normalised title normalised text ", for whole-name look-ups."""
+def _normed(split: Sequence[tuple[int, str, str]], resolved: Sequence[Sequence[str]] = ()) -> list[str]:
+    """Each sentence as " normalised title normalised text ", for whole-name look-ups; with `resolved`, then the
+    names its pronouns stand for (query/referents.py)."""
     titles: dict[str, str] = {}
-    return [f" {titles.setdefault(title, norm(title))} {norm(text)} " for _, title, text in split]
+    extra = list(resolved) + [()] * (len(split) - len(resolved))
+    return [f" {titles.setdefault(title, norm(title))} {norm(text)} " + "".join(f"{norm(n)} " for n in also)
+            for (_, title, text), also in zip(split, extra, strict=True)]  # fmt: skip
 
 
 def linked(
@@ -178,6 +181,7 @@ def judge(
     lex: Lemmas | None = None,
     ties: Sequence[tuple[str, str]] = (),
     governed: Sequence[tuple[str, int]] = (),
+    resolved: Sequence[Sequence[str]] = (),
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
@@ -192,7 +196,8 @@ def judge(
     other), not each in a sentence about someone else ("He did his PhD at …" after another lecturer's sentence).
     `governed`: (name, word index) pairs where one word governs several names (parse.governed_of); the word must be
     said of each of them (in a sentence `linked` to that name), not of one while another is only listed elsewhere
-    ("… approved the change" beside "… six countries: …, Germany, …" does not say the approval was Germany's)."""
+    ("… approved the change" beside "… six countries: …, Germany, …" does not say the approval was Germany's).
+    `resolved`: per sentence of `split`, the names its pronouns stand for (query/referents.py), stated with it."""
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -201,7 +206,7 @@ def judge(
     miss_n = tuple(n for n in names if n not in stated)
     need = [i for i in range(len(words)) if i not in kind]
     miss_w = tuple(words[i] for i in need if i not in said)
-    texts = _normed(split)
+    texts = _normed(split, resolved)
     unseen = tuple(n for n in miss_n if not any(states(norm(n), t) for t in texts)) if split else miss_n
     n_share = 1 - len(miss_n) / len(names) if names else 1.0
     w_share = 1 - len(miss_w) / len(need) if need else 1.0
