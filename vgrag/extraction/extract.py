@@ -30,7 +30,7 @@ from .nominal import nominal_triples
 from .parse import parse_triples_output
 from .persons import identity_names, not_crossed, stated_aliases
 from .roles import RoleEvidence, noun_table, role_evidence
-from .tables import table_facts
+from .tables import field_facts, table_facts
 
 ExtractorKind = Literal["offline", "llm"]
 NO_TRIPLES = "no triples found"  # a chunk read without error that states no fact between named things
@@ -91,7 +91,8 @@ class OfflineExtractor:
                                zip(docs, titles, strict=True)])  # fmt: skip
         for reader, (_, table) in zip(readers, rows, strict=True):
             doc, title = reader.doc, reader.title
-            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table))
+            fields = field_facts(doc, reader.arg, title)  # "Case officer: Alan Whitcombe": a one-field row
+            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table + fields))
             said = stated_aliases(doc, reader.arg)  # "Marysia is Marianna": one person (merged at ingest)
             triples = not_crossed(triples, identity_names(doc, reader.arg), said)
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
