@@ -25,7 +25,7 @@ from .clauses import ClauseReader
 from .defined import bracketed_abbreviations, defined_terms
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
-from .mentions import honorific, post_nominal
+from .mentions import TITLES, honorific, post_nominal, title_words
 from .nominal import nominal_triples
 from .parse import parse_triples_output
 from .persons import identity_names, not_crossed, stated_aliases
@@ -86,7 +86,10 @@ class OfflineExtractor:
         clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out, brackets = [], []
         rows = [table_facts(t) for t in clean]  # a table's rows are facts, never parsed as sentences
-        docs = self._nlp.pipe([t for t, _ in rows], batch_size=self._batch)  # type: ignore[attr-defined]
+        docs = list(self._nlp.pipe([t for t, _ in rows], batch_size=self._batch))  # type: ignore[attr-defined]
+        honorifics = title_words(docs)  # "Cllr" before the names of the texts given together: a title, as "Dr."
+        for doc in docs:
+            doc.user_data[TITLES] = honorifics
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
                                zip(docs, titles, strict=True)])  # fmt: skip
         for reader, (_, table) in zip(readers, rows, strict=True):
