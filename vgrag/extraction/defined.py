@@ -35,6 +35,7 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         if len(quotes) != 2:
             continue
         term, lead = doc[quotes[0].i + 1 : quotes[1].i], doc[open_.i + 1 : quotes[0].i]
+        term = term[1:] if len(term) > 1 and term[0].lower_ == "the" else term  # '("the Lender")'
         if not term or len(term) > _MAX_TERM or not term[0].text[:1].isupper() or len(lead) > _MAX_LEAD:
             continue
         if not all(t.is_alpha and t.is_lower for t in lead):
@@ -43,18 +44,49 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         if root is None or root.dep_ != "appos" or root.head.i >= open_.i:
             continue
         chain = [root.head]  # the described noun; a description of a name is itself an apposition of it
-        while chain[-1].dep_ == "appos" and chain[-1].head.i < chain[-1].i:
+        cut = open_.i  # where an address between the name and the term starts
+        while chain[-1].head.i < chain[-1].i and (chain[-1].dep_ == "appos" or chain[-1].dep_ == "conj" and
+                                                    _address(chain[-1])):  # fmt: skip
+            if _address(chain[-1]):  # 'the Harwick Museum of Art, Castle Street, Harwick ("the Lender")': the
+                cut = min(cut, chain[-1].left_edge.i)  # street and town are where the party is, not the party
             chain.append(chain[-1].head)
         # the proper name nearest the term, on the chain or in apposition to it: "The Claimant, Kestrel Logistics
         # Ltd ("Kestrel")" defines Kestrel Logistics Ltd, not the role; with no proper name there, the chain's top
-        near = [t for c in chain for t in (c, *c.children) if t.i < open_.i and (t is c or t.dep_ == "appos")]
+        near = [t for c in chain for t in (c, *c.children) if t.i < cut and (t is c or t.dep_ == "appos")]
         top = max((t for t in near if t.pos_ == "PROPN"), key=lambda t: t.i, default=chain[-1])
         if top.pos_ not in ("NOUN", "PROPN"):
             continue
         long = arg(top)
         if long is not None and long.kind in ("name", "phrase") and key(long.text) != key(term.text):
             out.append((long.text, term.text))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + _meanings(doc, arg)))
+
+
+_PLACES = {"FAC", "GPE", "LOC"}
+
+
+def _address(tok: Any) -> bool:
+    """Whether a conjunct or apposition of a name is (part of) its address: a place or facility NER names ("Castle
+    Street", "Quay Road"); not a party described by a place ("Harbor Medical Devices Inc, a Delaware corporation")."""
+    return tok.ent_type_ in _PLACES
+
+
+def _meanings(doc: Any, arg: Any) -> list[tuple[str, str]]:
+    """(name, term) for each '"the Work" means the painting The Salt Marsh at Dunmere …': a quoted term as the
+    subject of "means" whose object is, or is in apposition with, a proper name. A description as the meaning
+    ('"Products" means sterile catheter assemblies') stays a fact, not a second name of the term."""
+    out = []
+    for verb in (t for t in doc if t.lemma_ == "mean" and t.pos_ == "VERB"):
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if subj is None or obj is None or not any(t.is_quote for t in doc[subj.left_edge.i : subj.i]):
+            continue
+        name = obj if obj.pos_ == "PROPN" else next((c for c in obj.children if c.dep_ == "appos" and
+                                                     c.pos_ == "PROPN"), None)  # fmt: skip
+        term, long = arg(subj), arg(name) if name is not None else None
+        if term is not None and long is not None and long.kind == "name" and key(long.text) != key(term.text):
+            out.append((long.text, term.text))
+    return out
 
 
 _SHORT = re.compile(r"[A-Z][A-Z&]+s?")  # an abbreviation: capitals ("HTX", "UZ" of "UZ Gent"), not a number or an id

@@ -271,7 +271,8 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
 
 
 def quoted_spans(doc: Any) -> dict[int, str]:
-    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital."""
+    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital, after "the" of
+    a defined term ('"the Work" means the painting …' names "Work")."""
     out: dict[int, str] = {}
     opened: int | None = None
     for tok in doc:
@@ -280,8 +281,9 @@ def quoted_spans(doc: Any) -> dict[int, str]:
                 opened = tok.i
                 continue
             inner = doc[opened + 1 : tok.i]
-            if 0 < len(inner) <= 8 and inner[0].text[:1].isupper():
-                text = inner.text.strip(" ,.")
+            lead = int(len(inner) > 1 and inner[0].lower_ == "the")  # a contract's '"the Work" means …'
+            if 0 < len(inner) <= 8 and inner[lead].text[:1].isupper():
+                text = inner[lead:].text.strip(" ,.")
                 for t in inner:
                     out[t.i] = text
             opened = None
