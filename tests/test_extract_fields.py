@@ -35,6 +35,19 @@ GOVERNORS = b"""# Westfield Primary School
 Westfield Primary School will spend the capital grant on new windows. The governors approved the budget.
 """
 
+PARISH = b"""# Elmbridge Parish Council
+
+## Present
+
+- Cllr Joan Whitby
+- Cllr Amir Haddad
+- Cllr Ruth Penrose
+
+## Footpaths
+
+Cllr Whitby proposed the footpath repairs, and Cllr Haddad seconded the proposal.
+"""
+
 LAB = b"""# Halvorsen Lab
 
 ## Apologies
@@ -52,6 +65,12 @@ def _triples(name: str, data: bytes) -> set[tuple[str, str, str]]:
     chunks = plan_chunks(name, data)
     found = OfflineExtractor().extract_many([c.parse_text or c.text for c in chunks], [c.topic for c in chunks])
     return {(t.subject, t.predicate, t.object) for r in found for t in r.triples}
+
+
+def test_the_people_of_a_list_are_people_whose_surname_alone_is_theirs():
+    chunks = plan_chunks("parish.md", PARISH)
+    found = OfflineExtractor().extract_many([c.parse_text or c.text for c in chunks], [c.topic for c in chunks])
+    assert {"Joan Whitby", "Amir Haddad", "Ruth Penrose"} <= {p for r in found for p in r.people}, found
 
 
 def test_label_lines_of_a_header_block_give_the_topic_s_fields():

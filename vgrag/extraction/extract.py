@@ -94,7 +94,7 @@ class OfflineExtractor:
                                zip(docs, titles, strict=True)])  # fmt: skip
         for reader, (_, table) in zip(readers, rows, strict=True):
             doc, title = reader.doc, reader.title
-            fields = field_facts(doc, reader.arg, title)  # "Case officer: Alan Whitcombe": a one-field row
+            fields, listed = field_facts(doc, reader.arg, title, honorific)  # "Case officer: Alan Whitcombe"
             triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table + fields))
             said = stated_aliases(doc, reader.arg)  # "Marysia is Marianna": one person (merged at ingest)
             triples = not_crossed(triples, identity_names(doc, reader.arg), said)
@@ -103,7 +103,7 @@ class OfflineExtractor:
             brackets.append(tuple(bracketed_abbreviations(doc, reader.arg)) + tuple(said))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
                                   defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
-                                  people=people(doc),
+                                  people=tuple(dict.fromkeys(people(doc) + tuple(listed))),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         clean_names = Canonicalizer(each_text=True).apply(out)  # no leading article, markers, repeated titles
         # an abbreviation in brackets whose letters are not the name's initials ("Halvorsen Therapeutics (HTX)") is

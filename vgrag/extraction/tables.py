@@ -81,17 +81,19 @@ _NAME_ENDS = {",", "(", ";", ".", "–", "—"}  # what may follow the name a fi
 _LEAD = 2  # capitalised words before the name's NER span ("Cllr" of "Cllr Diane Ashworth", "Dr.")
 
 
-def field_facts(doc: Any, arg: Any, topic: str) -> list[Triple]:
+def field_facts(doc: Any, arg: Any, topic: str, titled: Any) -> tuple[list[Triple], list[str]]:
     """(topic, label, name) for each paragraph that is one "Label: value" field whose value starts with a name —
     the header block of a report or minutes ("Case officer: Alan Whitcombe, Principal Planning Officer", "Applicant:
     Fenway Homes Ltd, 4 Station Yard, …", "Committee date: 2 July 2025"): a table row of one field, whose key is what
     the passage is about. The name is the NER span the value opens with (after at most two capitalised title words),
     named as the clause reader names it everywhere (`arg`), and it must end the value or be followed by a comma, a
     bracket or "and": a value that goes on as a clause ("Note: Alan Whitcombe will visit the site") is a sentence.
-    A label holding a name is no label ("Ruth Okafor: Thanks, Daniel." in a transcript is speech)."""
+    A label holding a name is no label ("Ruth Okafor: Thanks, Daniel." in a transcript is speech). Also the names
+    of two words or more that are people's — NER's PERSON, or after a title (`titled`: "Cllr", "Dr.") — which NER
+    may miss in a list ("Cllr Lucy Adeyemi"): a later surname alone is one of them."""
     if not topic:
-        return []
-    text, out, start = doc.text, [], 0
+        return [], []
+    text, out, persons, start = doc.text, [], [], 0
     for end, nxt in [*((m.start(), m.end()) for m in _BREAK.finditer(text)), (len(text), len(text))]:
         lead = len(text[start:end]) - len(text[start:end].lstrip())
         m = _LABEL.match(text, start + lead, end)
@@ -107,7 +109,10 @@ def field_facts(doc: Any, arg: Any, topic: str) -> list[Triple]:
         name = arg(span.root)
         if name is not None and name.node and key(name.text) != key(topic):
             out.append(Triple(topic, _predicate(m.group(1)), name.text))
-    return out
+            if len(name.text.split()) > 1 and (getattr(span, "label_", "") == "PERSON" or titled(span[0]) or
+                                               span.start > 0 and titled(doc[span.start - 1])):  # fmt: skip
+                persons.append(name.text)
+    return out, persons
 
 
 def _value_name(doc: Any, at: int, end: int) -> Any | None:
