@@ -8,6 +8,7 @@ of its own, read as any other, and gives no (key, header, cell) fact."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any
 
 from ..documents.tables import is_date, parse_row
@@ -94,13 +95,18 @@ def field_facts(doc: Any, arg: Any, topic: str, titled: Any) -> tuple[list[Tripl
     if not topic:
         return [], []
     text, out, persons, start = doc.text, [], [], 0
+    starts, ents = [t.idx for t in doc], list(doc.ents)  # looked up by bisection: linear in a text of many lines
+    ent_starts = [e.start_char for e in ents]
     for end, nxt in [*((m.start(), m.end()) for m in _BREAK.finditer(text)), (len(text), len(text))]:
         lead = len(text[start:end]) - len(text[start:end].lstrip())
         m = _LABEL.match(text, start + lead, end)
         start, para_end = nxt, end
-        if m is None or any(e.start_char < m.end(1) and e.end_char > m.start(1) for e in doc.ents):
+        if m is None:
             continue
-        span = _value_name(doc, m.end(), para_end)
+        k = bisect_left(ent_starts, m.end(1))  # an entity overlapping the label starts before its end
+        if k and ents[k - 1].end_char > m.start(1):
+            continue
+        span = _value_name(doc, starts, ents[k] if k < len(ents) else None, m.end(), para_end)
         if span is None:
             continue
         after = next((t for t in doc[span.end :] if not t.is_space), None)
@@ -115,18 +121,17 @@ def field_facts(doc: Any, arg: Any, topic: str, titled: Any) -> tuple[list[Tripl
     return out, persons
 
 
-def _value_name(doc: Any, at: int, end: int) -> Any | None:
-    """The name a field's value (from char `at`) opens with: the NER span there, after at most two capitalised title
-    words, else a run of two or more capitalised proper nouns NER missed ("Fenway Homes Ltd")."""
-    ent = next((e for e in doc.ents if at <= e.start_char < end), None)
-    if ent is not None:
-        before = [t for t in doc if at <= t.idx < ent.start_char]
-        if len(before) <= _LEAD and all((t.is_alpha or t.text.endswith(".")) and t.text[:1].isupper() for t in before):
-            return ent
-    first = next((t for t in doc if t.idx >= at), None)
-    if first is None or first.idx >= end:
+def _value_name(doc: Any, starts: list[int], ent: Any | None, at: int, end: int) -> Any | None:
+    """The name a field's value (from char `at` to `end`) opens with: the NER span there (`ent`: the first one after
+    the label; `starts`: the tokens' offsets), after at most two capitalised title words, else a run of two or more
+    capitalised proper nouns NER missed ("Fenway Homes Ltd")."""
+    i = bisect_left(starts, at)
+    if i >= len(doc) or starts[i] >= end:
         return None
-    last = first.i
-    while last < len(doc) and doc[last].pos_ == "PROPN" and doc[last].text[:1].isupper() and doc[last].idx < end:
+    if ent is not None and ent.start_char < end and ent.start - i <= _LEAD and \
+            all((t.is_alpha or t.text.endswith(".")) and t.text[:1].isupper() for t in doc[i : ent.start]):  # fmt: skip
+        return ent
+    last = i
+    while last < len(doc) and doc[last].pos_ == "PROPN" and doc[last].text[:1].isupper() and starts[last] < end:
         last += 1
-    return doc[first.i : last] if last - first.i >= 2 else None
+    return doc[i:last] if last - i >= 2 else None
