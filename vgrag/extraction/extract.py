@@ -87,7 +87,8 @@ class OfflineExtractor:
         out, brackets = [], []
         rows = [table_facts(t) for t in clean]  # a table's rows are facts, never parsed as sentences
         docs = list(self._nlp.pipe([t for t, _ in rows], batch_size=self._batch))  # type: ignore[attr-defined]
-        honorifics = title_words(docs)  # "Cllr" before the names of the texts given together: a title, as "Dr."
+        # "Cllr" before the names of the texts given together: a title, as "Dr."
+        honorifics = title_words(docs, self._noun or (lambda w: False))
         for doc in docs:
             doc.user_data[TITLES] = honorifics
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in

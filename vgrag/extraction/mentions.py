@@ -82,13 +82,14 @@ def written_title(tok: Tok) -> bool:
     return tok.text in tok.doc.user_data.get(TITLES, ())
 
 
-def title_words(docs: Any) -> frozenset[str]:
+def title_words(docs: Any, noun: Any = lambda w: False) -> frozenset[str]:
     """The short capitalised words the parsed texts given together (a document's chunks) use as a title before
     people's names, whatever the word ("Cllr Lucy Adeyemi" … "Cllr Adeyemi", "Insp Carlos Mendes" … "Insp Mendes"):
     a proper noun of at most four letters inside or right before a PERSON or ORG span (NER reads "Cllr Quilley" as
     either), written before two or more different names, before a given name and surname at least once and before a
     surname alone at least once — a given name ("Tom Baverstock") is not followed by a name of two words in one
-    place and one in another — and never written other than before a capitalised name word."""
+    place and one in another — and never written other than before a capitalised name word. An abbreviation, not a
+    common noun of the language (`noun`: roles.noun_table): "King George" and "King Edward VII" are roles.py's."""
     after: dict[str, set[tuple[str, ...]]] = {}
     stray: set[str] = set()
     for doc in docs:
@@ -105,7 +106,7 @@ def title_words(docs: Any) -> frozenset[str]:
                 stray.add(t.text)
             elif t.i in named or t.i + 1 in named:
                 after.setdefault(t.text, set()).add(tuple(run))
-    return frozenset(w for w, runs in after.items() if w not in stray and len(runs) >= 2 and
+    return frozenset(w for w, runs in after.items() if w not in stray and len(runs) >= 2 and not noun(w.lower()) and
                      {len(r) for r in runs} & {1} and {len(r) for r in runs} - {1})  # fmt: skip
 
 
