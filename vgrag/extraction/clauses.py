@@ -20,7 +20,7 @@ from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness, content as _content
-from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers,
+from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers, written_title,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .owner import copula_owner
@@ -67,8 +67,9 @@ class ClauseReader:
         self.quoted = quoted_spans(doc)
         full: dict[str, set[str]] = {}  # "Hall" → {"G. Stanley Hall"}: a person named in full, later by surname
         for ent in doc.ents:
-            if ent.label_ == "PERSON" and len(ent) > 1:
-                full.setdefault(ent[-1].text, set()).add(ent.text)
+            name = ent[1:] if ent.label_ == "PERSON" and honorific(ent[0]) else ent  # not "Cllr Hollins"
+            if ent.label_ == "PERSON" and len(name) > 1:
+                full.setdefault(ent[-1].text, set()).add(name.text)
         self.full_name = {k: next(iter(v)) for k, v in full.items() if len(v) == 1}
         first = next(iter(doc.sents), None)
         self.lead = {c.i for c in first.root.children if c.dep_ in SUBJ} if first is not None else set()
@@ -114,7 +115,7 @@ class ClauseReader:
             return self.named(self.quoted[tok.i], tok)
         ent = self.ent_of.get(tok.i)
         if ent is not None:
-            titled = honorific if ent.label_ == "PERSON" else lambda t: False  # a person's: not "St." of "St. Louis"
+            titled = honorific if ent.label_ == "PERSON" else written_title  # a person's: not "St." of "St. Louis"
             span = ent[1:] if (determiner(ent[0]) or titled(ent[0])) and len(ent) > 1 else ent  # "This Act"
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \

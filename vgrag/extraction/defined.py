@@ -35,6 +35,7 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         if len(quotes) != 2:
             continue
         term, lead = doc[quotes[0].i + 1 : quotes[1].i], doc[open_.i + 1 : quotes[0].i]
+        term = term[1:] if len(term) > 1 and term[0].lower_ == "the" else term  # '("the Lender")'
         if not term or len(term) > _MAX_TERM or not term[0].text[:1].isupper() or len(lead) > _MAX_LEAD:
             continue
         if not all(t.is_alpha and t.is_lower for t in lead):
@@ -43,18 +44,23 @@ def defined_terms(doc: Any, arg: Any) -> list[tuple[str, str]]:
         if root is None or root.dep_ != "appos" or root.head.i >= open_.i:
             continue
         chain = [root.head]  # the described noun; a description of a name is itself an apposition of it
-        while chain[-1].dep_ == "appos" and chain[-1].head.i < chain[-1].i:
-            chain.append(chain[-1].head)
+        cut = open_.i  # where an address between the name and the term starts
+        while (c := chain[-1]).head.i < c.i and (c.dep_ == "appos" or c.dep_ == "conj" and c.left_edge.i > 0 and
+                                                  doc[c.left_edge.i - 1].pos_ != "CCONJ" and  # not "… and X"
+                                                  (_address(c) or _address(c.head))):  # fmt: skip
+            for a in (c, c.head):  # 'the Harwick Museum of Art, Castle Street, Harwick ("the Lender")': the
+                cut = min(cut, a.left_edge.i) if _address(a) else cut  # street and town are where the party is
+            chain.append(c.head)
         # the proper name nearest the term, on the chain or in apposition to it: "The Claimant, Kestrel Logistics
         # Ltd ("Kestrel")" defines Kestrel Logistics Ltd, not the role; with no proper name there, the chain's top
-        near = [t for c in chain for t in (c, *c.children) if t.i < open_.i and (t is c or t.dep_ == "appos")]
+        near = [t for c in chain for t in (c, *c.children) if t.i < cut and (t is c or t.dep_ == "appos")]
         top = max((t for t in near if t.pos_ == "PROPN"), key=lambda t: t.i, default=chain[-1])
         if top.pos_ not in ("NOUN", "PROPN"):
             continue
         long = arg(top)
         if long is not None and long.kind in ("name", "phrase") and key(long.text) != key(term.text):
             out.append((long.text, term.text))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + _meanings(doc, arg)))
 
 
 _SHORT = re.compile(r"[A-Z][A-Z&]+s?")  # an abbreviation: capitals ("HTX", "UZ" of "UZ Gent"), not a number or an id
@@ -86,3 +92,39 @@ def bracketed_abbreviations(doc: Any, arg: Any) -> list[tuple[str, str]]:
     out = list(dict.fromkeys(out))
     given = Counter(key(s) for _, s in out)
     return [(long, s) for long, s in out if given[key(s)] == 1]
+
+
+_PLACES = {"FAC", "GPE", "LOC"}
+
+
+def _address(tok: Any) -> bool:
+    """Whether a conjunct or apposition of a name is (part of) its address: a place or facility NER names ("Castle
+    Street", "Quay Road") or a proper noun with a number ("7 Tanner Street"); not a party described by a place
+    ("Harbor Medical Devices Inc, a Delaware corporation")."""
+    return tok.ent_type_ in _PLACES or tok.pos_ == "PROPN" and any(c.dep_ == "nummod" and c.like_num for c in
+                                                                     tok.children)  # fmt: skip
+
+
+def _meanings(doc: Any, arg: Any) -> list[tuple[str, str]]:
+    """(name, term) for each '"the Work" means the painting The Salt Marsh at Dunmere …': a quoted term as the
+    subject of "means" followed by a noun phrase that is, or ends in, a proper name (read from the words, since the
+    parser often hangs the name on a clause after it: "the accounting application Tidewater Ledger supplied by …").
+    A description as the meaning ('"Products" means sterile catheter assemblies listed in Schedule 1') stays a
+    fact, not a second name of the term."""
+    out = []
+    for verb in (t for t in doc if t.lemma_ == "mean" and t.pos_ == "VERB"):
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is None or not any(t.is_quote for t in doc[subj.left_edge.i : subj.i]):
+            continue
+        at = verb.i + 1
+        while at < len(doc) and doc[at].pos_ in ("DET", "ADJ", "NOUN") and doc[at].text[:1].islower():
+            at += 1  # "the accounting application", "the painting"
+        if at < len(doc) and doc[at].pos_ == "DET":  # "the painting The Salt Marsh"
+            at += 1
+        end = at
+        while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper():
+            end += 1
+        term, long = arg(subj), arg(doc[end - 1]) if end > at else None
+        if term is not None and long is not None and long.kind == "name" and key(long.text) != key(term.text):
+            out.append((long.text, term.text))
+    return out

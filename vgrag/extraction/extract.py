@@ -25,12 +25,12 @@ from .clauses import ClauseReader
 from .defined import bracketed_abbreviations, defined_terms
 from .entities import Canonicalizer
 from .identity import defined_abbreviations
-from .mentions import honorific, post_nominal
+from .mentions import TITLES, honorific, post_nominal, title_words
 from .nominal import nominal_triples
 from .parse import parse_triples_output
 from .persons import identity_names, not_crossed, stated_aliases
 from .roles import RoleEvidence, noun_table, role_evidence
-from .tables import table_facts
+from .tables import field_facts, table_facts
 
 ExtractorKind = Literal["offline", "llm"]
 NO_TRIPLES = "no triples found"  # a chunk read without error that states no fact between named things
@@ -86,12 +86,17 @@ class OfflineExtractor:
         clean = [_MARK.sub(lambda m: m.group(1) or m.group(2), clean_prose(t)) for t in texts]
         out, brackets = [], []
         rows = [table_facts(t) for t in clean]  # a table's rows are facts, never parsed as sentences
-        docs = self._nlp.pipe([t for t, _ in rows], batch_size=self._batch)  # type: ignore[attr-defined]
+        docs = list(self._nlp.pipe([t for t, _ in rows], batch_size=self._batch))  # type: ignore[attr-defined]
+        # "Cllr" before the names of the texts given together: a title, as "Dr."
+        honorifics = title_words(docs, self._noun or (lambda w: False))
+        for doc in docs:
+            doc.user_data[TITLES] = honorifics
         readers = pool_topics([ClauseReader(doc, name_of(title) if title else "") for doc, title in
                                zip(docs, titles, strict=True)])  # fmt: skip
         for reader, (_, table) in zip(readers, rows, strict=True):
             doc, title = reader.doc, reader.title
-            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table))
+            fields, listed = field_facts(doc, reader.arg, title, honorific)  # "Case officer: Alan Whitcombe"
+            triples = tuple(dict.fromkeys(reader.triples() + nominal_triples(reader) + table + fields))
             said = stated_aliases(doc, reader.arg)  # "Marysia is Marianna": one person (merged at ingest)
             triples = not_crossed(triples, identity_names(doc, reader.arg), said)
             names = tuple(dict.fromkeys(x for t in triples for x in (t.subject, t.object)))
@@ -99,7 +104,7 @@ class OfflineExtractor:
             brackets.append(tuple(bracketed_abbreviations(doc, reader.arg)) + tuple(said))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
                                   defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
-                                  people=people(doc),
+                                  people=tuple(dict.fromkeys(people(doc) + tuple(listed))),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         clean_names = Canonicalizer(each_text=True).apply(out)  # no leading article, markers, repeated titles
         # an abbreviation in brackets whose letters are not the name's initials ("Halvorsen Therapeutics (HTX)") is

@@ -63,13 +63,51 @@ def honorific(tok: Tok) -> bool:
     "Dr"), before a given name and a surname ("Mr Daniel Osei"; "Mr Collins" and "St Giles-in-the-Fields" keep
     theirs). Only used next to a PERSON span ("St" before a place is part of its name)."""
     t, doc = tok.text, tok.doc
-    if is_title(tok):
+    if is_title(tok) or written_title(tok):
         return True
     bare = unicodedata.normalize("NFD", t.lower())  # "Hồ Chí Minh", "Cần Giờ": a vowel with a diacritic is a vowel
     if not (2 <= len(t) <= 3 and t[0].isupper() and t[1:].islower() and t.isalpha()) or set("aeiouy") & set(bare):
         return False
     after = doc[tok.i + 1 : tok.i + 3]
     return len(after) == 2 and all(w.is_alpha and w.text[:1].isupper() and w.pos_ == "PROPN" for w in after)
+
+
+TITLES = "vgrag_titles"  # Doc.user_data key: the title words of the texts parsed together (title_words)
+_SHORT_WORD = re.compile(r"[A-Z][a-z]{1,3}")  # "Cllr", "Sgt", "Insp", "Supt": a short capitalised word
+_NAME_WORDS = 3  # words of a name after a title
+
+
+def written_title(tok: Tok) -> bool:
+    """Whether a word is one of the title words its texts write before people's names (title_words)."""
+    return tok.text in tok.doc.user_data.get(TITLES, ())
+
+
+def title_words(docs: Any, noun: Any = lambda w: False) -> frozenset[str]:
+    """The short capitalised words the parsed texts given together (a document's chunks) use as a title before
+    people's names, whatever the word ("Cllr Lucy Adeyemi" … "Cllr Adeyemi", "Insp Carlos Mendes" … "Insp Mendes"):
+    a proper noun of at most four letters inside or right before a PERSON or ORG span (NER reads "Cllr Quilley" as
+    either), written before two or more different names, before a given name and surname at least once and before a
+    surname alone at least once — a given name ("Tom Baverstock") is not followed by a name of two words in one
+    place and one in another — and never written other than before a capitalised name word. An abbreviation, not a
+    common noun of the language (`noun`: roles.noun_table): "King George" and "King Edward VII" are roles.py's."""
+    after: dict[str, set[tuple[str, ...]]] = {}
+    stray: set[str] = set()
+    for doc in docs:
+        named = {t.i for e in doc.ents if e.label_ in ("PERSON", "ORG") for t in e}
+        for t in doc:
+            if not _SHORT_WORD.fullmatch(t.text):
+                continue
+            run = []
+            for w in doc[t.i + 1 : t.i + 1 + _NAME_WORDS]:
+                if not (w.is_alpha and w.text[:1].isupper() and (w.pos_ == "PROPN" or w.i in named)):
+                    break
+                run.append(w.text)
+            if t.pos_ != "PROPN" or not run:
+                stray.add(t.text)
+            elif t.i in named or t.i + 1 in named:
+                after.setdefault(t.text, set()).add(tuple(run))
+    return frozenset(w for w, runs in after.items() if w not in stray and len(runs) >= 2 and not noun(w.lower()) and
+                     {len(r) for r in runs} & {1} and {len(r) for r in runs} - {1})  # fmt: skip
 
 
 def post_nominal(span: Any) -> int:
@@ -234,7 +272,8 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
 
 
 def quoted_spans(doc: Any) -> dict[int, str]:
-    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital."""
+    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital, after "the" of
+    a defined term ('"the Work" means the painting …' names "Work")."""
     out: dict[int, str] = {}
     opened: int | None = None
     for tok in doc:
@@ -243,8 +282,9 @@ def quoted_spans(doc: Any) -> dict[int, str]:
                 opened = tok.i
                 continue
             inner = doc[opened + 1 : tok.i]
-            if 0 < len(inner) <= 8 and inner[0].text[:1].isupper():
-                text = inner.text.strip(" ,.")
+            lead = int(len(inner) > 1 and inner[0].lower_ == "the")  # a contract's '"the Work" means …'
+            if 0 < len(inner) <= 8 and inner[lead].text[:1].isupper():
+                text = inner[lead:].text.strip(" ,.")
                 for t in inner:
                     out[t.i] = text
             opened = None

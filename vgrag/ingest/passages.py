@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from ..documents.tables import parse_row
 from ..documents.sources import InputError, base_name, clean_file_name, document_sections
+from ..documents.structure import heading_name
 from ..documents.topics import section_topics
 from ..documents.triple_files import ImportedPassage
 from ..extraction.tags import tag_sentences
@@ -79,8 +80,9 @@ def plan_chunks(name: str, data: bytes, chunk_chars: int = 1200, overlap_sentenc
     for sec, topic in zip(sections, section_topics(sections, load_spacy), strict=True):
         title = sec.title(fallback, topic)
         heads = paragraph_heads(sec.text)
+        label = list_label(sec.heading, topic)
         for c in chunk_sentences(sec.text, chunk_chars, overlap_sentences):
-            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part, parse_text(part, heads))
+            out.extend(PlannedChunk(title, topic, " ".join(part), sec.heading, part, parse_text(part, heads, label))
                        for part in fit_passage(c))  # fmt: skip
     if not out:
         raise InputError(f"{shown}: no text found.")
@@ -95,20 +97,36 @@ def paragraph_heads(text: str) -> dict[str, list[str]]:
     return out
 
 
-def parse_text(sentences: Sequence[str], heads: dict[str, list[str]]) -> str:
+LABEL_WORDS = 3  # a heading that labels a list ("Present", "Apologies", "In attendance") is this short
+
+
+def list_label(heading: Sequence[str], topic: str) -> str:
+    """The section's own heading when it is a short label, not the name of what the section is about (the topic):
+    the items of a list under it are its values ("## Present" over "Cllr Diane Ashworth (Mayor, in the chair)")."""
+    if not heading:
+        return ""
+    h = heading_name(heading[-1])
+    return h if 0 < len(h.split()) <= LABEL_WORDS and h != topic and h[:1].isupper() and ":" not in h else ""
+
+
+def parse_text(sentences: Sequence[str], heads: dict[str, list[str]], label: str = "") -> str:
     """A chunk's sentences as the extractor reads them: joined by spaces as stored, but by a blank line before a
     sentence that begins a paragraph of its section after one that does not end a sentence — a list item, a table
     row, a heading line without a full stop — so that the parser does not read one item's words as another's
     subject or object (nlp.paragraph_starts). After a full stop the parser ends the sentence anyway, and a blank
     line there would only be one more token for the tagger to read (with one, "In 2024 Fernleaf raised £4.2
     million from Westbridge Ventures" lost its relation). The stored passage keeps its text; each sentence is still
-    found in this one (extraction.tags.sentence_tags)."""
+    found in this one (extraction.tags.sentence_tags). Under a heading that is a `label`, a paragraph of one
+    sentence without a full stop — a list item — is read as the field "label: item" (extraction.tables.field_facts):
+    the people of an attendance list are the meeting's "Present"."""
     out = []
     row = False  # whether the sentence before was (part of) a table row, documents.tables: one paragraph each
     for i, s in enumerate(sentences):
         para = next((p for p in heads.get(s.split(" ", 1)[0], ()) if p.startswith(s)), None)
         starts = i and para is not None and (not _ENDED.search(sentences[i - 1]) or row or parse_row(para))
         row = bool(para and parse_row(para)) if para is not None else row
+        if label and para == s and not _ENDED.search(s) and not parse_row(para):
+            s = f"{label}: {s}"
         out.append(("\n\n" if starts else " ") + s if i else s)
     return "".join(out)
 
