@@ -39,8 +39,14 @@ class Aboutness:
         self.title_words = content(title) | content(topic)  # the title as written and the name its text uses
         self.kinds: set[str] | None = None  # read when asked
         self.silent = False  # a document's chunks under this topic never name it (set by `pool`)
-        self.said = bool(topic) and (words_of(topic) in words_of(doc.text) or any(
-            names_topic(doc[i]) or doc[i].lower_ in PERSONAL or self.anaphor(doc[i]) for i in lead))  # fmt: skip
+        self.topic = topic
+        self.said = self.says()
+
+    def says(self) -> bool:
+        """Whether the text names its topic: writes it, or opens on it (a name read as the topic, "it", "the river")."""
+        doc, lead = self.doc, self.lead
+        return bool(self.topic) and (words_of(self.topic) in words_of(doc.text) or any(
+            self.names_topic(doc[i]) or doc[i].lower_ in PERSONAL or self.anaphor(doc[i]) for i in lead))  # fmt: skip
 
     def anaphor(self, tok: Tok) -> bool:
         """Whether a common noun written with "the"/"this" is what the text calls its topic ("The river then

@@ -133,9 +133,10 @@ def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
         if r.title:
             groups.setdefault(r.title, []).append(r)
     for group in groups.values():
-        pool([r.about for r in group])
         for r in group[1:]:  # only a document's opening sentence names its topic by another name
             r.lead = set()
+            r.about.said = r.about.says()
+        pool([r.about for r in group])
     return readers
 
 
