@@ -38,7 +38,8 @@ def test_a_quoted_sentence_is_no_title_and_the_film_keeps_its_facts():
 
 def test_a_quoted_title_that_is_a_clause_in_title_case_stays_a_title():
     ex = extract_one(
-        'The Harbour Lights are a rock band from Leeds. Their single "You Might Think" was released by Polydor in 1984.',
+        "The Harbour Lights are a rock band from Leeds. "
+        'Their single "You Might Think" was released by Polydor in 1984.',
         "The Harbour Lights",
     )
     assert "You Might Think" in names_of(ex)
