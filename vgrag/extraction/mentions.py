@@ -7,7 +7,8 @@ title rather than part of it, and whether a date names a day or says when.
   name, a capitalised word right after a lower-case content word, a punctuation mark, a year between capitalised
   words or a capitalised word seen earlier in the same run (a flattened table row) starts a new item; "and"
   between two whole names ("… Hall of Fame and Women's Basketball Hall of Fame") too. The mention keeps the item
-  that holds its head word.
+  that holds its head word. A preposition inside an entity span that the parser hangs on a word before the span
+  ends the name ("the member of the House of Representatives for Wide Bay").
 - Quantity phrases: a noun phrase whose own determiner or modifier is a quantifier — a spaCy stop word tagged as
   a determiner/adjective/number other than an article ("many", "several other", "each", "former"), an ordinal
   ("the first time", "the fifteenth album"), a superlative adverb ("the most influential directors"), a measure or
@@ -18,7 +19,8 @@ title rather than part of it, and whether a date names a day or says when.
 - Dates: a DATE span is an entity only when it names a calendar day or month and is not a range; ranges, periods
   and frequencies ("between 14 and 16 November 2022", "the second half of the 19th century", "every 18 months")
   are the relation's date, like a bare year.
-- Quoted titles: short quoted spans that start with a capital; a quoted title inside a longer name is the name.
+- Quoted titles: short quoted spans that start with a capital; a quoted title inside a longer name is the name. A
+  quoted sentence in sentence case (a lower-case pronoun subject and verb) is no title.
 """
 
 from __future__ import annotations
@@ -247,7 +249,7 @@ def joined_names(tok: Tok) -> list[Tok]:
 def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
     """The part of doc[start:end] that holds token `head`, cut where a run-on list starts a new item, where a
     capitalised word comes back after other capitalised words (a flattened table: "State Sport Lacrosse State
-    Team Sport"), and where "and" joins two whole names."""
+    Team Sport"), where "and" joins two whole names, and where the parse leaves the span (`parsed_span`)."""
     if end - start < 2 or not start <= head < end:
         return start, end
     s, e = start, end
@@ -263,6 +265,7 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
             else:
                 e = i
                 break
+    s, e = parsed_span(doc, s, e, head)
     while s < e and (doc[s].is_punct or doc[s].is_space or doc[s].dep_ == "cc"):
         s += 1
     while e > s and (doc[e - 1].is_punct and doc[e - 1].text != "." or doc[e - 1].is_space or doc[e - 1].dep_ in
@@ -271,9 +274,30 @@ def item_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
     return (s, e) if s < e else (start, end)
 
 
+def parsed_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
+    """Where a name span NER drew ends by the parse: a preposition inside it that the parser hangs on a word before
+    the span, its phrase running to the span's end, modifies that word and is not part of the name ("the member of
+    the House of Representatives for Wide Bay": "for Wide Bay" says whose member). The part holding `head` is
+    kept: the name before the preposition, or the preposition's object."""
+    for i in range(start + 1, end):
+        t = doc[i]
+        if t.dep_ == "prep" and t.head.i < start and t.right_edge.i >= end - 1 and i + 1 < end:
+            return (start, i) if head < i else (i + 1, end)
+    return start, end
+
+
+def quoted_sentence(inner: Any) -> bool:
+    """Whether quoted words are a sentence in sentence case, not a title: a pronoun subject and its verb inside
+    the quotes, both in lower case ('Translated into English as "Beware, you might fall in love"'). A title
+    capitalises them ("You Might Think", "I Want to Hold Your Hand")."""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON" and t.text[:1].islower() and
+               inner.start <= t.head.i < inner.end and t.head.pos_ in ("VERB", "AUX") and t.head.text[:1].islower()
+               for t in inner)  # fmt: skip
+
+
 def quoted_spans(doc: Any) -> dict[int, str]:
-    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital, after "the" of
-    a defined term ('"the Work" means the painting …' names "Work")."""
+    """Token index → quoted title ("Night Shift") for short quoted spans that start with a capital (after "the" of
+    a defined term: '"the Work" means the painting …' names "Work") and are not a sentence (`quoted_sentence`)."""
     out: dict[int, str] = {}
     opened: int | None = None
     for tok in doc:
@@ -283,7 +307,7 @@ def quoted_spans(doc: Any) -> dict[int, str]:
                 continue
             inner = doc[opened + 1 : tok.i]
             lead = int(len(inner) > 1 and inner[0].lower_ == "the")  # a contract's '"the Work" means …'
-            if 0 < len(inner) <= 8 and inner[lead].text[:1].isupper():
+            if 0 < len(inner) <= 8 and inner[lead].text[:1].isupper() and not quoted_sentence(inner):
                 text = inner[lead:].text.strip(" ,.")
                 for t in inner:
                     out[t.i] = text
