@@ -281,7 +281,8 @@ def parsed_span(doc: Any, start: int, end: int, head: int) -> tuple[int, int]:
     kept: the name before the preposition, or the preposition's object."""
     for i in range(start + 1, end):
         t = doc[i]
-        if t.dep_ == "prep" and t.head.i < start and t.right_edge.i >= end - 1 and i + 1 < end:
+        if t.dep_ == "prep" and t.head.i < start and t.head.pos_ in ("NOUN", "PROPN") and \
+                t.right_edge.i >= end - 1 and i + 1 < end:  # not "relied on Hadley v Baxendale" (on the verb)
             return (start, i) if head < i else (i + 1, end)
     return start, end
 
