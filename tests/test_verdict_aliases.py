@@ -7,6 +7,7 @@ sentence."""
 from __future__ import annotations
 
 import pytest
+from temp_graph import temp_graph
 
 from vgrag.nlp import load_spacy
 
@@ -18,17 +19,11 @@ RAILROAD = "Walter worked for the Lackawanna railroad as a brakeman and later as
 
 
 def test_a_spelling_the_graph_records_states_the_name(db, embedder):
-    from vgrag import Settings, Workspace
     from vgrag.query.aliases import alias_forms
     from vgrag.query.answer import extractive_answer
     from vgrag.query.retrieve import retrieve
 
-    ws = Workspace(Settings(milvus_uri="unused"), db, embedder)
-    ws.drop("nowak")
-    try:
-        ws.add_texts([CHILDREN], "nowak", name="notes")
-        ws.add_texts([RAILROAD], "nowak", name="railroad")
-        g = ws.graph("nowak")
+    with temp_graph(db, embedder, "nowak", {"notes": CHILDREN, "railroad": RAILROAD}) as g:
         assert "walter" in alias_forms(g, ["Władysław Nowak"])["Władysław Nowak"]
         assert alias_forms(g, ["Helen Nowak"]) == {}
         q = "Which railroad did Władysław Nowak work for?"
@@ -39,5 +34,3 @@ def test_a_spelling_the_graph_records_states_the_name(db, embedder):
         q = "Which railroad did Helen Nowak work for?"
         a = extractive_answer(retrieve(q, g, embedder), embedder, g)
         assert a.verdict.kind != "found", a.verdict
-    finally:
-        ws.drop("nowak")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from temp_graph import passages_of, temp_graph
 
 from vgrag.nlp import load_spacy
 
@@ -25,27 +26,18 @@ AGREEMENT = (
 
 def _answers(db, embedder, question: str):
     """The verdict with the catalogue hidden from retrieval, then the same retrieval read against every document."""
-    from vgrag import Settings, Workspace
     from vgrag.config import QueryParams
     from vgrag.query.answer import extractive_answer
     from vgrag.query.retrieve import retrieve
     from vgrag.query.scope import Scope
 
-    ws = Workspace(Settings(milvus_uri="unused"), db, embedder)
-    ws.drop("museum")
-    try:
-        ws.add_texts([CATALOGUE], "museum", name="catalogue")
-        ws.add_texts([AGREEMENT], "museum", name="agreement")
-        g = ws.graph("museum")
-        doc = next(d for d in g.documents.all() if d.name.startswith("catalogue"))
-        hidden = frozenset(p.id for p in g.passages_of_doc(doc.id))
+    with temp_graph(db, embedder, "museum", {"catalogue": CATALOGUE, "agreement": AGREEMENT}) as g:
+        hidden = passages_of(g, "catalogue")
         shown = retrieve(question, g, embedder, QueryParams(passage_top_k=1), scope=Scope(excluded=hidden))
         assert not hidden & {p.id for p in shown.passages.passages}
         scoped = extractive_answer(shown, embedder, g).verdict
         everything = extractive_answer(replace(shown, state=replace(shown.state, scope=None)), embedder, g).verdict
         return scoped, everything
-    finally:
-        ws.drop("museum")
 
 
 def test_a_name_another_passage_writes_is_partly_found_not_absent(db, embedder):

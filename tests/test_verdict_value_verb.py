@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from answer_step import offline_answer
+from temp_graph import passages_of, temp_graph
 
 from vgrag.nlp import load_spacy
 from vgrag.query.absent import mentioned
@@ -104,20 +105,13 @@ def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, emb
     # written only there is mentioned nowhere the question may read
     from dataclasses import replace
 
-    from vgrag import Settings, Workspace
     from vgrag.config import QueryParams
     from vgrag.query.answer import extractive_answer
     from vgrag.query.retrieve import retrieve
     from vgrag.query.scope import Scope
 
-    ws = Workspace(Settings(milvus_uri="unused"), db, embedder)
-    ws.drop("water")
-    try:
-        ws.add_texts([HISTORY], "water", name="history")
-        ws.add_texts([REPORT], "water", name="report")
-        g = ws.graph("water")
-        doc = next(d for d in g.documents.all() if d.name.startswith("history"))
-        hidden = frozenset(p.id for p in g.passages_of_doc(doc.id))
+    with temp_graph(db, embedder, "water", {"history": HISTORY, "report": REPORT}) as g:
+        hidden = passages_of(g, "history")
         q = "When was Ashbourne Vale Water founded?"
         params = QueryParams(passage_top_k=1)
         shown = retrieve(q, g, embedder, params, scope=Scope(excluded=hidden))
@@ -126,5 +120,3 @@ def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, emb
         # control: the same retrieval, its scope forgotten (the params' scope: every document) — the history mentions it
         forgot = replace(shown, state=replace(shown.state, scope=None))
         assert extractive_answer(forgot, embedder, g).verdict.kind != "missing"
-    finally:
-        ws.drop("water")
