@@ -120,3 +120,23 @@ def test_the_documents_read_for_a_mention_are_those_retrieval_could_read(db, emb
         # control: the same retrieval, its scope forgotten (the params' scope: every document) — the history mentions it
         forgot = replace(shown, state=replace(shown.state, scope=None))
         assert extractive_answer(forgot, embedder, g).verdict.kind != "missing"
+
+
+def test_a_value_in_a_sentence_with_no_verb_at_all_ends():
+    # a table row or heading-like line has no verb up its parse: the walk up from the value stops at the root (it
+    # looped for ever: the root's head is itself, a new Token object each time — the orchid2 upload froze)
+    from vgrag.nlp import load_spacy
+    from vgrag.query.evidence import Sentence
+    from vgrag.query.values import bare_value
+
+    text = "Committee date: 2 July 2025."
+    assert not any(t.pos_ in ("VERB", "AUX") for t in load_spacy()(text))  # the case: no verb anywhere
+    s = Sentence(text, 0, frozenset(), frozenset(), f" {text.lower()} ", frozenset(), "",
+                 typed=frozenset({("2 july 2025", "DATE")}))  # fmt: skip
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1)
+    try:  # a loop that never ends fails here instead of holding the suite
+        assert pool.submit(bare_value, [s], frozenset({"DATE"}), ()).result(timeout=20) is True
+    finally:
+        pool.shutdown(wait=False)

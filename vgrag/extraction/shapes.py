@@ -114,7 +114,7 @@ def imperative(verb: Tok) -> bool:
         return v.tag_ == "VB" and not any(c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in v.children)
 
     main = verb
-    while main.dep_ in ("conj", "advcl", "ccomp") and bare(main) and main.head is not main:
+    while main.dep_ in ("conj", "advcl", "ccomp") and bare(main) and main.head.i != main.i:
         main = main.head  # "…, then dip its tip …": "Purge" hangs on "dip"; "…; if it pours too slowly, use …"
     return bare(verb) and main.dep_ == "ROOT" and bare(main)
 

@@ -56,7 +56,7 @@ def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[st
         if ent.label_ not in value or norm(ent.text) in own:
             continue
         path, t = [ent.root], ent.root
-        while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+        while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
             t = t.head
             path.append(t)
         path += [c for c in t.children if c.dep_ == "conj"] + ([t.head] if t.dep_ == "conj" else [])
@@ -82,7 +82,7 @@ def bare_value(group: Sequence[Sentence], value: frozenset[str], names: Sequence
             if ent.label_ not in value or norm(ent.text) in own:
                 continue
             t = ent.root
-            while t.pos_ not in ("VERB", "AUX") and t.head is not t:
+            while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
                 t = t.head
             if t.pos_ != "VERB":
                 return True
