@@ -16,7 +16,7 @@ from typing import Any
 
 from ..documents.structure import strip_markers
 from ..text import display_name, entity_id, normalize_name
-from .identity import heading_forms, strip_heading, unaccented
+from .identity import heading_forms, initials, strip_heading, unaccented
 from .parse import clean_triple
 from .roles import Glued, glued_roles
 
@@ -80,11 +80,19 @@ class Canonicalizer:
     canonical name it was given, so batches written earlier stay consistent; `aliases` collects the spellings
     merged into each canonical name."""
 
-    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None, each_text: bool = False) -> None:
+    def __init__(self, known: Callable[[Sequence[str]], dict[str, str]] | None = None, each_text: bool = False,
+                 stored: dict[str, tuple[str, ...]] | None = None) -> None:  # fmt: skip
         self._known = known  # spelling → name of the entity already in the graph with that spelling's id
         self._each = each_text  # the texts given are not known to be one document: role evidence is each text's
         self.names: dict[str, str] = {}  # key of a mention → canonical display name
         self.aliases: dict[str, set[str]] = {}
+        # key of an abbreviation → the long forms documents of this graph define it as ("AAIB" → Air Accidents
+        # Investigation Branch): the graph's recorded aliases, then what each document of this ingest defines
+        self._abbrs: dict[str, set[str]] = {}
+        for name, forms in (stored or {}).items():
+            for f in forms:
+                if abbreviates(f, name):
+                    self._abbrs.setdefault(key(f), set()).add(name)
         self.begin()
 
     def begin(self, headings: Iterable[str] = ()) -> None:
@@ -95,6 +103,10 @@ class Canonicalizer:
         self._same: dict[str, str] = {}  # key of a short form → the long form this document gives it
         self._people: dict[str, dict[str, str]] = {}  # key of a last name → the full names ending with it
         self._short: dict[str, str] = {}  # key of a short form → its spelling (an alias of the long form)
+        # an abbreviation another document of the graph defines, as one thing only, is that thing here too (a
+        # report defines "Air Accidents Investigation Branch (AAIB)", the press release on it writes "the AAIB");
+        # this document's own definitions, learnt next, come first
+        self._carried = {k: next(iter(v)) for k, v in self._abbrs.items() if len(v) == 1}
         self._evidence: list[Any] = []  # role words before names (roles.RoleEvidence of each text)
         self._roles: dict[str, Glued] = {}  # a mention with a role word glued on → its role and name
 
@@ -141,11 +153,19 @@ class Canonicalizer:
                     self._same[key(short)] = long
                     self._short[key(short)] = short
                     longs.append(long)
+                    if abbreviates(short, long) and not self._each:  # carried to the graph's other documents
+                        self._abbrs.setdefault(key(short), set()).add(long)
             for full in getattr(r, "people", ()) if r is not None else shown:
                 full = self._roles[full].name if full in self._roles else full
                 if _HONORIFIC.match(full) or _role_word(full) in roles:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
+        for r in results:  # an abbreviation only another document defines
+            for m in {self._strip(x) for t in r.triples for x in (t.subject, t.object)}:
+                long = self._carried.get(key(m))
+                if long and key(m) not in self._same:
+                    self._same[key(m)], self._short[key(m)] = long, m
+                    longs.append(long)
         for r, roles in zip(results, role_words, strict=True):  # "Mignot" after "Emmanuel Mignot": the one person
             # of this document with that last name — not a place the text names ("in Zurich" after "ETH Zurich", a
             # university NER read as a person)
@@ -251,6 +271,14 @@ class AliasLog:
 
     def of(self, name: str) -> tuple[str, ...]:
         return self.all().get(name, ())
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """`short` is an abbreviation (capitals: "AAIB", "HIAL") spelling the initials of `long`'s words."""
+    letters = short.rstrip("s")
+    words = long.split()
+    return (len(letters) >= 2 and letters.isupper() and letters.isalpha() and len(words) >= 2
+            and letters in (initials(words, False), initials(words, True)))  # fmt: skip
 
 
 def graph_lookup(graph: Any) -> Callable[[Sequence[str]], dict[str, str]]:

@@ -104,7 +104,9 @@ def ingest_documents(
     placed = {
         (key, d): p for key, ds in contents.items() for d, p in zip(ds, place(docs, key, names[key], ds), strict=True)
     }
-    canon = Canonicalizer(graph_lookup(graph))  # one name per thing across this ingest and the graph
+    # one name per thing across this ingest and the graph (whose recorded aliases hold the abbreviations its
+    # documents define)
+    canon = Canonicalizer(graph_lookup(graph), stored=graph_aliases(graph).all())
     count = _Count()
     for n, (key, name, digest, data) in enumerate(given):
         where = placed.pop((key, digest), None)
