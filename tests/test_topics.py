@@ -187,3 +187,42 @@ def test_a_place_the_title_names_its_body_after_is_not_the_topic():
     assert set(_topics("minutes.md", MINUTES.encode()).values()) == {"Eastwick Parish Council"}
     # control: the manual's text talks about the "Kestrel K7" (a subject): the title's name, shortened
     assert set(_topics("manual.md", MANUAL.encode()).values()) == {"Kestrel K7"}
+
+
+GALLERY = b"""# Harrowgate Gallery \xe2\x80\x93 Press Release
+
+## Exhibiting artists
+
+The following notes are for catalogue copy. Please check with the press office before shortening them.
+
+### Odile Marchetti \xe2\x80\x93 painter, *Low Tide*
+
+Odile Marchetti was born in Trieste and trained at the Accademia di Belle Arti in Venice. She moved to Leeds in 2011
+and taught at the Leeds School of Art until 2019. Her series *Low Tide* was shortlisted for the Jerwood Prize.
+
+### Kwame Ofori-Atta \xe2\x80\x94 sculptor
+
+Kwame Ofori-Atta grew up in Kumasi. He studied at the Slade and has shown at the Baltic in Gateshead.
+"""
+
+
+@needs_spacy
+def test_a_biography_under_a_name_then_its_role_is_that_persons():
+    """A heading "Name – role" heads the named person's section: "She moved to Leeds" is hers, not the gallery's."""
+    sections = document_sections("gallery.md", GALLERY)
+    topics = dict(zip((s.heading[-1] for s in sections), section_topics(sections, load_spacy), strict=True))
+    assert topics["Odile Marchetti \u2013 painter, Low Tide"] == "Odile Marchetti"
+    assert topics["Kwame Ofori-Atta \u2014 sculptor"] == "Kwame Ofori-Atta"
+    assert topics["Exhibiting artists"] != "Odile Marchetti"
+
+
+@needs_spacy
+def test_her_facts_in_her_biography_are_hers():
+    from vgrag.extraction.extract import OfflineExtractor
+
+    chunks = plan_chunks("gallery.md", GALLERY)
+    found = OfflineExtractor().extract_many([c.parse_text or c.text for c in chunks], [c.topic for c in chunks])
+    facts = {(t.subject, t.predicate, t.object) for r in found for t in r.triples}
+    assert ("Odile Marchetti", "moved to", "Leeds") in facts
+    assert ("Kwame Ofori-Atta", "studied at", "Slade") in facts
+    assert not any(t[0].startswith("Harrowgate") and t[2] in ("Leeds", "Slade") for t in facts)

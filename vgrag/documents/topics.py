@@ -51,7 +51,8 @@ def _names(doc: Any) -> list[list[str]]:
     for tok in doc:
         if (tok.pos_ == "PROPN" or tok.ent_type_ and tok.ent_type_ not in _NUMERIC) and not tok.is_punct:
             prev = spans[-1][1] if spans else None  # "St." and the "'s" of "St. Ebba's Church" are words of it
-            if prev is not None and (tok.i == prev + 1 or tok.i == prev + 2 and doc[prev + 1].lower_ in _SMALL):
+            if prev is not None and (tok.i == prev + 1 or tok.i == prev + 2 and (doc[prev + 1].lower_ in _SMALL or
+                                     doc[prev + 1].text == "-" and not doc[prev].whitespace_)):  # "Ofori-Atta"
                 spans[-1][1] = tok.i
             else:
                 spans.append([tok.i, tok.i])
@@ -183,9 +184,9 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             nlp.append(load_nlp() if load_nlp else None)
         return nlp[0]
 
-    def about(path: tuple[str, ...]) -> bool:
+    def about(path: tuple[str, ...], name: str) -> bool:
         if path not in found:
-            found[path] = names_it(path[-1], "\n".join(under.get(path, ())), parser())
+            found[path] = names_it(name, "\n".join(under.get(path, ())), parser())
         return found[path]
 
     from ..extraction.shapes import KIND, title_named  # the name a title gives in its document's words
@@ -219,9 +220,12 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
         topic = ""
         for k in range(len(sec.heading), 0, -1):
             name = heading_name(sec.heading[k - 1])
+            if k > 1:  # a nested heading's name, then what it is after a spaced dash ("Maren Holtby – Music
+                name = KIND.split(name, maxsplit=1)[0].strip() or name  # Director" heads her biography)
             if not entity_like(name):
                 continue
-            topic = title_topic(name) if k == 1 else name if sec.heading[:k] in items or about(sec.heading[:k]) else ""
+            topic = title_topic(name) if k == 1 else name if sec.heading[:k] in items or about(sec.heading[:k], name) \
+                else ""  # fmt: skip
             if topic:
                 if k < len(sec.heading) - 1 and not refers(topic, sec.text):  # not two headings down ("5.4.0 ›
                     topic = ""  # Fixed"), where the text never mentions it
