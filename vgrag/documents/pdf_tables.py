@@ -153,7 +153,7 @@ def page_tables(lines: Sequence[Line]) -> list[Line]:
         first, last = rows[s][0][0].line, rows[e - 1][-1][-1].line
         out += lines[done:first]
         size = lines[first].size
-        out += [Line(t, size, False, lines[first].page, row=True) for t in table_lines(texts, header=True)]
+        out += [Line(t, size, False, lines[first].page, row=True) for t in table_lines(texts)]  # (its header: as found)
         done = last + 1
         i = e
     return out + list(lines[done:])

@@ -4,7 +4,8 @@ A table with a header row becomes one paragraph per row, "Cluster: lyra; Region:
 its key cell first: the first column whose cells are names or ids (short, distinct, neither plain numbers nor
 dates), else the first column. The text stays readable and searchable as evidence, and extraction.tables reads
 each such paragraph as the row's facts (key, header, cell) instead of parsing it as a sentence — adjacent cells are
-never one another's subject or object. A table without a header row keeps its cells as "a; b; c" lines.
+never one another's subject or object. A table without a header row of label | value pairs becomes "Label: value"
+lines (as a header block is written); any other keeps its cells as "a; b; c" lines.
 """
 
 from __future__ import annotations
@@ -69,6 +70,36 @@ def looks_like_header(first: Sequence[str], rest: Sequence[Sequence[str]]) -> bo
     ) and len({x.casefold() for x in cells}) == len(cells)
 
 
+def _shape(cell: str) -> tuple[int, bool, bool]:
+    """A cell's look: one word or more, every word capitalised, any digit."""
+    words = cell.split()
+    return min(len(words), 2), all(w[:1].isupper() for w in words if w[:1].isalpha()), any(c.isdigit() for c in cell)
+
+
+def shaped_like_body(first: Sequence[str], rest: Sequence[Sequence[str]]) -> bool:
+    """Whether a table's first row looks like the rows beneath it, column by column (each cell as some cell below it
+    in its column: one word or more, capitalised, with digits or not): a first row of data ("Conductor | Maren
+    Holtby" above "Director | Tomasz Wielgus"), not a header ("Role | Singer" above "Tatyana | Lena Marwick"). Only
+    a table with a column of names (two capitalised words or more, no digit, in every row) is judged so: a header of
+    labels looks like its rows in a column of single words or numbers ("Package | 4.1.3" above "Shapely | 2.0")."""
+    if not rest or not any(all(_shape(r[c]) == (2, True, False) for r in [first, *rest] if c < len(r))
+                                for c in range(len(first))):  # fmt: skip
+        return False
+    for c, cell in enumerate(first):
+        below = {_shape(r[c]) for r in rest if c < len(r) and r[c].strip()}
+        if not below or _shape(cell) not in below:
+            return False
+    return True
+
+
+def _labelled(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether a table is label | value pairs: two cells a row, the first a short label (no number or date), each
+    label once."""
+    labels = [_header(r[0]) for r in rows if len(r) == 2]
+    return len(labels) == len(rows) >= 2 and len({x.casefold() for x in labels}) == len(labels) and all(
+        x and len(x.split()) <= HEADER_WORDS and not _NUMBER.fullmatch(x) and not is_date(x) for x in labels)
+
+
 def row_text(header: Sequence[str], row: Sequence[str], key: int) -> str:
     """One row as "Key header: key; Header: cell; …." (empty cells left out; "" when the row has no cell)."""
     fields = [(header[c], _cell(row[c])) for c in [key, *(i for i in range(len(row)) if i != key)]
@@ -84,7 +115,10 @@ def table_lines(rows: Sequence[Sequence[str]], header: bool | None = None) -> li
     if not rows:
         return []
     if header is None:
-        header = looks_like_header(rows[0], rows[1:])
+        header = looks_like_header(rows[0], rows[1:]) and not shaped_like_body(rows[0], rows[1:]) and not all(
+            r[0].strip().endswith(":") for r in rows)  # "Report No.: | TVA 2025/114": every row a label's
+    if not header and _labelled(rows):  # "Conductor | Maren Holtby", "Site code | BFC24": "Label: value" lines, as
+        return [f"{_header(a)}: {_cell(b)}" for a, b in rows if _cell(b)]  # a report's header block writes them
     if not header or len(rows) < 2 or len(rows[0]) < 2:
         return ["; ".join(_cell(x) for x in r if _cell(x)) for r in rows]
     head, body = [_header(x) for x in rows[0]], rows[1:]

@@ -116,7 +116,8 @@ class ClauseReader:
         ent = self.ent_of.get(tok.i)
         if ent is not None:
             titled = honorific if ent.label_ == "PERSON" else written_title  # a person's: not "St." of "St. Louis"
-            span = ent[1:] if (determiner(ent[0]) or titled(ent[0])) and len(ent) > 1 else ent  # "This Act"
+            span = ent[1:] if (determiner(ent[0]) or titled(ent[0]) or ent[0].text in ("a", "an")) and len(ent) > 1 \
+                else ent  # "This Act", "a Written Scheme of Investigation"  # fmt: skip
             start = span.start  # proper nouns the parser joins to the name but NER left out ("Lennox" Robinson)
             while ent.label_ not in DATE_LABELS and start > 0 and (w := self.doc[start - 1]).pos_ == "PROPN" and \
                     w.dep_ == "compound" and span.start <= w.head.i < span.end and w.i not in self.ent_of and \

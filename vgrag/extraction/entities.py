@@ -17,12 +17,14 @@ from typing import Any
 from ..documents.structure import strip_markers
 from ..text import display_name, entity_id, normalize_name
 from .identity import heading_forms, initials, strip_heading, unaccented
+from .measures import letters
 from .parse import clean_triple
 from .roles import Glued, glued_roles
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
 _HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
+_TITLE_WORD = re.compile(r"[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2}")  # "Dr.", "Dr", "Mrs"
 _PLACES = {"GPE", "LOC", "FAC"}  # spaCy's labels of places
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
@@ -160,6 +162,7 @@ class Canonicalizer:
                 if _HONORIFIC.match(full) or _role_word(full) in roles:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
+        self._titled(results)
         for r in results:  # an abbreviation only another document defines
             for m in {self._strip(x) for t in r.triples for x in (t.subject, t.object)}:
                 long = self._carried.get(key(m))
@@ -179,6 +182,19 @@ class Canonicalizer:
                     longs += [] if self._each else [self._same[key(m)]]  # named so even if no triple names it (in
                     # one document only: across a corpus one "Washington" is no person's surname)
         return longs
+
+    def _titled(self, results: Sequence[Any]) -> None:
+        """A person named in full in this document, written elsewhere in it with a title before or post-nominal
+        letters after ("Dr Helen Achterberg MCIfA" in a staff table, "Helen Achterberg" as the report's author): one
+        person."""
+        fulls = {k: n for names in self._people.values() for k, n in names.items()}
+        for m in {self._strip(x) for r in results for t in r.triples for x in (t.subject, t.object)}:
+            words = m.split()
+            core = words[1:] if len(words) > 2 and _TITLE_WORD.fullmatch(words[0]) else words
+            core = core[:-1] if len(core) > 2 and letters(core[-1]) else core
+            full = fulls.get(key(" ".join(core))) if core != words else None
+            if full and key(m) not in self._same:
+                self._same[key(m)], self._short[key(m)] = full, m
 
     def add(self, mentions: Iterable[str]) -> None:
         """Learn canonical names for new mentions: the most frequent clean spelling of a key, a surname-first

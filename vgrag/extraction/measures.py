@@ -73,9 +73,12 @@ def measure(tok: Tok) -> str | None:
 
 
 def letters(text: str) -> bool:
-    """Post-nominal letters after a person's name ("KC", "MRICS", "FRICS", "MW"): an all-capital word of 2-6
-    letters that is not a Roman numeral ("Henry VIII")."""
-    return text.isalpha() and text.isupper() and 2 <= len(text) <= 6 and not set(text) <= set("IVXLCDM")
+    """Post-nominal letters after a person's name ("KC", "MRICS", "FRICS", "MW", "MCIfA", "PhD"): a word of 2-7
+    letters, capital first, with at least two capitals and no more small letters than capitals (not "McCain"), and
+    not a Roman numeral ("Henry VIII")."""
+    up = sum(c.isupper() for c in text)
+    return text.isalpha() and text[:1].isupper() and 2 <= len(text) <= 7 and up >= max(2, len(text) - up) and \
+        not set(text) <= set("IVXLCDM")  # fmt: skip
 
 
 def named_before(tok: Tok, ent_of: dict[int, Any]) -> Tok | None:

@@ -101,8 +101,9 @@ def title_words(docs: Any, noun: Any = lambda w: False) -> frozenset[str]:
                 continue
             run = []
             for w in doc[t.i + 1 : t.i + 1 + _NAME_WORDS]:
-                if not (w.is_alpha and w.text[:1].isupper() and (w.pos_ == "PROPN" or w.i in named)):
-                    break
+                if not (w.is_alpha and w.text[:1].isupper() and (w.pos_ == "PROPN" or w.i in named)) or \
+                        run and letters(w.text):  # "Mira Kowalczyk MCIfA": letters after the name are none of it
+                    break  # fmt: skip
                 run.append(w.text)
             if t.pos_ != "PROPN" or not run:
                 stray.add(t.text)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..documents.tables import is_date, parse_row
 from ..models import Triple
+from .measures import letters
 from .entities import key
 
 _BREAK = re.compile(r"\n\s*\n")
@@ -78,7 +79,14 @@ def table_facts(text: str) -> tuple[str, list[Triple]]:
 # ---------- one field on its own line: "Case officer: Alan Whitcombe, Principal Planning Officer"
 
 _LABEL = re.compile(r"([A-Z][^\W\d_]*(?:[ -][^\W\d_]+){0,3}): +(?=\S)")  # a label of 1-4 words, then ": "
-_NAME_ENDS = {",", "(", ";", ".", "–", "—"}  # what may follow the name a field's value starts with
+_NAME_ENDS = {",", "(", ";", ".", "–", "—"}
+
+
+def is_field(line: str) -> bool:
+    """Whether a line is a "Label: value" field already ("Conductor: Maren Holtby")."""
+    return _LABEL.match(line) is not None
+
+  # what may follow the name a field's value starts with
 _LEAD = 2  # capitalised words before the name's NER span ("Cllr" of "Cllr Diane Ashworth", "Dr.")
 
 
@@ -104,17 +112,23 @@ def field_facts(doc: Any, arg: Any, topic: str, titled: Any) -> tuple[list[Tripl
         if m is None:
             continue
         k = bisect_left(ent_starts, m.end(1))  # an entity overlapping the label starts before its end
-        if k and ents[k - 1].end_char > m.start(1):
-            continue
+        named_label = bool(k and ents[k - 1].end_char > m.start(1))
         span = _value_name(doc, starts, ents[k] if k < len(ents) else None, m.end(), para_end)
         if span is None:
             continue
-        after = next((t for t in doc[span.end :] if not t.is_space), None)
+        after = next((t for t in doc[span.end :] if not t.is_space and not letters(t.text)), None)  # "… MCIfA,"
         if after is not None and after.idx < para_end and after.text not in _NAME_ENDS and after.pos_ != "CCONJ":
             continue
+        if named_label and text[span.end_char : para_end].strip(" .*†‡"):
+            continue  # a name as the label, then more than one name: a speaker's line ("Ruth Okafor: Thanks, …"),
+            # not a cast list's "Tatyana: Lena Marwick"
         name = arg(span.root)
         if name is not None and name.node and key(name.text) != key(topic):
-            out.append(Triple(topic, _predicate(m.group(1)), name.text))
+            label = m.group(1)
+            named = any(t.ent_type_ for t in doc[bisect_left(starts, m.start(1)) : bisect_left(starts, m.end(1))])
+            pred = label if named else label.lower() if label.istitle() else _predicate(label)  # a name keeps its
+            # capitals ("Tatyana: Lena Marwick" of a cast list), a title-case label is lower-cased ("Lighting Designer")
+            out.append(Triple(topic, pred, name.text))
             if len(name.text.split()) > 1 and (getattr(span, "label_", "") == "PERSON" or titled(span[0]) or
                                                span.start > 0 and titled(doc[span.start - 1])):  # fmt: skip
                 persons.append(name.text)

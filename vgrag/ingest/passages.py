@@ -14,6 +14,7 @@ from ..documents.sources import InputError, base_name, clean_file_name, document
 from ..documents.structure import heading_name
 from ..documents.topics import section_topics
 from ..documents.triple_files import ImportedPassage
+from ..extraction.tables import is_field
 from ..extraction.tags import tag_sentences
 from ..nlp import load_spacy
 from ..storage.schema import COLUMNS, SENTENCES, TEXT, has_column
@@ -125,7 +126,7 @@ def parse_text(sentences: Sequence[str], heads: dict[str, list[str]], label: str
         para = next((p for p in heads.get(s.split(" ", 1)[0], ()) if p.startswith(s)), None)
         starts = i and para is not None and (not _ENDED.search(sentences[i - 1]) or row or parse_row(para))
         row = bool(para and parse_row(para)) if para is not None else row
-        if label and para == s and not _ENDED.search(s) and not parse_row(para):
+        if label and para == s and not _ENDED.search(s) and not parse_row(para) and not is_field(s):
             s = f"{label}: {s}"
         out.append(("\n\n" if starts else " ") + s if i else s)
     return "".join(out)
