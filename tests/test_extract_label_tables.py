@@ -119,3 +119,10 @@ def test_an_indefinite_article_is_no_word_of_a_name():
     found = OfflineExtractor().extract_many([text], ["Harwick Archaeology"])[0].triples
     names = {x for t in found for x in (t.subject, t.object)}
     assert "Site of Special Scientific Interest" in names and not any(n.startswith("a ") for n in names)
+
+
+def test_a_numbered_first_column_names_its_rows_by_the_header():
+    rows = [["Trench", "Size (m)", "Supervisor"], ["1", "30 × 20", "Sunita Rao"], ["2", "25 × 25", "Callum Dreyer"]]
+    assert table_lines(rows) == ["Trench: Trench 1; Size (m): 30 × 20; Supervisor: Sunita Rao.",
+                                 "Trench: Trench 2; Size (m): 25 × 25; Supervisor: Callum Dreyer."]  # fmt: skip
+    assert table_lines([["Year", "Winner"], ["2019", "Ann Lee"], ["2019", "Bo Diaz"]])[0].startswith("Winner: Ann Lee")

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 _NUMBER = re.compile(r"[-+−]?[£$€¥]?\d[\d,]*(?:\.\d+)?\s*%?")  # a count, amount or share: a cell's value, no name
+_SERIAL = re.compile(r"\d{1,4}[A-Za-z]?")  # a row's number in a numbered column ("4", "12b")
 _FIELD = re.compile(r"([^\s:;][^:;]{0,59}?): (.+)", re.S)
 _DATE_FORMATS = ("%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%d/%m/%Y", "%d.%m.%Y", "%Y/%m/%d")
 _DATE_SHAPE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2} [^\W\d_]{3,9} \d{4}|[^\W\d_]{3,9} \d{1,2}, \d{4}")
@@ -123,6 +124,11 @@ def table_lines(rows: Sequence[Sequence[str]], header: bool | None = None) -> li
         return ["; ".join(_cell(x) for x in r if _cell(x)) for r in rows]
     head, body = [_header(x) for x in rows[0]], rows[1:]
     key = key_column(body)
+    named = all(key < len(r) and _shape(r[key])[1:] == (True, False) for r in body)  # a column of capitalised names
+    if not named and head[0].isalpha() and all(_SERIAL.fullmatch(r[0].strip()) for r in body) and \
+            len({r[0].strip() for r in body}) == len(body):  # fmt: skip
+        body, key = [[f"{head[0]} {r[0].strip()}", *r[1:]] for r in body], 0  # "Trench | 4 | …": Trench 4 (but a
+        # league table's rows are its teams, not "Rank 1")
     return [t for t in (row_text(head, r, key) for r in body) if t]
 
 
