@@ -202,7 +202,7 @@ and taught at the Leeds School of Art until 2019. Her series *Low Tide* was shor
 
 ### Kwame Ofori-Atta \xe2\x80\x94 sculptor
 
-Kwame Ofori-Atta grew up in Kumasi. He studied at the Slade and has shown at the Baltic in Gateshead.
+Born in Kumasi, Kwame Ofori-Atta studied at the Slade. In 2019 he showed at the Baltic in Gateshead.
 """
 
 
@@ -225,4 +225,5 @@ def test_her_facts_in_her_biography_are_hers():
     facts = {(t.subject, t.predicate, t.object) for r in found for t in r.triples}
     assert ("Odile Marchetti", "moved to", "Leeds") in facts
     assert ("Kwame Ofori-Atta", "studied at", "Slade") in facts
+    assert ("Kwame Ofori-Atta", "born in", "Kumasi") in facts  # a predicate is no sentence: "Born" is lower-cased
     assert not any(t[0].startswith("Harrowgate") and t[2] in ("Leeds", "Slade") for t in facts)

@@ -239,14 +239,14 @@ class ClauseReader:
         """(predicate, argument token) of a verb's own objects, prepositional and agent arguments."""
         out: list[tuple[str, Tok]] = []
         neg = "not " if denies(verb) else ""
-        base = f"{neg}{verb.text} {particle(verb)}".strip()
+        base = f"{neg}{verb.lower_} {particle(verb)}".strip()  # "Born in Łódź": "born in"
         for c in verb.children:
             if c.dep_ in OBJ and c.pos_ != "ADP":
                 out += [(base, o) for o in coordinated(c)]
             elif (c.dep_ in ("prep", "agent") or c.pos_ == "ADP") and not in_name(c, self.ent_of) and \
                     not not_taken(c):  # "played for X", not "instead of X"  # fmt: skip
                 # parsed as a dative: a preposition (not the "v" of "Hadley v Baxendale": a word of a name)
-                word = "by" if c.dep_ == "agent" else c.text
+                word = "by" if c.dep_ == "agent" else c.lower_
                 for p in c.children:
                     if p.dep_ == "pobj":
                         out += [(f"{base} {word}", o) for o in coordinated(p)]
@@ -282,13 +282,13 @@ class ClauseReader:
         if not args:  # "directed and produced by X": the first verb shares the last one's arguments
             for other in verb.conjuncts:
                 if other.i > verb.i and not any(c.dep_ in SUBJ for c in other.children):
-                    base = other.text
-                    args = [(verb.text + p[len(base) :], o) for p, o in self.arguments(other) if p.startswith(base)]
+                    base = other.lower_
+                    args = [(verb.lower_ + p[len(base) :], o) for p, o in self.arguments(other) if p.startswith(base)]
                     if args:
                         break
         pairs: list[tuple[str, Arg]] = []
         years: list[str] = []
-        verb_base = verb.text
+        verb_base = verb.lower_
         for pred, tok in args:
             for p, a in self.expand(pred, tok, verb_base):
                 if a.kind == "year":  # a year is an attribute of the fact, not a word of its predicate
@@ -332,7 +332,7 @@ class ClauseReader:
         for c in tok.children:
             if c.dep_ != "prep" or (not common and c.lower_ == "of"):
                 continue
-            inner_pred = f"{pred} {head} {c.text}" if common else f"{verb_base} {c.text}"
+            inner_pred = f"{pred} {head} {c.lower_}" if common else f"{verb_base} {c.lower_}"
             for p in c.children:
                 if p.dep_ == "pobj":
                     for o in coordinated(p):
