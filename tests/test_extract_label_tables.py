@@ -126,3 +126,13 @@ def test_a_numbered_first_column_names_its_rows_by_the_header():
     assert table_lines(rows) == ["Trench: Trench 1; Size (m): 30 × 20; Supervisor: Sunita Rao.",
                                  "Trench: Trench 2; Size (m): 25 × 25; Supervisor: Callum Dreyer."]  # fmt: skip
     assert table_lines([["Year", "Winner"], ["2019", "Ann Lee"], ["2019", "Bo Diaz"]])[0].startswith("Winner: Ann Lee")
+
+
+@needs_spacy
+def test_a_place_a_topic_is_named_after_is_the_place():
+    text = ("Dunmere Rowing Club was founded in 1884. Its boathouse stands on the quay in Dunmere, below the old "
+            "bridge. The club races at Henley every summer.")
+    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [
+        "Dunmere Rowing Club"])[0].triples}  # fmt: skip
+    assert any(o == "Dunmere" for _, _, o in found), found
+    assert not any(s == o for s, _, o in found)

@@ -28,7 +28,7 @@ from .parse import triple
 from .persons import bound_person, person_in_apposition
 from .pronouns import antecedent, definite, silent_antecedent
 from .shapes import (SUBJ, acts_on_topic, bracketed, coordinated, denied, denies, opens_clause, imperative, in_name,
-                     lost_subject, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
+                     lost_subject, named_after, not_taken, negated, unasserted, particle, title_named)  # fmt: skip
 
 Tok = Any  # a spaCy Token (spaCy is imported lazily by nlp.load_spacy)
 
@@ -92,7 +92,8 @@ class ClauseReader:
         about the town council."""
         if self.topic_words and text != self.topic:
             words = _content(text)
-            short = bool(words) and words <= self.topic_words and _content(self.topic.split()[0]) <= words
+            short = bool(words) and words <= self.topic_words and _content(self.topic.split()[0]) <= words and \
+                not named_after(self.topic, text, self.ent_of.get(tok.i))  # fmt: skip
             lead = tok.i in self.lead or tok.head.i in self.lead
             if (short or words & self.topic_words and lead) and not acts_on_topic(tok, words, self.topic_words):
                 return Arg(self.topic, "name")  # not "Kingsmere Athletic … beat Harbourside Rovers" under

@@ -42,6 +42,14 @@ def title_named(title: str, text: str, written: str = "") -> str:
     return title
 
 
+def named_after(topic: str, text: str, ent: Any) -> bool:
+    """Whether a place (`ent`, NER's span of `text`) is what the topic is named after, not the topic shortened
+    ("grew up in Vellmoor" under "Vellmoor Opera Company", "Manchester" under "Manchester United"): the topic is
+    its name and more capitalised words (not "Tucson" of "Tucson, Arizona")."""
+    rest = topic[len(text) :] if topic.startswith(text) else ""
+    return ent is not None and ent.label_ in ("GPE", "LOC", "FAC") and rest[:1] == " " and rest[1:2].isupper()
+
+
 def negated(tok: Tok) -> bool:
     """Whether an argument is denied by its determiner ("has no branch in Leeds"), as "not" denies a verb."""
     return any(c.dep_ == "det" and c.lower_ == "no" for c in tok.children)
