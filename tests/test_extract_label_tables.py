@@ -136,3 +136,13 @@ def test_a_place_a_topic_is_named_after_is_the_place():
         "Dunmere Rowing Club"])[0].triples}  # fmt: skip
     assert any(o == "Dunmere" for _, _, o in found), found
     assert not any(s == o for s, _, o in found)
+
+
+@needs_spacy
+def test_the_role_of_a_named_thing_is_no_topic():
+    text = ("The Harwick Players announced a cast change on 2 May. The role of Macbeth will now be played by Idris "
+            "Mensah, who joins rehearsals on Monday.")
+    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [
+        "Harwick Players"])[0].triples}  # fmt: skip
+    assert ("role of Macbeth", "played by", "Idris Mensah") in found, found
+    assert not any(s == "Harwick Players" and o == "Idris Mensah" for s, _, o in found)

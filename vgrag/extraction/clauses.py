@@ -23,7 +23,7 @@ from .aboutness import Aboutness, content as _content
 from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers, written_title,
                        point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
-from .owner import copula_owner
+from .owner import copula_owner, of_name
 from .parse import triple
 from .persons import bound_person, person_in_apposition
 from .pronouns import antecedent, definite, silent_antecedent
@@ -197,6 +197,8 @@ class ClauseReader:
                  and n.kind == "name"]  # fmt: skip
         if named:  # "her first novel, "The Orange Eats Creeps", was published …"
             return self.arg(named[0])
+        if a.kind == "generic" and (of := of_name(self, tok)) is not None:  # "The role of Onegin will be sung by …"
+            return Arg(f"{a.text} of {of.text}", "phrase")  # the role, not the text's topic
         if a.kind == "generic" and self.topic:
             if not self.about.silent and any(c.lower_ in ("the", "this") for c in tok.children) or \
                     self.about.anaphor(tok):  # fmt: skip

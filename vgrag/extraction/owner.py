@@ -35,3 +35,10 @@ def copula_owner(reader: Any, verb: Tok) -> tuple[str, str] | None:
     if reader.topic and any(c.lower_ == "the" for c in subj.children) and _content(what) - reader.topic_words:
         return reader.topic, what
     return None
+
+
+def of_name(reader: Any, tok: Any) -> Any | None:
+    """The name a bare common noun is "of" ("role" of "the role of Onegin"), read by the clause reader, if any."""
+    of = [p for c in tok.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children if p.dep_ == "pobj"]
+    name = reader.arg(of[0]) if len(of) == 1 else None
+    return name if name is not None and name.kind == "name" else None
