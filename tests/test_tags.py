@@ -171,3 +171,14 @@ def test_an_offline_bench_graph_takes_its_names_from_the_extractions_parse(graph
     (p,) = graph.passages_of_doc(graph.documents.all()[0].id)
     ss, tags = decode_sentences(p.text, p.sentences)
     assert len(ss) == 2 and None not in tags and "Ada Quell" in dict(tags[0])
+
+
+def test_a_sentence_is_not_cut_inside_a_bracket():
+    from vgrag.text import split_sentences
+
+    text = ("In Trench 3, storage pit [3012] was 1.4 m across and held burnt grain. The brooch came from the upper "
+            "fill (4004) of ditch [4003]. An unclosed ( bracket does not swallow the paragraph. Nor this sentence.")
+    sents = split_sentences(text)
+    assert sents[0] == "In Trench 3, storage pit [3012] was 1.4 m across and held burnt grain."
+    assert "The brooch came from the upper fill (4004) of ditch [4003]." in sents
+    assert sents[-1] == "Nor this sentence."

@@ -6,7 +6,8 @@ import hashlib
 import re
 import zlib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .nlp import load_spacy
 
@@ -139,9 +140,25 @@ def _segment(paragraphs: list[str]) -> list[list[str]]:
     prose = [p for p in paragraphs if not repetitive(p)]  # the rest is cut at spaces: no model reads it
     docs = iter(senter.pipe((nlp.make_doc(p) for p in prose), batch_size=64))  # type: ignore[attr-defined]
     return [
-        _cut(p) if repetitive(p) else [x for x in (_SPACE.sub(" ", s.text).strip() for s in next(docs).sents) if x]
+        _cut(p) if repetitive(p) else [x for x in (_SPACE.sub(" ", t).strip() for t in _mend(p, next(docs).sents)) if x]
         for p in paragraphs
     ]
+
+
+def _mend(text: str, sents: Iterable[Any]) -> list[str]:
+    """The sentences' texts, those the segmenter cut inside a bracket joined again: "storage pit [" and "3012] was
+    1.4 m across" (a piece that opens more brackets than it closes goes on in the next)."""
+    spans: list[list[int]] = []
+    for s in sents:
+        if spans and _open(text[spans[-1][0] : spans[-1][1]]) and any(c in s.text for c in ")]"):  # (closed there)
+            spans[-1][1] = s.end_char
+        else:
+            spans.append([s.start_char, s.end_char])
+    return [text[a:b] for a, b in spans]
+
+
+def _open(piece: str) -> bool:
+    return piece.count("[") + piece.count("(") > piece.count("]") + piece.count(")")
 
 
 PROSE_RATIO = 8.0  # compressed-size ratio above which a text is not prose (prose: at most 2.9, see `repetitive`)
