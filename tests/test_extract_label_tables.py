@@ -146,3 +146,12 @@ def test_the_role_of_a_named_thing_is_no_topic():
         "Harwick Players"])[0].triples}  # fmt: skip
     assert ("role of Macbeth", "played by", "Idris Mensah") in found, found
     assert not any(s == "Harwick Players" and o == "Idris Mensah" for s, _, o in found)
+
+
+@needs_spacy
+def test_a_names_number_is_part_of_it():
+    text = ("Each object was given a small find (SF) number. The bone comb SF 41 came from the boundary ditch at "
+            "Harrow Leys. The antler pin SF 7 came from the hearth of the kiln.")
+    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [""])[0].triples}
+    names = {x for s, _, o in found for x in (s, o)}
+    assert "SF 41" in names and "small find" not in names, found  # not the abbreviation's long form, number lost

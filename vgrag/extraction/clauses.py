@@ -20,8 +20,8 @@ from typing import Any
 
 from ..models import Triple
 from .aboutness import Aboutness, content as _content
-from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers, written_title,
-                       point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
+from .mentions import (MONTH, description_start, determiner, honorific, item_span, modifiers, numbered,
+                       written_title, point_date, post_nominal, proper, quantified, quoted_spans)  # fmt: skip
 from .measures import measure, measure_end, named_before, unit
 from .owner import copula_owner, of_name
 from .parse import triple
@@ -148,7 +148,8 @@ class ClauseReader:
         if quantified(tok):  # "many genres", "several other proteins", "the first time", "the former Mayor"
             return Arg(tok.lemma_ if tok.tag_ == "NNS" else tok.text, "generic")
         keep = modifiers(tok, MODIFIERS, PERSONAL | {"his", "its", "their", "her"})
-        start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), tok.i + 1, tok.i)
+        end = tok.i + 1 + numbered(tok)  # "SF 22", "Trench 3"
+        start, end = item_span(self.doc, min([tok.i] + [c.left_edge.i for c in keep]), end, tok.i)
         noun = not proper(tok)  # a common noun: its phrase is a description
         if noun:  # a comma ends what came before a description ("11:52 UTC, card payments failed")
             start = max([start] + [i + 1 for i in range(start, end) if self.doc[i].text == ","])

@@ -162,6 +162,14 @@ def modifiers(tok: Tok, deps: set[str], skip: set[str]) -> list[Tok]:
                                               c.children))]  # fmt: skip
 
 
+def numbered(tok: Tok) -> int:
+    """1 when a proper noun's number follows it as part of its name ("SF 22", "Trench 3", "Room 101"), else 0; not
+    a year ("South Dakota Rodeo 2003" is two cells of a flattened table)."""
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    return int(proper(tok) and nxt is not None and nxt.head.i == tok.i and nxt.dep_ == "nummod" and
+               not re.fullmatch(r"1\d{3}|20\d\d", nxt.text))  # fmt: skip
+
+
 def proper(tok: Tok) -> bool:
     """A proper noun as written: the tagger's PROPN, but not a lower-case word ("maps department", "tornado
     outbreaks": English writes names with a capital). Used for the words of a phrase; a single word the tagger
