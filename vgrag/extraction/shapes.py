@@ -193,13 +193,29 @@ def bracketed(tok: Tok) -> bool:
 def coordinated(tok: Tok) -> list[Tok]:
     """A token, its conjuncts and the names in apposition to them ("in Rome, Italy")."""
     out = []
-    for t in [tok, *(c for c in tok.conjuncts if opens_clause(c) is None)]:
-        named = [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c)]
+    for t in [tok, *(c for c in tok.conjuncts if opens_clause(c) is None and not role_of(tok, c))]:
+        named = [c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN" and not bracketed(c) and
+                 not role_of(t, c)]  # fmt: skip
         if t.pos_ != "NOUN" or not any(restrictive(t, c) for c in named):  # "in B R Chopra's hit television series
             out.append(t)  # "Mahabharat"": the title is what is meant; "a Canadian journalist, X" is both
         out += joined_names(t) if t.pos_ == "PROPN" else []
         out += named
     return out
+
+
+def role_of(person: Tok, appos: Tok) -> bool:
+    """Whether a capitalised phrase in apposition to a person's name (or parsed as its conjunct) is the person's
+    role ("approved by Rosalind Tate, County Archaeologist, …": one approver): its words up to its head are all
+    common nouns of the language, written with capitals."""
+    if not person.ent_type_ == "PERSON":
+        return False
+    from ..nlp import load_spacy
+    from .roles import noun_table
+
+    nlp = load_spacy()
+    noun = noun_table(nlp) if nlp is not None else (lambda w: False)
+    words = [w for w in appos.subtree if w.i <= appos.i and w.is_alpha]
+    return bool(words) and all(w.text[:1].isupper() and noun(w.lower_) for w in words)
 
 
 def opens_clause(tok: Tok) -> Tok | None:

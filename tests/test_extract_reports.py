@@ -1,0 +1,28 @@
+"""Report-style prose (issue #31; walk24's excavation report): a person's capitalised role written after the name
+is the person's role, not a second person or body doing the same thing."""
+
+from __future__ import annotations
+
+import pytest
+
+from vgrag.extraction.extract import OfflineExtractor
+from vgrag.nlp import load_spacy
+
+pytestmark = pytest.mark.skipif(load_spacy() is None, reason="spaCy model en_core_web_sm not installed")
+
+
+def facts(text: str, topic: str) -> set[tuple[str, str, str]]:
+    return {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [topic])[0].triples}
+
+
+def test_a_role_after_a_name_is_no_second_agent():
+    found = facts("The survey plan was approved by Rosalind Tate, County Archaeologist, Westmarch County Council. "
+                  "The prize was presented by Anna Reid, Chief Executive of the trust.", "Mill Ings survey")
+    agents = {o for _, p, o in found if p.endswith(" by")}
+    assert {"Rosalind Tate", "Anna Reid"} <= agents, found
+    assert not agents & {"County Archaeologist", "Chief Executive"}, found
+
+
+def test_places_in_apposition_are_still_each_a_place():
+    found = facts("The orchestra toured Rome, Italy and Paris, France in 2019.", "Harwick Sinfonia")
+    assert {o for _, p, o in found if p == "toured"} >= {"Rome", "Italy", "Paris", "France"}, found
