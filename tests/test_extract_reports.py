@@ -26,3 +26,25 @@ def test_a_role_after_a_name_is_no_second_agent():
 def test_places_in_apposition_are_still_each_a_place():
     found = facts("The orchestra toured Rome, Italy and Paris, France in 2019.", "Harwick Sinfonia")
     assert {o for _, p, o in found if p == "toured"} >= {"Rome", "Italy", "Paris", "France"}, found
+
+
+FINDS = b"""<html><body><h1>Harrow Leys evaluation</h1>
+<h2>Finds</h2>
+<table>
+<tr><th>Material</th><th>Count</th><th>Assessed by</th></tr>
+<tr><td>Animal bone</td><td>212</td><td>R. Okonkwo</td></tr>
+<tr><td>Plant remains</td><td>14 samples</td><td>Dr T. Breen</td></tr>
+</table>
+<h2>Environment</h2>
+<p>Breen identified charred spelt in the kiln. Okonkwo found cattle and sheep bones in the ditch.</p>
+</body></html>"""
+
+
+def test_people_a_table_names_by_initials_are_the_surnames_written_later(graph, embedder):
+    from vgrag.extraction.extract import OfflineExtractor as Offline
+    from vgrag.ingest import ingest_documents
+
+    ingest_documents(graph, embedder, Offline(), [("finds.html", FINDS)])
+    names = {e.name for e in graph.iter_entities()}
+    assert {"T. Breen", "R. Okonkwo"} <= names, names
+    assert not names & {"Breen", "Okonkwo", "Dr T. Breen"}, names

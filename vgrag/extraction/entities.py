@@ -162,7 +162,7 @@ class Canonicalizer:
                 if _HONORIFIC.match(full) or _role_word(full) in roles:
                     continue  # "Ms Okonjo", "Sergeant Achebe": a surname with a title or role, not a full name
                 self._people.setdefault(key(full.split()[-1]), {})[key(full)] = full
-        self._titled(results)
+        longs += self._titled(results)
         for r in results:  # an abbreviation only another document defines
             for m in {self._strip(x) for t in r.triples for x in (t.subject, t.object)}:
                 long = self._carried.get(key(m))
@@ -183,11 +183,11 @@ class Canonicalizer:
                     # one document only: across a corpus one "Washington" is no person's surname)
         return longs
 
-    def _titled(self, results: Sequence[Any]) -> None:
+    def _titled(self, results: Sequence[Any]) -> list[str]:
         """A person named in full in this document, written elsewhere in it with a title before or post-nominal
         letters after ("Dr Helen Achterberg MCIfA" in a staff table, "Helen Achterberg" as the report's author): one
         person."""
-        fulls = {k: n for names in self._people.values() for k, n in names.items()}
+        fulls, out = {k: n for names in self._people.values() for k, n in names.items()}, []
         for m in {self._strip(x) for r in results for t in r.triples for x in (t.subject, t.object)}:
             words = m.split()
             core = words[1:] if len(words) > 2 and _TITLE_WORD.fullmatch(words[0]) else words
@@ -195,6 +195,8 @@ class Canonicalizer:
             full = fulls.get(key(" ".join(core))) if core != words else None
             if full and key(m) not in self._same:
                 self._same[key(m)], self._short[key(m)] = full, m
+                out.append(full)
+        return out
 
     def add(self, mentions: Iterable[str]) -> None:
         """Learn canonical names for new mentions: the most frequent clean spelling of a key, a surname-first

@@ -104,7 +104,7 @@ class OfflineExtractor:
             brackets.append(tuple(bracketed_abbreviations(doc, reader.arg)) + tuple(said))
             out.append(Extraction(triples, names, error=None if triples else NO_TRIPLES, named=named,
                                   defined=(*defined_abbreviations(doc.text), *defined_terms(doc, reader.arg)),
-                                  people=tuple(dict.fromkeys(people(doc) + tuple(listed))),
+                                  people=tuple(dict.fromkeys(people(doc) + tuple(listed) + initialled(table))),
                                   roles=role_evidence(doc, honorific, self._noun, title)))  # fmt: skip
         clean_names = Canonicalizer(each_text=True).apply(out)  # no leading article, markers, repeated titles
         # an abbreviation in brackets whose letters are not the name's initials ("Halvorsen Therapeutics (HTX)") is
@@ -123,6 +123,16 @@ def people(doc: Any) -> tuple[str, ...]:
         if ent.label_ == "PERSON" and len(span) > 1 and all(t.text[:1].isupper() for t in span if t.is_alpha):
             out.append(span.text)
     return tuple(dict.fromkeys(out))
+
+
+_INITIALLED = re.compile(r"(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.? )?((?:[A-Z]\. ?){1,3}[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)")
+
+
+def initialled(table: Sequence[Triple]) -> tuple[str, ...]:
+    """The people a table's cells name by initials and surname ("T. Breen", "Dr M. Okafor" → "M. Okafor"), which
+    no parse reads (a table's rows are facts, not sentences): a later surname alone is one of them."""
+    cells = (x for t in table for x in (t.subject, t.object))
+    return tuple(dict.fromkeys(m.group(1) for c in cells if (m := _INITIALLED.fullmatch(c))))
 
 
 def pool_topics(readers: list[ClauseReader]) -> list[ClauseReader]:
