@@ -48,3 +48,29 @@ def test_people_a_table_names_by_initials_are_the_surnames_written_later(graph, 
     names = {e.name for e in graph.iter_entities()}
     assert {"T. Breen", "R. Okonkwo"} <= names, names
     assert not names & {"Breen", "Okonkwo", "Dr T. Breen"}, names
+
+
+TRENCHES = b"""<html><body><h1>Harrow Leys evaluation</h1>
+<table>
+<tr><th>Trench</th><th>Size (m)</th><th>Supervisor</th></tr>
+<tr><td>1</td><td>30 x 20</td><td>Nadia Sorensen</td></tr>
+<tr><td>2</td><td>25 x 25</td><td>Callum Dreyer</td></tr>
+</table></body></html>"""
+REGISTER = b"""<html><body><h1>Harrow Leys: finds register</h1>
+<table>
+<tr><th>SF</th><th>Trench</th><th>Count</th><th>Object</th></tr>
+<tr><td>SF 4</td><td>2</td><td>3</td><td>Bone comb</td></tr>
+<tr><td>SF 9</td><td>1</td><td>12</td><td>Iron nails</td></tr>
+</table></body></html>"""
+
+
+def test_a_registers_trench_number_is_the_reports_trench(graph, embedder):
+    from vgrag.extraction.extract import OfflineExtractor as Offline
+    from vgrag.ingest import ingest_documents
+
+    ingest_documents(graph, embedder, Offline(), [("trenches.html", TRENCHES)])
+    ingest_documents(graph, embedder, Offline(), [("register.html", REGISTER)])
+    found = {(r.subject, r.predicate, r.object) for r in graph.iter_relations()}
+    assert ("Trench 2", "supervisor", "Callum Dreyer") in found
+    assert ("SF 4", "trench", "Trench 2") in found and ("SF 9", "trench", "Trench 1") in found
+    assert ("SF 4", "count", "3") in found  # no "Count 3" anywhere: a number stays a number

@@ -25,7 +25,8 @@ _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
 _HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
 _TITLE_WORD = re.compile(r"[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2}")  # "Dr.", "Dr", "Mrs"
-_PLACES = {"GPE", "LOC", "FAC"}  # spaCy's labels of places
+_PLACES = {"GPE", "LOC", "FAC"}
+_SERIAL = re.compile(r"\d{1,4}[A-Za-z]?")  # spaCy's labels of places
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 
@@ -247,11 +248,22 @@ class Canonicalizer:
                 self._alias(target, {self._short[short]} - {target})
         out = []
         for r in results:
-            named = ((clean_triple((self.name(t.subject), t.predicate, self.name(t.object))), t) for t in r.triples)
+            named = ((clean_triple((self.name(t.subject), t.predicate, self._serial(t.predicate, self.name(
+                t.object)))), t) for t in r.triples)  # fmt: skip
             triples = tuple(dict.fromkeys(replace(c, when=t.when) if t.when else c for c, t in named if c))
             triples += self._role_facts(r, triples)
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
+
+    def _serial(self, predicate: str, value: str) -> str:
+        """A bare number under a one-word label ("trench | 3" of a finds register) as the thing the label and number
+        name where this ingest or the graph has it ("Trench 3", a row of the report's trench table); else as is."""
+        if not (_SERIAL.fullmatch(value) and predicate.isalpha()):
+            return value
+        named = f"{predicate[:1].upper()}{predicate[1:]} {value}"
+        if key(named) in self.names:
+            return self.names[key(named)]
+        return (self._known([named]).get(named) if self._known else None) or value
 
     def _role_facts(self, result: Any, triples: tuple[Any, ...]) -> tuple[Any, ...]:
         """(name, is, role) for the roles of two or more words cut off a name a text mentions ("Chief Fire Officer
