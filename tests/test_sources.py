@@ -324,3 +324,18 @@ def test_a_script_or_style_inside_markdown_is_dropped_like_the_html_readers():
     page = b"<h1>Kiosk notes</h1><p>In 2023. <script>alert(1)</script> It works.</p>"
     (html,) = document_sections("notes.html", page)
     assert "alert" not in html.text
+
+
+def test_a_docx_line_break_and_tab_keep_words_apart():
+    import io
+    import zipfile
+
+    body = ('<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Dr Miriam Okafor, '
+            'finds specialist</w:t><w:br/><w:t>Report prepared for Tarn Valley Archaeology</w:t></w:r></w:p>'
+            '<w:p><w:r><w:t>Site code:</w:t><w:tab/><w:t>BFC24</w:t></w:r></w:p>')
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", f'<w:document xmlns:w="x"><w:body>{body}</w:body></w:document>')
+    text = "\n".join(s.text for s in document_sections("appendix.docx", out.getvalue()))
+    assert "specialist\nReport prepared" in text and "specialistReport" not in text
+    assert "Site code: BFC24" in text

@@ -12,6 +12,8 @@ from .inputs import MAX_UNPACKED_MB, InputError, clean_text
 from .structure import Section, drop_code
 from .tables import table_lines
 
+_BREAK = re.compile(r"<w:(?:br|cr)(?:\s[^>]*)?/>")  # a line or page break inside a paragraph
+_TAB = re.compile(r"<w:tab/>")  # a run's tab (not the tab stops of <w:tabs>, which carry attributes)
 _DOCX_HEADING = re.compile(r'<w:pStyle w:val="(?:Heading|heading ?)(\d)"')
 
 
@@ -93,7 +95,9 @@ def docx_sections(data: bytes, name: str) -> list[Section]:
 
 
 def _text(para: str) -> str:
-    """A paragraph's text: its runs' <w:t> joined."""
+    """A paragraph's text: its runs' <w:t> joined, a line break (<w:br/>, <w:cr/>) as a new line and a tab as a
+    space ("… finds specialist⏎Report prepared for …" is not "specialistReport")."""
+    para = _BREAK.sub("<w:t>\n</w:t>", _TAB.sub("<w:t> </w:t>", para))
     runs = (re.sub(r"^<w:t[^>]*>|</w:t>$", "", t) for t in _elements(para, r"<w:t[ >]", "</w:t>"))
     return html.unescape("".join(runs)).strip()
 
