@@ -1,0 +1,77 @@
+"""A step's drawing as a class sees it projected from a 1280×720 screen: every node of the travel guide's hop 1
+inside the room the Ask page's frame has there at the readable scale (session 24: 26–28 of its 32 nodes were in
+view), and every label's colour readable against the white frame (the faded grey was 2.8:1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from vgrag.present.layout import BELOW_PX, CHAR_PX, DOT_PX, DOTS_PX, EDGE_LABEL_CHARS, HALF_LINE_PX, ROOM, _crowded
+from vgrag.present.layout import layout, short_label
+
+GUIDE = Path(__file__).parent / "fixtures" / "guide_hop1_layout.json"
+
+
+def _extent(pos: dict, names: list[str]) -> tuple[float, float]:
+    """Width and height of the drawing's dots and label lines (layout px, scale 1)."""
+    xy = np.array([pos[n] for n in names])
+    half = np.maximum(np.array([len(short_label(n)) * CHAR_PX / 2 for n in names]), DOT_PX)
+    return (xy[:, 0] + half).max() - (xy[:, 0] - half).min(), (
+        (xy[:, 1] + BELOW_PX + HALF_LINE_PX).max() - (xy[:, 1] - DOT_PX).min()
+    )
+
+
+def test_a_hops_wave_fits_the_room_of_the_frame_at_1280x720():
+    """The guide's 32 nodes (13 seeds, 19 reached by hop 1) lie within ROOM, what the 932×438 px frame holds at 12 px
+    labels, with no label on another and every labelled edge long enough for its label. Before, a later wave was
+    spread in the 1920×1080 frame's shape and its nodes pushed along a too-short edge stayed against the box's wall:
+    ~1200×650 px, taller than the frame's room (531 px), so a few nodes were always out of view."""
+    data = json.loads(GUIDE.read_text(encoding="utf-8"))
+    names = tuple(n for n, _ in data["nodes"])
+    waves = tuple(w for _, w in data["nodes"])
+    edges = tuple(sorted({(a, b) for a, b, _ in data["edges"]}))
+    labels = tuple(sorted((a, b, label) for a, b, label in data["edges"]))
+    pos = layout(names, edges, labels, names, waves)
+    width, height = _extent(pos, list(names))
+    assert width <= ROOM[0] + 2 and height <= ROOM[1] + 2, (round(width), round(height), ROOM)
+    seeds = [n for n, w in data["nodes"] if w == 1]
+    w1, h1 = _extent(pos, seeds)
+    assert w1 <= 1037 and h1 <= 454, (w1, h1)  # the seeds still in the smallest frame's box (BOX)
+    half = np.maximum(np.array([len(short_label(n)) * CHAR_PX / 2 for n in names]), DOT_PX)
+    assert not _crowded(np.array([pos[n] for n in names]), 2 * half)  # no label on another
+    for a, b, label in labels:  # every edge long enough for its label (view.js leaves out one that is not)
+        room = len(short_label(label, EDGE_LABEL_CHARS)) * CHAR_PX + DOTS_PX - 5
+        assert np.linalg.norm(np.subtract(pos[a], pos[b])) >= room, (a, b, label)
+
+
+def _contrast(colour: str, background: str = "#ffffff") -> float:
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+
+    def luminance(c: str) -> float:
+        rgb = [int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        lin = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_every_label_reads_against_the_frame():
+    """Every node label of a drawn step — the step's own and the faded ones of earlier steps or not chosen by the
+    rerank — is ≥ 4.5:1 against the white frame (WCAG AA for text); the faded ones stay lighter than the step's own,
+    so the step still stands out. The faded grey #9a9a9a was 2.8:1: hard to read projected."""
+    from vgrag.present.drawing import vis_data
+    from vgrag.present.viz import FADED, ROLE_COLORS, VizEdge, VizGraph, VizNode
+
+    roles = [r for r in ROLE_COLORS if r not in ("lost", "gained", "both")]
+    nodes = tuple(VizNode(f"n{i}", f"Node {i}", role, "") for i, role in enumerate(roles))
+    edges = tuple(VizEdge(f"e{i}", f"n{i}", f"n{i + 1}", "links", roles[i], "") for i in range(len(roles) - 1))
+    data = vis_data(VizGraph(nodes, edges))
+    colours = {n["id"]: n["font"]["color"] for n in data["nodes"]}
+    assert min(_contrast(c) for c in colours.values()) >= 4.5, colours
+    faded = {colours[n.id] for n in nodes if n.role in FADED}
+    own = {colours[n.id] for n in nodes if n.role not in FADED}
+    assert faded and own and min(_contrast(c) for c in own) > max(_contrast(c) for c in faded) + 5, (own, faded)
