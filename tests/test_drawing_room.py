@@ -5,6 +5,7 @@ view), and every label's colour readable against the white frame (the faded grey
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -48,9 +49,10 @@ def test_a_hops_wave_fits_the_room_of_the_frame_at_1280x720():
 
 
 def _contrast(colour: str, background: str = "#ffffff") -> float:
-    """WCAG 2 contrast ratio of two #rrggbb colours."""
+    """WCAG 2 contrast ratio of two #rrggbb (or #rgb) colours."""
 
     def luminance(c: str) -> float:
+        c = c if len(c) == 7 else "#" + "".join(x * 2 for x in c[1:])  # #888 → #888888
         rgb = [int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         lin = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in rgb]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
@@ -75,3 +77,7 @@ def test_every_label_reads_against_the_frame():
     faded = {colours[n.id] for n in nodes if n.role in FADED}
     own = {colours[n.id] for n in nodes if n.role not in FADED}
     assert faded and own and min(_contrast(c) for c in own) > max(_contrast(c) for c in faded) + 5, (own, faded)
+    from ui.render import legend_html  # the legend's grey line under the cap ("3 more node(s) hidden …"): #888, 3.5:1
+
+    line = re.search(r"color:(#[0-9a-fA-F]{3,6})'>3 more node", legend_html(VizGraph(nodes, edges, hidden_nodes=3)))
+    assert line and _contrast(line[1]) >= 4.5, line
