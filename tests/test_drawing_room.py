@@ -1,6 +1,7 @@
 """A step's drawing as a class sees it projected from a 1280×720 screen: every node of the travel guide's hop 1
 inside the room the Ask page's frame has there at the readable scale (session 24: 26–28 of its 32 nodes were in
-view), and every label's colour readable against the white frame (the faded grey was 2.8:1)."""
+view), the demo's seeds packed so its hop 1 has room, and every label's colour readable against the white frame
+(the faded grey was 2.8:1)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vgrag.present.layout import BELOW_PX, CHAR_PX, DOT_PX, DOTS_PX, EDGE_LABEL_CHARS, HALF_LINE_PX, ROOM, _crowded
+from vgrag.present.layout import BELOW_PX, BOX, CHAR_PX, DOT_PX, DOTS_PX, EDGE_LABEL_CHARS, HALF_LINE_PX, ROOM, _crowded
 from vgrag.present.layout import layout, short_label
 
-GUIDE = Path(__file__).parent / "fixtures" / "guide_hop1_layout.json"
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _extent(pos: dict, names: list[str]) -> tuple[float, float]:
@@ -25,27 +26,50 @@ def _extent(pos: dict, names: list[str]) -> tuple[float, float]:
     )
 
 
-def test_a_hops_wave_fits_the_room_of_the_frame_at_1280x720():
-    """The guide's 32 nodes (13 seeds, 19 reached by hop 1) lie within ROOM, what the 932×438 px frame holds at 12 px
-    labels, with no label on another and every labelled edge long enough for its label. Before, a later wave was
-    spread in the 1920×1080 frame's shape and its nodes pushed along a too-short edge stayed against the box's wall:
-    ~1200×650 px, taller than the frame's room (531 px), so a few nodes were always out of view."""
-    data = json.loads(GUIDE.read_text(encoding="utf-8"))
+def _laid_out(name: str) -> tuple[dict, list[str], list[str], tuple]:
+    """A fixture's layout: positions, all names, the seeds' names (wave 1) and the labelled edges."""
+    data = json.loads((FIXTURES / f"{name}_hop1_layout.json").read_text(encoding="utf-8"))
     names = tuple(n for n, _ in data["nodes"])
     waves = tuple(w for _, w in data["nodes"])
     edges = tuple(sorted({(a, b) for a, b, _ in data["edges"]}))
     labels = tuple(sorted((a, b, label) for a, b, label in data["edges"]))
     pos = layout(names, edges, labels, names, waves)
-    width, height = _extent(pos, list(names))
-    assert width <= ROOM[0] + 2 and height <= ROOM[1] + 2, (round(width), round(height), ROOM)
-    seeds = [n for n, w in data["nodes"] if w == 1]
-    w1, h1 = _extent(pos, seeds)
-    assert w1 <= 1037 and h1 <= 454, (w1, h1)  # the seeds still in the smallest frame's box (BOX)
+    return pos, list(names), [n for n, w in data["nodes"] if w == 1], labels
+
+
+def _readable(pos: dict, names: list[str], labels: tuple) -> None:
+    """No label on another, and every labelled edge long enough for its label (view.js leaves out one that is not)."""
     half = np.maximum(np.array([len(short_label(n)) * CHAR_PX / 2 for n in names]), DOT_PX)
-    assert not _crowded(np.array([pos[n] for n in names]), 2 * half)  # no label on another
-    for a, b, label in labels:  # every edge long enough for its label (view.js leaves out one that is not)
+    assert not _crowded(np.array([pos[n] for n in names]), 2 * half)
+    for a, b, label in labels:
         room = len(short_label(label, EDGE_LABEL_CHARS)) * CHAR_PX + DOTS_PX - 5
         assert np.linalg.norm(np.subtract(pos[a], pos[b])) >= room, (a, b, label)
+
+
+def test_a_hops_wave_fits_the_room_of_the_frame_at_1280x720():
+    """The guide's 32 nodes (13 seeds, 19 reached by hop 1) lie within ROOM, what the 932×438 px frame holds at 12 px
+    labels, readable. Before, a later wave was spread in the 1920×1080 frame's shape and its nodes pushed along a
+    too-short edge stayed against the box's wall: 1198×652 px, taller than the frame's room (531 px), so a few nodes
+    were always out of view (27 of 32)."""
+    pos, names, seeds, labels = _laid_out("guide")
+    width, height = _extent(pos, names)
+    assert width <= ROOM[0] + 2 and height <= ROOM[1] + 2, (round(width), round(height), ROOM)
+    w1, h1 = _extent(pos, seeds)
+    assert w1 <= BOX[0] + 1 and h1 <= BOX[1] + 1, (w1, h1)  # the seeds in the smallest frame's box
+    _readable(pos, names, labels)
+
+
+def test_the_seeds_wave_packs_when_its_nodes_are_turned_off_the_walls():
+    """The demo's seeds (the README's question) filled the whole of BOX, 1037×453 px: pushed apart along an edge too
+    short for its label, a node went into the box's wall and every smaller box was "crowded". Turned about the
+    edge's other end (_swung, for every wave now), they fit ~674×295, and hop 1 around them ~1141×652 (1486×874
+    before: 19–22 of its 33 nodes in view at 1280×720, 27–28 after)."""
+    pos, names, seeds, labels = _laid_out("demo")
+    w1, h1 = _extent(pos, seeds)
+    assert w1 * h1 <= 0.6 * BOX[0] * BOX[1], (w1, h1, BOX)
+    width, height = _extent(pos, names)
+    assert width <= ROOM[0] + 2 and height <= 700, (width, height)
+    _readable(pos, names, labels)
 
 
 def _contrast(colour: str, background: str = "#ffffff") -> float:

@@ -115,12 +115,13 @@ BOX_WIDE = ((1458.0 - 40.0) / MIN_SCALE, (792.0 - 40.0) / MIN_SCALE)  # the fram
 # wave went around them: the travel guide's hop 1 spread over ~1350×970 px (20 of its 32 nodes in view at 1280×720).
 GROW = (0.55, 0.65, 0.75, 0.87, 1.0, 1.1, 1.25, 1.45, 1.7, 2.0)
 FIRST = tuple((BOX[0] * g, BOX[1] * g) for g in GROW)
-# A later wave is spread first within ROOM, what the step's frame at 1280×720 holds at MIN_SCALE (932×440 px since
-# session 23; 412 px high with a three-line step sentence), in its shape, smallest first; then, if it is crowded
-# there, within the 1920×1080 frame's box and larger. Spread in the wide box's shape (~1.9:1) the travel guide's
-# hop 1 was 1198×652 px and showed 26–28 of its 32 nodes at 1280×720, where the room is ~1187×496.
+# A later wave is spread first within ROOM, what the step's frame at 1280×720 holds at MIN_SCALE (932×438 px since
+# session 23, with a two-line step sentence); then, if it is crowded there, within the 1920×1080 frame's boxes that
+# hold ROOM, smallest first (smaller boxes than ROOM, tried first, rarely fitted around the placed nodes and each try
+# costs a spread). Spread in the wide box's shape (~1.9:1) the travel guide's
+# hop 1 was 1198×652 px and showed 26–28 of its 32 nodes at 1280×720, where the room is 1189×531.
 ROOM = ((932.0 - 40.0) / MIN_SCALE, (438.0 - 40.0) / MIN_SCALE)
-LATER = tuple((ROOM[0] * g, ROOM[1] * g) for g in GROW if g <= 1.0) + tuple(
+LATER = (ROOM,) + tuple(
     (BOX_WIDE[0] * g, BOX_WIDE[1] * g) for g in GROW if BOX_WIDE[0] * g >= ROOM[0] and BOX_WIDE[1] * g >= ROOM[1]
 )
 
@@ -259,17 +260,18 @@ def _framed(
             span = np.maximum(xy.max(axis=0) - xy.min(axis=0), 1e-6)
             start = (xy - (xy.max(axis=0) + xy.min(axis=0)) / 2) * np.minimum(1.0, (hi - lo).min(axis=0) / span)
         out = _spread(np.clip(start, lo, hi), SPACING, need, widths, rounds=150, bounds=(lo, hi))
-        for _ in range(4 if held.any() else 0):  # a later wave's node caught on a placed one (hop 1 of the guide,
-            # once the seeds were packed closer: between a seed and an edge's label) is moved out, away from the
-            # placed nodes; one at the end of an edge too short for its label is turned about its other end; and
-            # the wave spread again
-            stuck, swung = _stuck(out, widths, held), _swung(out, need, held, lo, hi)
+        for _ in range(4):  # a node at the end of an edge too short for its label is turned about its other end
+            # (any wave: the demo's seeds then fit 778×340 px, not the whole of BOX); a later wave's node caught on
+            # a placed one (hop 1 of the guide, once the seeds were packed closer: between a seed and an edge's
+            # label) is moved out, away from the placed nodes; and the wave spread again
+            stuck, swung = _stuck(out, widths, held) & held.any(), _swung(out, need, held, lo, hi)
             if not stuck.any() and np.array_equal(swung, out):
                 break
             out = swung
-            way = out[stuck] - out[held].mean(axis=0)
-            way /= np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-6)
-            out[stuck] = np.clip(out[stuck] + way * SPACING, lo[stuck], hi[stuck])  # out, away from the placed ones
+            if stuck.any():
+                way = out[stuck] - out[held].mean(axis=0)
+                way /= np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-6)
+                out[stuck] = np.clip(out[stuck] + way * SPACING, lo[stuck], hi[stuck])  # away from the placed ones
             out = _spread(out, SPACING, need, widths, rounds=150, bounds=(lo, hi))
         if box is None or not _crowded(out, widths, need):
             return out
