@@ -8,8 +8,9 @@ Session 23 (walk22): at 1280×720 the frame is larger (820×408 → 932×440 px:
 above it), each wave of the layout is packed in the smallest box it fits (vgrag/present/layout.py), the view keeps the
 most of the step's own (not faded) nodes whole, and the note says how many of the step's own nodes are out and on
 which side; hop 1 20 → 28 of 32 in view, eviction 20 → 26. Session 24: every node of hop 1, eviction and rerank in
-view at 1280×720 (27 of 32 before): the layout spreads a hop's wave in that frame's room first. The answer's evidence
-panel says how many sentences are below its fold ("▼ 2 more sentences below — scroll"), gone once scrolled to its end."""
+view at 1280×720 (27 of 32 before): the layout spreads a hop's wave in that frame's room first. The answer's
+evidence panel says how many sentences are below its fold ("▼ 2 more sentences below — scroll"), gone once scrolled
+to its end."""
 
 from __future__ import annotations
 
