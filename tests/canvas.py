@@ -4,6 +4,8 @@ scripts/ui_drawing.py, which count overlaps and items cut at the frame's edge.""
 
 from __future__ import annotations
 
+from vgrag.present.drawing import FADED_TEXT
+
 # Runs inside the graph's iframe. Boxes are [left, top, right, bottom] in the frame's CSS pixels; "w", "h" the frame.
 BOXES_JS = """() => {
   const c = network.body.container, W = c.clientWidth, H = c.clientHeight;
@@ -76,7 +78,7 @@ def clutter(boxes: dict) -> dict[str, list]:
 
 
 # Runs inside the graph's iframe: nodes whose dot's centre is in the frame and drawn, every node the step draws (those
-# left out at the edge among them), the step's own nodes (not faded: their labels are dark, vgrag/present/drawing.py),
+# left out at the edge among them), the step's own nodes (not faded: labels dark, not drawing.py's FADED_TEXT),
 # and the frame's note on what is out of view with its box in the frame's pixels.
 IN_VIEW_JS = """() => { const c = network.body.container, W = c.clientWidth, H = c.clientHeight;
   let seen = 0, ownSeen = 0;
@@ -84,14 +86,16 @@ IN_VIEW_JS = """() => { const c = network.body.container, W = c.clientWidth, H =
     const n = network.body.nodes[id], p = network.canvasToDOM({x: n.x, y: n.y});
     if (!n.options.hidden && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H) {
       seen += 1;
-      if (nodes.get(id).font.color !== "#9a9a9a") ownSeen += 1;
+      if (nodes.get(id).font.color !== "FADED_TEXT") ownSeen += 1;
     }
   }
   const e = document.getElementById("vgrag-note"), shown = !!e && e.style.display !== "none";
   const r = shown ? e.getBoundingClientRect() : null, o = network.canvas.frame.canvas.getBoundingClientRect();
   return {seen: seen, own_seen: ownSeen, all: nodes.length, note: shown ? e.textContent : "",
           note_box: r ? [r.left - o.left, r.top - o.top, r.right - o.left, r.bottom - o.top] : null,
-          own: nodes.get().filter((n) => n.font.color !== "#9a9a9a").map((n) => n.id)}; }"""
+          own: nodes.get().filter((n) => n.font.color !== "FADED_TEXT").map((n) => n.id)}; }""".replace(
+    "FADED_TEXT", FADED_TEXT
+)
 
 
 def under_note(boxes: dict, note_box: list[float] | None) -> list[str]:

@@ -7,8 +7,10 @@ a step that fits whole at 12 px or more is shown whole (the answer at 1920×1080
 Session 23 (walk22): at 1280×720 the frame is larger (820×408 → 932×440 px: 1.5rem at the page's sides, half gaps
 above it), each wave of the layout is packed in the smallest box it fits (vgrag/present/layout.py), the view keeps the
 most of the step's own (not faded) nodes whole, and the note says how many of the step's own nodes are out and on
-which side; hop 1 20 → 28 of 32 in view, eviction 20 → 26. The answer's evidence panel says
-how many sentences are below its fold ("▼ 2 more sentences below — scroll"), gone once scrolled to its end."""
+which side; hop 1 20 → 28 of 32 in view, eviction 20 → 26. Session 24: every node of hop 1, eviction and rerank in
+view at 1280×720 (27 of 32 before): the layout spreads a hop's wave in that frame's room first. The answer's
+evidence panel says how many sentences are below its fold ("▼ 2 more sentences below — scroll"), gone once scrolled
+to its end."""
 
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ LEAST = {
     # graph changed under it); still above the 19 before
     # session 23 (a larger frame, the layout's waves packed, the step's own nodes first): 1280×720 hop 1 20 → 28,
     # eviction 20 → 26, answer 13 → 14; 1920×1080 answer 30 → 32 (and every step at 16 px labels, not 12.3–13)
-    (1280, 720): {"hop 1": 25, "eviction": 24, "answer": 12},  # 13 → 20, 19 → 22, 4 → 13 in session 22
+    # session 24 (a later wave spread first in the 1280×720 frame's room, vgrag/present/layout.py): 1280×720 hop 1,
+    # eviction and rerank 27 → 32, all of them (the answer beside its evidence 19 → 16, its own 4 whole)
+    (1280, 720): {"hop 1": 32, "eviction": 32, "rerank": 32, "answer": 12},  # 13 → 20, 19 → 22, 4 → 13 in s. 22
     (1920, 1080): {"hop 1": 32, "eviction": 32, "answer": 31},  # 32, 32, 27 → 30 in session 22
 }
 SIDES = r"(to the left|to the right|above|below)"

@@ -8,7 +8,7 @@ import os
 import re
 
 import pytest
-from canvas import assert_readable
+from canvas import IN_VIEW_JS, assert_readable
 from helpers import running_app
 from test_browser import ARGS, CHROMIUM, EXAMPLE, N, screenshot, STEP_LABELS, _ask_the_example, _graph_frame, playwright
 
@@ -20,10 +20,10 @@ SIZES = ((1280, 720), (1400, 1000), (1920, 1080))
 
 def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
     """On a fresh database, opening Build first leaves the demo one click away; at 1280×720 the Next button and the
-    whole graph (≥ 360 px tall) fit in 680 px, with no label on another and nothing cut at the frame's edge (also at
-    1400×1000, 1920×1080 and in Present mode); a step that changed
-    nothing is marked; a reload and a copied link reopen the same question at the same step; Present mode steps
-    with the → key."""
+    whole graph (≥ 360 px tall) fit in 680 px, hop 1 with ≥ 26 of its 33 nodes in view (22 before session 24), with
+    no label on another and nothing cut at the frame's edge (also at 1400×1000, 1920×1080 and in Present mode); a
+    step that changed nothing is marked; a reload and a copied link reopen the same question at the same step;
+    Present mode steps with the → key."""
     with running_app({**os.environ, "VGRAG_MILVUS_URI": str(tmp_path / "class.db")}) as url:
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -44,6 +44,8 @@ def test_a_class_projects_a_run_at_1280x720_and_a_reload_keeps_it(tmp_path):
             assert box["height"] >= 360 and box["y"] + box["height"] - nxt["y"] <= 680, (nxt, box)
             assert box["y"] + box["height"] <= 720, box  # on one screen, no scrolling
             assert_readable(frame)
+            view = frame.evaluate(IN_VIEW_JS)  # the demo's seeds packed (layout.py's _swung): 22 of 33 before
+            assert view["seen"] >= 26 and view["all"] >= 30, view
             screenshot(page, "ask_1280x720.png")
             link = page.url
             assert "step=hop+1" in link or "step=hop%201" in link, link

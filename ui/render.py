@@ -13,7 +13,7 @@ from streamlit.components.v1 import declare_component
 from ui.safe import md_escape
 from ui.state import STATIC, vis_assets_url
 from vgrag.present.clip import clipped
-from vgrag.present.drawing import FIT_JS, VIS_CSS, VIS_JS, render_html, vis_asset, vis_data
+from vgrag.present.drawing import FADED_TEXT, FIT_JS, VIS_CSS, VIS_JS, render_html, vis_asset, vis_data
 from vgrag.present.viz import ROLE_COLORS, VizGraph, legend
 from vgrag.query.trace import AnswerStep, Evidence, QueryTrace, Step
 from vgrag.query.verdict import Verdict
@@ -27,7 +27,7 @@ def legend_html(g: VizGraph) -> str:
         f"<span style='color:{c};font-size:1.2em'>●</span> {html.escape(m)}</span>"
         for _, c, m in legend(roles)
     )
-    hidden = f"<span style='color:#888'>{g.hidden_nodes} more node(s) hidden by the node cap.</span>"
+    hidden = f"<span style='color:{FADED_TEXT}'>{g.hidden_nodes} more node(s) hidden by the node cap.</span>"
     return " ".join(items) + (" " + hidden if g.hidden_nodes else "")
 
 

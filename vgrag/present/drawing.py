@@ -55,6 +55,9 @@ def parallel_bends(edges: Sequence[VizEdge]) -> dict[str, dict]:
 # How the drawing is framed: fit to the focus nodes, edge labels placed off nodes and each other, nothing cut at the
 # frame's edge (see view.js). Shared by the app's drawing and the replay file.
 FIT_JS = (Path(__file__).parent / "view.js").read_text(encoding="utf-8")
+# A label's colour on the white frame: the step's own nodes near black; what earlier steps drew (and what the rerank
+# did not put first) grey, yet ≥ 4.5:1 against white (WCAG AA for text) — #9a9a9a (2.8:1) washed out on a projector.
+TEXT, FADED_TEXT = "#222222", "#707070"  # 15.9:1 and 4.95:1
 EDGE_ORDER = ("path", "selected", "seed", "hop1", "hop2", "near", "far", "kept", "rejected", "context")
 
 
@@ -70,7 +73,7 @@ def vis_data(g: VizGraph, view: str = "") -> dict:
             "id": n.id, "label": short_label(n.label), "shape": "dot", "title": n.title,
             "color": ROLE_COLORS.get(n.role, ROLE_COLORS["context"]),
             "size": 10 if faded else (20 if n.role in ("query", "centre", "path") else 15),
-            "font": {"size": 16, "color": "#9a9a9a" if faded else "#222222", "strokeWidth": 3,
+            "font": {"size": 16, "color": FADED_TEXT if faded else TEXT, "strokeWidth": 3,
                      "strokeColor": "#ffffff"},
             **({"x": n.x, "y": n.y, "physics": False} if fixed else {}),
         })  # fmt: skip

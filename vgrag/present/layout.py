@@ -61,7 +61,7 @@ def layout(
 
 def _waves(g, nodes: tuple[str, ...], xy: np.ndarray, need: dict, widths: np.ndarray, wave: np.ndarray) -> np.ndarray:
     """The first wave framed in BOX (_framed); each later one started just outside the nodes placed before
-    (_beside) and spread within BOX_WIDE, the 1920×1080 frame, with those nodes held where they are."""
+    (_beside) and spread within the boxes of LATER, those nodes held where they are."""
     out = xy.copy()
     placed = np.zeros(len(nodes), dtype=bool)
     for w in sorted(set(wave.tolist())):
@@ -73,7 +73,7 @@ def _waves(g, nodes: tuple[str, ...], xy: np.ndarray, need: dict, widths: np.nda
             out[idx] = _framed(part, sub_need, widths[idx])
         else:
             start = _beside(g, nodes, out, placed, xy, widths)
-            out[idx] = _framed(start[idx], sub_need, widths[idx], BOX_WIDE, placed[idx])
+            out[idx] = _framed(start[idx], sub_need, widths[idx], LATER, placed[idx])
         placed[idx] = True
     return out
 
@@ -114,6 +114,16 @@ BOX_WIDE = ((1458.0 - 40.0) / MIN_SCALE, (792.0 - 40.0) / MIN_SCALE)  # the fram
 # enough for its label), then no box at all. Starting at the whole box, the seeds filled all of BOX and each later
 # wave went around them: the travel guide's hop 1 spread over ~1350×970 px (20 of its 32 nodes in view at 1280×720).
 GROW = (0.55, 0.65, 0.75, 0.87, 1.0, 1.1, 1.25, 1.45, 1.7, 2.0)
+FIRST = tuple((BOX[0] * g, BOX[1] * g) for g in GROW)
+# A later wave is spread first within ROOM, what the step's frame at 1280×720 holds at MIN_SCALE (932×438 px since
+# session 23, with a two-line step sentence); then, if it is crowded there, within the 1920×1080 frame's boxes that
+# hold ROOM, smallest first (smaller boxes than ROOM, tried first, rarely fitted around the placed nodes and each try
+# costs a spread). Spread in the wide box's shape (~1.9:1) the travel guide's
+# hop 1 was 1198×652 px and showed 26–28 of its 32 nodes at 1280×720, where the room is 1189×531.
+ROOM = ((932.0 - 40.0) / MIN_SCALE, (438.0 - 40.0) / MIN_SCALE)
+LATER = (ROOM,) + tuple(
+    (BOX_WIDE[0] * g, BOX_WIDE[1] * g) for g in GROW if BOX_WIDE[0] * g >= ROOM[0] and BOX_WIDE[1] * g >= ROOM[1]
+)
 
 
 def _spread(
@@ -230,39 +240,70 @@ def _level(xy: np.ndarray) -> np.ndarray:
 
 
 def _framed(
-    xy: np.ndarray, need: dict, widths: np.ndarray, box: tuple[float, float] = BOX, held: np.ndarray | None = None
+    xy: np.ndarray, need: dict, widths: np.ndarray, boxes: tuple = FIRST, held: np.ndarray | None = None
 ) -> np.ndarray:
-    """Spread inside `box` when the nodes fit there: squeezed to its shape (unless some are `held` where they are),
-    then pushed apart within its walls. If dots or labels still lie on each other (too many nodes, or a hub whose
-    edge labels need more room), a larger box is tried (GROW), and at last the unbounded spread: readable first,
+    """Spread inside the first of `boxes` the nodes fit in: squeezed to its shape (unless some are `held` where they
+    are), then pushed apart within its walls. If dots or labels still lie on each other (too many nodes, or a hub
+    whose edge labels need more room), the next box is tried, and at last the unbounded spread: readable first,
     then whole in the frame."""
     half = np.maximum(widths / 2, DOT_PX)
     held = np.zeros(len(xy), dtype=bool) if held is None else held
-    for grow in (*GROW, None):
-        w, h = (np.inf, np.inf) if grow is None else (box[0] * grow, box[1] * grow)
+    for box in (*boxes, None):
+        w, h = (np.inf, np.inf) if box is None else box
         lo = np.stack([-w / 2 + half, np.full(len(xy), -h / 2 + DOT_PX)], axis=1)
         hi = np.stack([w / 2 - half, np.full(len(xy), h / 2 - BELOW_PX - HALF_LINE_PX)], axis=1)
         lo[held], hi[held] = xy[held], xy[held]
         if (lo > hi).any():  # a label wider than the box
             continue
         start = xy
-        if not held.any() and grow is not None:
+        if not held.any() and box is not None:
             span = np.maximum(xy.max(axis=0) - xy.min(axis=0), 1e-6)
             start = (xy - (xy.max(axis=0) + xy.min(axis=0)) / 2) * np.minimum(1.0, (hi - lo).min(axis=0) / span)
         out = _spread(np.clip(start, lo, hi), SPACING, need, widths, rounds=150, bounds=(lo, hi))
-        for _ in range(4 if held.any() else 0):  # a later wave's node caught on a placed one (hop 1 of the guide,
-            # once the seeds were packed closer: between a seed and an edge's label) is moved out, away from the
-            # placed nodes, and the wave spread again
-            stuck = _stuck(out, widths, held)
-            if not stuck.any():
+        for _ in range(4):  # a node at the end of an edge too short for its label is turned about its other end
+            # (any wave: the demo's seeds then fit 778×340 px, not the whole of BOX); a later wave's node caught on
+            # a placed one (hop 1 of the guide, once the seeds were packed closer: between a seed and an edge's
+            # label) is moved out, away from the placed nodes; and the wave spread again
+            stuck, swung = _stuck(out, widths, held) & held.any(), _swung(out, need, held, lo, hi)
+            if not stuck.any() and np.array_equal(swung, out):
                 break
-            way = out[stuck] - out[held].mean(axis=0)
-            way /= np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-6)
-            out[stuck] = np.clip(out[stuck] + way * SPACING, lo[stuck], hi[stuck])  # out, away from the placed ones
+            out = swung
+            if stuck.any():
+                way = out[stuck] - out[held].mean(axis=0)
+                way /= np.maximum(np.linalg.norm(way, axis=1, keepdims=True), 1e-6)
+                out[stuck] = np.clip(out[stuck] + way * SPACING, lo[stuck], hi[stuck])  # away from the placed ones
             out = _spread(out, SPACING, need, widths, rounds=150, bounds=(lo, hi))
-        if grow is None or not _crowded(out, widths, need):
+        if box is None or not _crowded(out, widths, need):
             return out
     return out  # not reached: the unbounded spread returns
+
+
+TURNS = np.radians([a * s for a in range(15, 181, 15) for s in (1, -1)])  # nearest first, either way
+
+
+def _swung(xy: np.ndarray, need: dict, held: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Each free node at the end of a labelled edge too short for its label is turned about that edge's other end
+    to the nearest direction (then a little further out) where all its labelled edges are long enough and it stays
+    within its walls. Pushed apart along the edge, a hop's node above a placed seed near the box's top went into the
+    wall and stayed there: the guide's hop 1 did not fit the 1280×720 frame's room for three such edges."""
+    out = xy.copy()
+    ends: dict[int, list[tuple[int, float]]] = {}
+    for (i, j), length in need.items():
+        ends.setdefault(i, []).append((j, length + DOTS_PX))
+        ends.setdefault(j, []).append((i, length + DOTS_PX))
+    for b, edges in ends.items():
+        short = [(a, r) for a, r in edges if np.linalg.norm(out[b] - out[a]) < r - 5.0]
+        if held[b] or not short:
+            continue
+        a, r = short[0]
+        d = out[b] - out[a]
+        start = np.arctan2(d[1], d[0])
+        for far, turn in ((far, turn) for far in (1.0, 1.2, 1.45) for turn in (0.0, *TURNS)):
+            p = out[a] + r * far * np.array([np.cos(start + turn), np.sin(start + turn)])
+            if (p >= lo[b]).all() and (p <= hi[b]).all() and all(np.linalg.norm(p - out[k]) >= q for k, q in edges):
+                out[b] = p
+                break
+    return out
 
 
 def _crowded(xy: np.ndarray, widths: np.ndarray, need: dict | None = None) -> bool:
