@@ -227,3 +227,11 @@ def test_her_facts_in_her_biography_are_hers():
     assert ("Kwame Ofori-Atta", "studied at", "Slade") in facts
     assert ("Kwame Ofori-Atta", "born in", "Kumasi") in facts  # a predicate is no sentence: "Born" is lower-cased
     assert not any(t[0].startswith("Harrowgate") and t[2] in ("Leeds", "Slade") for t in facts)
+
+
+@needs_spacy
+def test_a_titles_place_after_a_comma_qualifies_the_name_the_text_writes():
+    report = (b"# Land at Mill Ings, Garston, Westmarch\n\n## Summary\n\nHarwick Archaeology excavated land at "
+              b"Mill Ings, Garston, in May 2025 for Pelham Estates Ltd.\n\n## Results\n\nThe site produced a kiln.\n")
+    sections = document_sections("report.md", report)
+    assert set(section_topics(sections, load_spacy)) == {"Land at Mill Ings"}

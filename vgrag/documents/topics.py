@@ -208,7 +208,8 @@ def section_topics(sections: Sequence[Section], load_nlp: Callable[[], Any | Non
             topic = "" if doing(name) else title_named(name, whole, written)
             if topic == name and name.casefold() not in whole:  # "Vellora CM-40" of "Vellora CM-40 Espresso
                 topic = named_part(name, written, parser())  # Machine — User Manual", also under "Error codes"
-            if topic and topic != name and only_mentioned(topic, name, written, parser()):
+            if topic and topic != name and not name.startswith(topic + ",") and \
+                    only_mentioned(topic, name, written, parser()):  # (the place after a comma qualifies the name)
                 topic = KIND.split(name, maxsplit=1)[0].strip()  # "Brackley Fen Town Council", not the town
             titles[name] = topic
         return titles[name]
