@@ -93,7 +93,8 @@ def not_mentioned(
     `chosen`: the evidence sentences (query/values.py `bare_value` reads those stating the question's names)."""
     words, lemmas = asked.words, asked.lemmas
     verb = valued_predicate(asked)
-    lost = unmentioned([*asked.phrases, *verb], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
+    slot = tuple(frozenset({i}) for i in asked.slot if i not in asked.kind_words)  # each word of a "who" role
+    lost = unmentioned([*asked.phrases, *verb, *slot], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
         scope = scope if scope is not None else scope_for(graph, params)
         texts = [p.full_text for p in graph.iter_passages() if scope.allows(p.id)]
@@ -112,4 +113,7 @@ def not_mentioned(
     if lost[0] in verb:
         what = next((w for lab, w in _OF_VALUE if lab in asked.value), "number")
         said += f", so nothing states the {what} the question asks for"
+    elif lost[0] in slot:
+        role = " ".join(words[i] for i in asked.slot)
+        said += f", so nothing says who {role}" if asked.slot == (asked.predicate,) else f", so no one is named {role}"
     return Verdict("missing", said + ".", (), phrase, 1.0, 1 - len(phrase) / max(len(words), 1))
