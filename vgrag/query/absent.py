@@ -93,7 +93,9 @@ def not_mentioned(
     `chosen`: the evidence sentences (query/values.py `bare_value` reads those stating the question's names)."""
     words, lemmas = asked.words, asked.lemmas
     verb = valued_predicate(asked)
-    slot = tuple(frozenset({i}) for i in asked.slot if i not in asked.kind_words)  # each word of a "who" role
+    # a "who" question's role noun or verb (its head: "convenor" of "course convenor", which "GEO7012 is convened by
+    # …" answers; a modifier unwritten proves nothing)
+    slot = (frozenset({asked.slot[-1]}),) if asked.slot and asked.slot[-1] not in asked.kind_words else ()
     lost = unmentioned([*asked.phrases, *verb, *slot], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
         scope = scope if scope is not None else scope_for(graph, params)
