@@ -14,9 +14,14 @@ documents' "you"); a phrase of two or more words, none written, is.
 Nor is the main verb of a question asking a date, a number or an amount ("When was Ashbourne Vale Water founded?",
 "How much are invigilators paid?", "How many withdrew …?") mentioned anywhere: the value asked is a value *of* what
 the verb says (query/values.py requires the asked word in the sentence stating it), so with the verb written nowhere
-no sentence can state it, whatever else of the question the documents name. A question asking *who* or *what* is not
+no sentence can state it, whatever else of the question the documents name. A question asking *what* is not
 judged so: its answer is a thing the documents may tie to the question's names by other words ("What book did she
 write?" beside "her novel The Salt Road"; "What happened to the application?" beside "… was refused").
+
+A question asking *who* is judged by what it says of the one it asks for (parse.slot_of): the head of its role ("Who
+is the chair of …?": chair) or its verb ("Who underwrites …?"). Written nowhere, no sentence can say of anyone that
+they are or do it. Only the role's head: "Who is the course convenor of GEO7012?" is answered by "… is convened by
+…" with "course" written nowhere (docs/offline-answers.md, "Session 24").
 """
 
 from __future__ import annotations
