@@ -100,6 +100,7 @@ UPLOADS = {
         never_found=(
             "Where did Dr Kwame Boateng do his PhD?",
             "When did Professor Lena Hartmann join Kelmscott University?",
+            "Who convened Hydrological Modelling in the spring term of 2026?",
         ),
         missing=("What is the tuition fee for the MSc Environmental Data Science?",),
     ),  # fmt: skip
@@ -211,15 +212,14 @@ UPLOADS = {
             "In which cemetery is Wojciech Nowak buried?",
             "When did Stanisław Kowalczyk marry Zofia Mróz?",
             "Which ship brought Marianna Nowak and the children to America in 1907?",
-            "Who convened Hydrological Modelling in the spring term of 2026?",
         ),
     ),  # fmt: skip
     # session 22, written with their questions and committed before the app was run on them (22faad9), held out:
     # a water utility's report and charter, a school's exam regulations. A value asked of a verb the files never
-    # write ("fined", "enlarged", "sat", "paid") is not in them. Still found: "before Tom Henshaw"/"before Helen
-    # Darby" (nothing checks that someone other than the named person is asked, as session 18's winemaker), and "How
-    # many people work …" ("212,000 people" is counted before "people", and "treatment works" says *work* as a
-    # noun). The cause of the failed samples ("traced to old lead pipes") is not among the evidence sentences.
+    # write ("fined", "enlarged", "sat", "paid") is not in them. Found until session 24: "before Tom Henshaw"/"before
+    # Helen Darby" (the only one named in the role is the question's own name) and "How many people work …" ("212,000
+    # people" are supplied, and "treatment works" says *work* as a noun). The cause of the failed samples ("traced to
+    # old lead pipes") is not among the evidence sentences.
     "water_utility": Measured(
         12,
         # session 24: no longer found — the only managing director named is Tom Henshaw himself (query/filler.py),
