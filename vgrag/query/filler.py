@@ -69,6 +69,7 @@ def own_answer(asked: Asked, chosen: Sequence[Sentence], verdict: Verdict) -> Ve
         return verdict
     own = [n for n in asked.names if any(states(norm(n), f" {p} ") or states(p, f" {norm(n)} ") for p in filled)]
     role = " ".join(asked.words[i] for i in asked.slot)
-    said = (f"Partly found: the evidence names only {_quote(own or asked.names, 'and')} as “{role}”, and the "
+    what = f"the one who “{role}”" if asked.slot == (asked.predicate,) else f"“{role}”"
+    said = (f"Partly found: the evidence names only {_quote(own or asked.names, 'and')} as {what}, and the "
             "question asks for someone else.")  # fmt: skip
     return Verdict("partly", said, (), (), verdict.name_share, verdict.word_share, verdict.by)
