@@ -49,3 +49,11 @@ def test_a_count_asked_of_a_verb_written_nowhere_is_not_in_these_documents(obser
     telescopes it operates can be stated (it was "partly found")."""
     v = run_query("How many telescopes does the University of Durham operate?", observatory, minilm).answer.verdict
     assert v.kind == "missing" and "“operate”" in v.said, v
+
+
+def test_a_who_question_whose_verb_is_written_nowhere_is_not_in_these_documents(observatory, minilm):
+    """Session 24: no file writes "succeed" in any form, so no one is said to have succeeded Edith Marlowe (it was
+    "partly found": nothing links the names to "succeeded")."""
+    q = "Who succeeded Edith Marlowe as president of the Ambleford Astronomical Society?"
+    v = run_query(q, observatory, minilm).answer.verdict
+    assert v.kind == "missing" and "“succeeded”" in v.said, v

@@ -38,7 +38,8 @@ UPLOADS = {
     "rail_operator": Measured(
         9,
         # session 22: a date asked of a verb the files never write ("born", "built") is not in them
-        missing=("When was Colin Ashworth born?", "When was the Fennick Viaduct built?"),
+        missing=("When was Colin Ashworth born?", "When was the Fennick Viaduct built?",
+                 "Who is the chair of the Ravenscar Steam Trust?"),  # session 24: a "who" role written nowhere
         not_in_evidence=frozenset(
             {
                 "Who manages the depot where Harrowdale Valley Lines maintains its units?",
@@ -88,7 +89,8 @@ UPLOADS = {
     # assessment's ("It is assessed entirely by coursework" follows a sentence the evidence does not show).
     "course_handbook": Measured(
         13,
-        found_wrongly=frozenset({"Who convened Hydrological Modelling in the spring term of 2026?"}),
+        # session 24: the spring term of 2026 was "found", its year stated only by the handbook's title
+        # ("programme handbook 2026–27"); a year is stated by a sentence's words (verdict.years_written)
         not_in_evidence=frozenset(
             {
                 "Which module must students pass before they take Remote Sensing and Earth Observation?",
@@ -98,6 +100,7 @@ UPLOADS = {
         never_found=(
             "Where did Dr Kwame Boateng do his PhD?",
             "When did Professor Lena Hartmann join Kelmscott University?",
+            "Who convened Hydrological Modelling in the spring term of 2026?",
         ),
         missing=("What is the tuition fee for the MSc Environmental Data Science?",),
     ),  # fmt: skip
@@ -115,6 +118,7 @@ UPLOADS = {
             }
         ),
         missing=(
+            "Who underwrites Harbourside Mutual's pet insurance?",  # session 24: a "who" verb written nowhere
             "Who is the chief executive of Harbourside Mutual?",
             "When was Harbourside Mutual Insurance Society founded?",  # session 22: a date of a verb written nowhere
             "When did Owen Catterall buy the engagement ring?",
@@ -189,8 +193,8 @@ UPLOADS = {
         never_found=(
             "Who was the pilot flying of G-HBRT at Sumburgh in December 2025?",
             "What was the outside air temperature when the ice detector alert sounded on G-HBRX?",
-            "Who led Highland Boreal Airways' internal investigation of the G-HBRT event?",
         ),
+        missing=("Who led Highland Boreal Airways' internal investigation of the G-HBRT event?",),  # session 24
     ),  # fmt: skip
     # session 22, as hba_incident. The letter says "He works at the steel plant" after "Marysia's brother Stanisław
     # writes from Buffalo", and "She married Jan Pyrek" after "Kasia is Katarzyna Pyrek": the evidence shows the
@@ -212,17 +216,20 @@ UPLOADS = {
     ),  # fmt: skip
     # session 22, written with their questions and committed before the app was run on them (22faad9), held out:
     # a water utility's report and charter, a school's exam regulations. A value asked of a verb the files never
-    # write ("fined", "enlarged", "sat", "paid") is not in them. Still found: "before Tom Henshaw"/"before Helen
-    # Darby" (nothing checks that someone other than the named person is asked, as session 18's winemaker), and "How
-    # many people work …" ("212,000 people" is counted before "people", and "treatment works" says *work* as a
-    # noun). The cause of the failed samples ("traced to old lead pipes") is not among the evidence sentences.
+    # write ("fined", "enlarged", "sat", "paid") is not in them. Found until session 24: "before Tom Henshaw"/"before
+    # Helen Darby" (the only one named in the role is the question's own name) and "How many people work …" ("212,000
+    # people" are supplied, and "treatment works" says *work* as a noun). The cause of the failed samples ("traced to
+    # old lead pipes") is not among the evidence sentences.
     "water_utility": Measured(
         12,
-        found_wrongly=frozenset(
-            {"Who was the managing director before Tom Henshaw?", "How many people work for Ashbourne Vale Water?"}
+        # session 24: no longer found — the only managing director named is Tom Henshaw himself (query/filler.py),
+        # and "212,000 people" are supplied, not working (values.counted_by)
+        never_found=(
+            "Who was the managing director before Tom Henshaw?",
+            "How many people work for Ashbourne Vale Water?",
+            "How much water can the Millbrook boreholes supply?",
         ),
         not_in_evidence=frozenset({"What caused the failed water quality samples in Cresswell?"}),
-        never_found=("How much water can the Millbrook boreholes supply?",),
         missing=(
             "What was the leakage in 2023?",
             "How many customers were fined for breaking the hosepipe ban?",
@@ -231,7 +238,7 @@ UPLOADS = {
     ),
     "exam_regulations": Measured(
         10,
-        found_wrongly=frozenset({"Who was the examinations officer before Helen Darby?"}),
+        never_found=("Who was the examinations officer before Helen Darby?",),  # session 24: query/filler.py
         missing=(
             "How many students sat GCSE exams at Ridgeway Academy in 2025?",
             "How much are invigilators paid?",

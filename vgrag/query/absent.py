@@ -14,9 +14,14 @@ documents' "you"); a phrase of two or more words, none written, is.
 Nor is the main verb of a question asking a date, a number or an amount ("When was Ashbourne Vale Water founded?",
 "How much are invigilators paid?", "How many withdrew …?") mentioned anywhere: the value asked is a value *of* what
 the verb says (query/values.py requires the asked word in the sentence stating it), so with the verb written nowhere
-no sentence can state it, whatever else of the question the documents name. A question asking *who* or *what* is not
+no sentence can state it, whatever else of the question the documents name. A question asking *what* is not
 judged so: its answer is a thing the documents may tie to the question's names by other words ("What book did she
 write?" beside "her novel The Salt Road"; "What happened to the application?" beside "… was refused").
+
+A question asking *who* is judged by what it says of the one it asks for (parse.slot_of): the head of its role ("Who
+is the chair of …?": chair) or its verb ("Who underwrites …?"). Written nowhere, no sentence can say of anyone that
+they are or do it. Only the role's head: "Who is the course convenor of GEO7012?" is answered by "… is convened by
+…" with "course" written nowhere (docs/offline-answers.md, "Session 24").
 """
 
 from __future__ import annotations
@@ -93,7 +98,10 @@ def not_mentioned(
     `chosen`: the evidence sentences (query/values.py `bare_value` reads those stating the question's names)."""
     words, lemmas = asked.words, asked.lemmas
     verb = valued_predicate(asked)
-    lost = unmentioned([*asked.phrases, *verb], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
+    # a "who" question's role noun or verb (its head: "convenor" of "course convenor", which "GEO7012 is convened by
+    # …" answers; a modifier unwritten proves nothing)
+    slot = (frozenset({asked.slot[-1]}),) if asked.slot and asked.slot[-1] not in asked.kind_words else ()
+    lost = unmentioned([*asked.phrases, *verb, *slot], words, lemmas, heard, [f"{t} {x}" for _, t, x in split])
     if lost and graph is not None:
         scope = scope if scope is not None else scope_for(graph, params)
         texts = [p.full_text for p in graph.iter_passages() if scope.allows(p.id)]
@@ -112,4 +120,7 @@ def not_mentioned(
     if lost[0] in verb:
         what = next((w for lab, w in _OF_VALUE if lab in asked.value), "number")
         said += f", so nothing states the {what} the question asks for"
+    elif lost[0] in slot:
+        role = " ".join(words[i] for i in asked.slot)
+        said += f", so nothing says who {role}" if asked.slot == (asked.predicate,) else f", so no one is named {role}"
     return Verdict("missing", said + ".", (), phrase, 1.0, 1 - len(phrase) / max(len(words), 1))

@@ -22,6 +22,7 @@ from .absent import not_mentioned
 from .aliases import alias_forms, stated_by_alias
 from .paths import _chain_similarity, reasoning_paths  # noqa: F401  (re-exported: pipeline, scripts)
 from .elsewhere import written_elsewhere
+from .filler import own_answer
 from .referents import referents, resolved_names, restated
 from .scope import scope_for
 from .verdict import NOT_IN_DOCUMENTS, judge, model_verdict, relation_z
@@ -162,12 +163,14 @@ def extractive_answer(
     verdict = judge(names, asked.words, chosen, split=sentences.split, rel_z=relation_z(trace.relations),
                     kind=asked.kind_words, owners=asked.owners, anchors=asked.anchors, value=asked.value,
                     value_word=asked.value_word, lex=asked.lex, ties=asked.ties, governed=asked.governed,
-                    resolved=also)  # fmt: skip
+                    resolved=also, predicate=asked.predicate)  # fmt: skip
     scope = trace.state.scope if trace.state is not None else None  # the documents retrieval read
     if verdict.kind == "missing" and graph is not None:  # read from the retrieved passages: are the others silent?
         verdict = written_elsewhere(verdict, asked, graph, scope or scope_for(graph, trace.params))
-    if verdict.kind != "missing" and (asked.phrases or asked.value):  # a phrase or a value's verb never mentioned
+    if verdict.kind != "missing" and (asked.phrases or asked.value or asked.slot):  # a phrase, a value's verb or a
+        # "who" question's role never mentioned
         verdict = not_mentioned(asked, heard, sentences.split, graph, trace.params, scope, chosen) or verdict
+    verdict = own_answer(asked, chosen, verdict)  # "who … before X?" answered only by X
     refs = {(i, text): r for (i, _, text), r in zip(sentences.split, found, strict=True)}
     evidence = tuple(
         Evidence(s.passage + 1, passages[s.passage].id, passages[s.passage].title, s.text,

@@ -91,7 +91,7 @@ def owners_of(doc: object, names: Sequence[str], tokens: Sequence[object | None]
 def _root(ts: Sequence[object]) -> object:
     """The token of a name's span whose head is outside it."""
     ids = {t.i for t in ts}  # type: ignore[attr-defined]
-    return next((t for t in ts if t.head.i not in ids or t.head is t), ts[0])  # type: ignore[attr-defined]
+    return next((t for t in ts if t.head.i not in ids or t.head.i == t.i), ts[0])  # type: ignore[attr-defined]
 
 
 def _between(a: object, b: object) -> set[int] | None:
@@ -124,7 +124,7 @@ def ties_of(doc: object, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
             if path is None or (path - ia - ib) & others:
                 continue
             conj = (ra.dep_ == "conj" and ra.head.i in ib) or (rb.dep_ == "conj" and rb.head.i in ia)  # type: ignore[attr-defined]
-            sibling = ra.dep_ == rb.dep_ == "conj" and ra.head is rb.head  # type: ignore[attr-defined]
+            sibling = ra.dep_ == rb.dep_ == "conj" and ra.head.i == rb.head.i  # type: ignore[attr-defined]
             if not (conj or sibling):
                 out.append((a, b))
     return tuple(out)
@@ -172,10 +172,20 @@ def anchors_of(tokens: Sequence[object | None], asking: object | None) -> tuple[
     for run in runs:
         while run and run[-1].pos_ == "ADJ":  # type: ignore[attr-defined]
             run = run[:-1]
-        asked = asking is not None and any(asking.head is t or asking.head.head is t for t in run)  # type: ignore[attr-defined]
+        asked = asking is not None and any(_determines(asking, t) for t in run)
         if len(run) >= 2 and not asked:
             out.append(frozenset(at[t.i] for t in run))  # type: ignore[attr-defined]
     return tuple(out)
+
+
+def _determines(asking: object, t: object) -> bool:
+    """Whether the question word determines the token: its determiner ("which floor", "whose office") or the adverb
+    of its quantifier ("how many beds": "how" → "many" → "beds"). Not a question word modifying a verb ("When does
+    the committee meet?", even with "meet" mis-tagged a noun)."""
+    head = asking.head  # type: ignore[attr-defined]
+    if asking.dep_ in ("det", "poss"):  # type: ignore[attr-defined]
+        return head.i == t.i  # type: ignore[attr-defined]
+    return asking.dep_ == "advmod" and head.dep_ == "amod" and head.head.i == t.i  # type: ignore[attr-defined]
 
 
 def value_of(
@@ -205,9 +215,30 @@ def predicate_of(doc: object, tokens: Sequence[object | None]) -> int:
     return at.get(root.i, -1) if root is not None and root.pos_ == "VERB" else -1  # type: ignore[attr-defined]
 
 
+def slot_of(asking: object | None, tokens: Sequence[object | None]) -> tuple[int, ...]:
+    """What a "who" question says of the one it asks for (the content-word indices, head last): the role of "Who is
+    the deputy headteacher?" (the copula's other noun, with its modifiers: deputy, headteacher), or the main verb of
+    "Who designed the café?" / "Who did Anna marry?" (the question word its subject or object). () otherwise."""
+    if asking is None or asking.lower_ not in ("who", "whom"):  # type: ignore[attr-defined]
+        return ()
+    at = {t.i: k for k, t in enumerate(tokens) if t is not None}  # type: ignore[attr-defined]
+    head = asking.head  # type: ignore[attr-defined]
+    if head.pos_ == "VERB" and asking.dep_ in ("nsubj", "nsubjpass", "dobj") and head.i in at:  # type: ignore[attr-defined]
+        return (at[head.i],)  # type: ignore[attr-defined]
+    if head.lemma_ != "be" or asking.dep_ not in ("nsubj", "attr"):  # type: ignore[attr-defined]
+        return ()
+    role = next((c for c in head.children if c.dep_ in ("nsubj", "attr") and c.i != asking.i  # type: ignore[attr-defined]
+                 and c.pos_ == "NOUN" and c.i in at), None)  # fmt: skip
+    if role is None:
+        return ()
+    mods = [c for c in role.children if c.dep_ in ("compound", "amod", "nmod") and c.i in at and c.i < role.i]  # type: ignore[attr-defined]
+    return tuple(at[t.i] for t in [*mods, role])  # type: ignore[attr-defined]
+
+
 def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequence[object]) -> tuple:
-    """(owners, anchors, value, value_word, ties, phrases, governed, predicate) of a parsed question (see the module
-    doc; `phrases`: its noun phrases of two words or more, with names or without; `governed`: `governed_of`)."""
+    """(owners, anchors, value, value_word, ties, phrases, governed, predicate, slot) of a parsed question (see the
+    module doc; `phrases`: its noun phrases of two words or more, with names or without; `governed`: `governed_of`;
+    `slot`: `slot_of`)."""
     tokens = _tokens_of(doc, words)
     ask = asking[-1] if asking else None
     noun = ""
@@ -216,4 +247,4 @@ def parsed(doc: object, names: Sequence[str], words: Sequence[str], asking: Sequ
     value, value_word = value_of(doc, ask, noun, tokens)
     phrases = anchors_of(tokens, ask)
     return (owners_of(doc, names, tokens), () if names else phrases, value, value_word, ties_of(doc, names), phrases,
-            governed_of(doc, names, tokens), predicate_of(doc, tokens))
+            governed_of(doc, names, tokens), predicate_of(doc, tokens), slot_of(ask, tokens))

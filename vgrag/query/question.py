@@ -32,6 +32,7 @@ class Asked:
     phrases: tuple[frozenset[int], ...] = ()  # its noun phrases of 2+ words (word indices), names or not
     governed: tuple[tuple[str, int], ...] = ()  # (name, word index): a word governing 2+ names, asked of each
     predicate: int = -1  # the content word that is its main verb ("founded" in "When was X founded?"; -1: none)
+    slot: tuple[int, ...] = ()  # "who": the role or verb said of the one asked for ("deputy headteacher"; parse.py)
 
     @property
     def kind_words(self) -> frozenset[int]:

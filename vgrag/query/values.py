@@ -20,12 +20,14 @@ def states_value(
     word: int,
     counted: frozenset[str] = frozenset(),
     lex: Lemmas | None = None,
+    verb: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether a sentence of `group` saying the question's word `word` (any of its words when -1) states the value
     asked: for a count (`value` COUNT: "how many days", `counted`: the lemmas of "days"), a number within the three
     words before the counted word ("27 days of annual leave", "a 28-bed ward"; not "closes to passengers on 2
-    January"); otherwise an entity of a label in `value` that is not one of the question's own names (its own year
-    is no answer)."""
+    January") — and with `verb` (the lemmas of the question's main verb: "how many people *work* …"), a count of
+    what that verb says (`counted_by`); otherwise an entity of a label in `value` that is not one of the question's
+    own names (its own year is no answer)."""
     own = {norm(n) for n in names}
     for s in group:
         if not (word in s.words if word >= 0 else s.words):
@@ -36,7 +38,8 @@ def states_value(
             lemmas = iter(forms)
             at = [bool(next(lemmas) & counted) if t[:1].isalpha() else False for t in toks]
             if any(a and any(like_num(x) for x in toks[max(0, k - 3) : k]) for k, a in enumerate(at)):
-                return True
+                if not verb or counted_by(s.text, counted, verb):
+                    return True
         elif any(lab in value and t not in own for t, lab in s.typed):
             if not (counted and value & DATE_TIME) or dated(s.text, value, counted, own):
                 return True
@@ -61,6 +64,28 @@ def dated(text: str, value: frozenset[str], counted: frozenset[str], own: set[st
             path.append(t)
         path += [c for c in t.children if c.dep_ == "conj"] + ([t.head] if t.dep_ == "conj" else [])
         if any(x.lemma_.lower() in counted or x.lower_ in counted for x in path):
+            return True
+    return False
+
+
+def counted_by(text: str, counted: frozenset[str], verb: frozenset[str]) -> bool:
+    """Whether a counted word of the sentence (`counted`: its lemmas) with a number is what the question's verb
+    (`verb`: its lemmas) says, in spaCy's parse: the verb is on the path from the counted word up to the first verb
+    governing it, that verb's conjunct, or a clause of the counted word itself. "The company employs 340 people, 120
+    of whom work in Leeds" counts people who work; "… supplies drinking water to about 212,000 people" counts
+    people supplied, not people working (its "treatment works" says *work* only as a noun). True without spaCy."""
+    nlp = load_spacy()
+    if nlp is None:
+        return True
+    for t in nlp(text):  # type: ignore[operator]
+        if not (t.lemma_.lower() in counted or t.lower_ in counted) or not any(c.like_num for c in t.subtree):
+            continue
+        path, u = [t, *(c for c in t.children if c.dep_ in ("acl", "relcl"))], t
+        while u.pos_ not in ("VERB", "AUX") and u.head.i != u.i:
+            u = u.head
+            path.append(u)
+        path += [c for c in u.children if c.dep_ in ("conj", "xcomp")] + ([u.head] if u.dep_ == "conj" else [])
+        if any(x.pos_ == "VERB" and (x.lemma_.lower() in verb or x.lower_ in verb) for x in path):
             return True
     return False
 

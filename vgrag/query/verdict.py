@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .evidence import Sentence, bridged, states
 from ..nlp import Lemmas, load_spacy
 from .question import norm
+from .parse import COUNT
 from .values import states_value
 
 VerdictKind = Literal["found", "partly", "missing"]
@@ -182,6 +183,7 @@ def judge(
     ties: Sequence[tuple[str, str]] = (),
     governed: Sequence[tuple[str, int]] = (),
     resolved: Sequence[Sequence[str]] = (),
+    predicate: int = -1,
 ) -> Verdict:
     """The verdict on evidence `chosen` for a question with these names and content words (`words[i]` is the word
     whose lemmas a Sentence's `words` index i refers to). With `split` (the retrieved passages' sentences in order,
@@ -197,7 +199,9 @@ def judge(
     `governed`: (name, word index) pairs where one word governs several names (parse.governed_of); the word must be
     said of each of them (in a sentence `linked` to that name), not of one while another is only listed elsewhere
     ("… approved the change" beside "… six countries: …, Germany, …" does not say the approval was Germany's).
-    `resolved`: per sentence of `split`, the names its pronouns stand for (query/referents.py), stated with it."""
+    `resolved`: per sentence of `split`, the names its pronouns stand for (query/referents.py), stated with it.
+    `predicate`: the question's main verb (word index; parse.predicate_of): a count asked is a count of what it says."""
+    chosen = years_written(chosen, names)
     if not chosen:
         return Verdict("missing", "No passage of these documents matches the question.", tuple(names), tuple(words),
                        0.0 if names else 1.0, 0.0 if words else 1.0)  # fmt: skip
@@ -258,13 +262,27 @@ def judge(
         text = f"Partly found: nothing links “{n}” to “{w}”."
         return Verdict("partly", text, (), (w,), n_share, w_share)
     counted = lex.word(words[value_word]) if lex is not None and 0 <= value_word < len(words) else frozenset()
-    if value and not states_value(ls[()], names, value, value_word, counted, lex):
+    verb = lex.word(words[predicate]) if lex is not None and value == COUNT and 0 <= predicate < len(words) else None
+    if value and not states_value(ls[()], names, value, value_word, counted, lex, verb or frozenset()):
         word = f" saying “{words[value_word]}”" if 0 <= value_word < len(words) else ""
         what = "a date or time" if value & {"DATE", "TIME"} else "a number"
         text = f"Partly found: no evidence sentence{word} states {what}, which the question asks for."
+        if verb and word and states_value(ls[()], names, value, value_word, counted, lex):  # a count of another verb's
+            text = f"Partly found: no evidence sentence states how many “{words[value_word]}” “{words[predicate]}”."
         return Verdict("partly", text, (), (words[value_word],) if word else (), n_share, w_share)
     what = _quote(found_n, "and") if found_n else "the question's words"
     return Verdict("found", f"Found: the evidence states {what} and every part of the question.", (), (), 1.0, 1.0)
+
+
+def years_written(chosen: Sequence[Sentence], names: Sequence[str]) -> list[Sentence]:
+    """The sentences, a year the question writes ("… in the spring term of 2026") stated only where the sentence
+    writes it, not by its passage's title: a title's year is the document's own ("Programme handbook 2026–27",
+    "Annual report 2025"), not the one an event is asked of. Other names are stated by titles as before."""
+    years = {n for n in names if re.fullmatch(r"(?:1\d|20)\d\d", norm(n))}  # 1000–2099, not "0147" of BF/25/0147
+    if not years:
+        return list(chosen)
+    return [replace(s, names=frozenset(n for n in s.names if n not in years or states(norm(n), s.padded)))
+            for s in chosen]  # fmt: skip
 
 
 def untied(
