@@ -14,7 +14,7 @@ runs by hand). General mechanisms over the graph's own names and texts, no word 
   separated by commas) and is not the title of a passage ("Alexander and the Terrible, Horrible, No Good, Very Bad
   Day" is a book) → delete it.
 - dated: a predicate that carries a date ("won in 2013") → the predicate without it, the date kept as its own
-  relation from the same passage.
+  relation from the same passage; a year inside an identifier ("TVA 2025/114", "ISO 9001:2015") is no date.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ _DATE = re.compile(
     rf"(?i:\b{_PREP}\s+)?(?i:(?:early|late|mid|the)\s+)?(?:(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{1,2}})?,?\s+)?"
     rf"\b{_YEAR}(?:\s*(?:-|–|to|and)\s*{_YEAR})?\b",
 )
+_ID_BEFORE = re.compile(r"(?:[/:#\-–.]|\b[A-Z][A-Z0-9/\-]*[A-Z0-9]\s+)$")  # "9001:", "WM/23/", "TVA " (a code)
+_ID_AFTER = re.compile(r"[/:\-–.]?[^\W_]")  # "/114", "-07", ":2015", "a": the year goes on as an identifier
 _PREP_START = re.compile(rf"(?i)^{_PREP}\s+")
 _PREP_END = re.compile(r"(?i)(?:[\s,]+(?:by|in|of|from|to|with|as|at|for|on|after|between))+[\s,]*$")
 
@@ -235,10 +237,24 @@ def run_ons(v: GraphView) -> list[Suggestion]:
     return out
 
 
+def date_in(text: str) -> re.Match | None:
+    """The first date written in a predicate, not a year that is part of an identifier or reference number: one the
+    text goes on from ("TVA 2025/114", "2019-07"), continues ("ISO 9001:2015", "WM/2019") or puts after a code
+    in capitals ("TVA 2025") — taking that "date" out rewrote a report number to "TVA /114" (walk24)."""
+    for m in _DATE.finditer(text):
+        year = m.start() + next(i for i, c in enumerate(m.group()) if c.isdigit())
+        written = text[year - 1 : year] if year else ""
+        if _ID_AFTER.match(text, m.end()) or (year == m.start() and _ID_BEFORE.search(text[:year])) \
+                or written.isalnum():  # fmt: skip
+            continue
+        return m
+    return None
+
+
 def dated(v: GraphView) -> list[Suggestion]:
     out = []
     for r in v.relations.values():
-        m = _DATE.search(r.predicate)
+        m = date_in(r.predicate)
         if m is None:
             continue
         bare = " ".join((r.predicate[: m.start()] + " " + r.predicate[m.end() :]).split())
