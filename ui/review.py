@@ -151,8 +151,10 @@ def _sentences(ws: Workspace, graph: str, view: PassageView, focus: Entity | Non
         left, right = st.columns([1, 1])
         left.markdown(sentence_markdown(s))
         with right:
-            if not s.relations:
-                st.caption(none or "no triple from this sentence")
+            if not s.relations:  # its triples hidden ("Suggested fixes only"): say so, not that it has none (walk24)
+                n = s.hidden
+                st.caption(f"no suggested fix for this sentence's {n} triple{'s' if n > 1 else ''}" if n else
+                           none or "no triple from this sentence")  # fmt: skip
             for r in s.relations:
                 _triple(ws, graph, view.passage.id, r, focus)
     if view.unplaced:
