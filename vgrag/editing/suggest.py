@@ -127,6 +127,9 @@ def duplicates(v: GraphView) -> list[Suggestion]:
                 full_names[(d, fold(words[-1]))].append(e)
     persons = _people({x.id: read_titled.get(x.id, x.name) for xs in full_names.values() for x in xs})
     persons |= set(read_titled)  # read as a person's name after its title already
+    lone = {(d, fold(e.name)) for e in v.entities.values() if len(e.name.split()) == 1 for d in v.docs_of[e.id]}
+    unread = {x.id: x for k, xs in full_names.items() if k in lone for x in xs if x.id not in persons}
+    persons |= _people_in_text(v, unread)  # a surname beside them: read them where the text writes them
     full_names = {k: [x for x in xs if x.id in persons] for k, xs in full_names.items()}
     # a person's title ("Dr. Mignot") is dropped: the bare name is kept; else the abbreviation belongs to the name
     # ("St. Ebba's Church": the church, not a title before "Ebba's Church") and the name as written is kept. A
@@ -195,6 +198,22 @@ def _people(names: dict[str, str]) -> set[str]:
     docs = nlp.pipe((names[i] for i in ids), batch_size=256)  # type: ignore[attr-defined]
     return {i for i, d in zip(ids, docs, strict=True) if [e.label_ for e in d.ents] == ["PERSON"]
             and d.ents[0].text == d.text}  # fmt: skip
+
+
+def _people_in_text(v: GraphView, ents: dict[str, Entity]) -> set[str]:
+    """The ids of names spaCy reads as one person where a passage writes them, for the full names it does not read
+    alone ("Tomasz Wielgus" is none alone, a PERSON in "Born in Łódź, Tomasz Wielgus trained …", so "Wielgus" in
+    his document was not suggested, walk24); the first five such passages of each; without spaCy's model, none."""
+    from ..nlp import load_spacy
+
+    nlp = load_spacy()
+    texts = {e.id: [v.passages[p].text for p in e.passage_ids if p in v.passages] for e in ents.values()}
+    jobs = [(e.id, e.name, t) for e in ents.values() for t in [t for t in texts[e.id] if e.name in t][:5]]
+    if nlp is None or not jobs:
+        return set()
+    docs = nlp.pipe((t for *_, t in jobs), batch_size=64)  # type: ignore[attr-defined]
+    return {i for (i, name, _), d in zip(jobs, docs, strict=True) if any(x.label_ == "PERSON" and x.text == name
+                                                                        for x in d.ents)}  # fmt: skip
 
 
 def glued_headings(v: GraphView) -> list[Suggestion]:
