@@ -54,21 +54,28 @@ def run_edit(
 
 
 def _where_now(ws: Workspace, graph: str, focus: Entity | None, r: Relation, new: dict[str, str] | None):
-    """After a triple naming the page's entity changed that name (`new`; None: deleted): the entity to show next
-    and what to say. Its last triple gone, the page follows it to the new name (it said "No entity is named …" and
-    showed the document from its top, walk21); still in other triples, it stays and offers the new name."""
+    """After a triple naming the page's entity changed (`new`: the parts edited; None: deleted): the entity to show
+    next and what to say. A triple that still names the entity (its ends swapped, its other end edited, its name
+    only re-cased) moved nowhere: nothing to say (it said the entity's triple "now names" its new object, walk24).
+    Its last triple gone, the page follows it to the name on its side (it said "No entity is named …" and showed
+    the document from its top, walk21); still in other triples, it stays and offers the triple's new names."""
     side = next((k for k, i in (("subject", r.subject_id), ("object", r.object_id))
-                 if focus is not None and i == focus.id and (new is None or k in new)), None)  # fmt: skip
+                 if focus is not None and i == focus.id), None)  # fmt: skip
     if side is None or focus is None:
         return None, ""
     if new is None:
         gone = ws.entity_named(focus.id, graph) is None
         return None, f" “{focus.name}” had no other triple, so it is gone too." if gone else ""
-    now = ws.entity_named(new[side], graph)
-    to = now.name if now is not None else " ".join(new[side].split())
+    ends = {k: new.get(k, getattr(r, k)) for k in ("subject", "object")}
+    found = {k: ws.entity_named(v, graph) for k, v in ends.items()}
+    if any(e is not None and e.id == focus.id for e in found.values()):
+        return None, ""
+    names = {k: e.name if e is not None else " ".join(ends[k].split()) for k, e in found.items()}
+    other = "object" if side == "subject" else "subject"
+    to = [names[side]] + ([names[other]] if other in new else [])  # its side's name first, the other if edited too
     if ws.entity_named(focus.id, graph) is None:
-        return to, f" “{focus.name}” had no other triple: showing “{to}”."
-    st.session_state["review_moved"] = (focus.name, to)  # said on the page, with a button to it (moved_note)
+        return to[0], f" “{focus.name}” had no other triple: showing “{to[0]}”."
+    st.session_state["review_moved"] = (focus.name, tuple(to))  # said on the page, with a button each (moved_note)
     return None, ""
 
 
@@ -144,8 +151,10 @@ def _sentences(ws: Workspace, graph: str, view: PassageView, focus: Entity | Non
         left, right = st.columns([1, 1])
         left.markdown(sentence_markdown(s))
         with right:
-            if not s.relations:
-                st.caption(none or "no triple from this sentence")
+            if not s.relations:  # its triples hidden ("Suggested fixes only"): say so, not that it has none (walk24)
+                n = s.hidden
+                st.caption(f"no suggested fix for this sentence's {n} triple{'s' if n > 1 else ''}" if n else
+                           none or "no triple from this sentence")  # fmt: skip
             for r in s.relations:
                 _triple(ws, graph, view.passage.id, r, focus)
     if view.unplaced:
@@ -168,12 +177,15 @@ def review_links(trace, graph: str) -> None:
 
 
 def moved_note(entity: Entity | None) -> None:
-    """Once, after an edit gave a triple of the page's entity another name: say so, with a button to that name."""
-    old, to = st.session_state.pop("review_moved", ("", ""))
+    """Once, after an edit took the page's entity out of one of its triples: say which names the triple has now,
+    with a button to each."""
+    old, to = st.session_state.pop("review_moved", ("", ()))
     if not to or entity is None or entity.name != old:
         return
-    st.info(md_escape(f"The triple you edited now names “{to}”, not “{old}”."))
-    st.button(md_escape(f"Show “{to}”"), key="review_show_moved", on_click=_show, args=(to,))
+    names = " and ".join(f"“{n}”" for n in to)
+    st.info(md_escape(f"The triple you edited now names {names}, not “{old}”."))
+    for i, n in enumerate(to):
+        st.button(md_escape(f"Show “{n}”"), key="review_show_moved" + (f"_{i}" if i else ""), on_click=_show, args=(n,))
 
 
 def _show(name: str) -> None:

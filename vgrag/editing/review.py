@@ -20,6 +20,7 @@ class SentenceView:
     text: str
     parts: tuple[tuple[str, str], ...]  # (text, "" | "subject" | "object"): the sentence in order, names marked
     relations: tuple[Relation, ...]  # the triples placed on this sentence
+    hidden: int = 0  # the triples placed on it that a filter (`only`) leaves out
 
 
 @dataclass(frozen=True)
@@ -83,18 +84,24 @@ def place(sentences: Sequence[str], relations: Sequence[Relation]) -> tuple[list
 
 
 def review_passages(graph: Graph, passages: Sequence[Passage], only: set[str] | None = None) -> list[PassageView]:
-    """The passages sentence by sentence with their triples (`only`: just these relation ids)."""
-    rel_ids = [r for p in passages for r in p.relation_ids if only is None or r in only]
+    """The passages sentence by sentence with their triples (`only`: just these relation ids). Every triple is
+    placed, then the filter applied, so a sentence keeps its triples' count ("Suggested fixes only" said "no triple
+    from this sentence" of sentences with three, walk24) and a triple its sentence whatever is filtered."""
+    rel_ids = [r for p in passages for r in p.relation_ids]
     rels = {r.id: r for r in graph.get_relations(list(dict.fromkeys(rel_ids)))}
     out = []
     stored = [decode_sentences(p.text, p.sentences) for p in passages]  # split at ingest; older passages: now
     fresh = iter(split_texts([p.text for p, s in zip(passages, stored, strict=True) if s is None]))
+
+    def shown(rs: list[Relation]) -> tuple[Relation, ...]:
+        return tuple(r for r in rs if only is None or r.id in only)
+
     for p, s in zip(passages, stored, strict=True):
         sentences = list(s[0]) if s is not None else next(fresh)
-        mine = [rels[r] for r in p.relation_ids if r in rels]
-        on, apart = place(sentences, mine)
-        views = tuple(SentenceView(s, marked(s, rs), tuple(rs)) for s, rs in zip(sentences, on, strict=True))
-        out.append(PassageView(p, views, tuple(apart)))
+        on, apart = place(sentences, [rels[r] for r in p.relation_ids if r in rels])
+        views = tuple(SentenceView(s, marked(s, shown(rs)), shown(rs), len(rs) - len(shown(rs)))
+                      for s, rs in zip(sentences, on, strict=True))  # fmt: skip
+        out.append(PassageView(p, views, shown(apart)))
     return out
 
 
@@ -108,7 +115,8 @@ def focus_on(view: PassageView, entity_id: str) -> tuple[PassageView, PassageVie
 
     def part(its: bool) -> PassageView:
         kept = [(s, split(s.relations, its)) for s in view.sentences]
-        sentences = tuple(SentenceView(s.text, marked(s.text, rs), rs) for s, rs in kept if rs or not its)
+        sentences = tuple(SentenceView(s.text, marked(s.text, rs), rs, 0 if its else s.hidden)
+                          for s, rs in kept if rs or not its)  # fmt: skip
         return PassageView(view.passage, sentences, split(view.unplaced, its))
 
     return part(True), part(False)

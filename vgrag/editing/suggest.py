@@ -14,7 +14,7 @@ runs by hand). General mechanisms over the graph's own names and texts, no word 
   separated by commas) and is not the title of a passage ("Alexander and the Terrible, Horrible, No Good, Very Bad
   Day" is a book) → delete it.
 - dated: a predicate that carries a date ("won in 2013") → the predicate without it, the date kept as its own
-  relation from the same passage.
+  relation from the same passage; a year inside an identifier ("TVA 2025/114", "ISO 9001:2015") is no date.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ _DATE = re.compile(
     rf"(?i:\b{_PREP}\s+)?(?i:(?:early|late|mid|the)\s+)?(?:(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{1,2}})?,?\s+)?"
     rf"\b{_YEAR}(?:\s*(?:-|–|to|and)\s*{_YEAR})?\b",
 )
+_ID_BEFORE = re.compile(r"(?:[/:#\-–.]|\b[A-Z][A-Z0-9/\-]*[A-Z0-9]\s+)$")  # "9001:", "WM/23/", "TVA " (a code)
+_ID_AFTER = re.compile(r"[/:\-–.]?[^\W_]")  # "/114", "-07", ":2015", "a": the year goes on as an identifier
 _PREP_START = re.compile(rf"(?i)^{_PREP}\s+")
 _PREP_END = re.compile(r"(?i)(?:[\s,]+(?:by|in|of|from|to|with|as|at|for|on|after|between))+[\s,]*$")
 
@@ -125,6 +127,9 @@ def duplicates(v: GraphView) -> list[Suggestion]:
                 full_names[(d, fold(words[-1]))].append(e)
     persons = _people({x.id: read_titled.get(x.id, x.name) for xs in full_names.values() for x in xs})
     persons |= set(read_titled)  # read as a person's name after its title already
+    lone = {(d, fold(e.name)) for e in v.entities.values() if len(e.name.split()) == 1 for d in v.docs_of[e.id]}
+    unread = {x.id: x for k, xs in full_names.items() if k in lone for x in xs if x.id not in persons}
+    persons |= _people_in_text(v, unread)  # a surname beside them: read them where the text writes them
     full_names = {k: [x for x in xs if x.id in persons] for k, xs in full_names.items()}
     # a person's title ("Dr. Mignot") is dropped: the bare name is kept; else the abbreviation belongs to the name
     # ("St. Ebba's Church": the church, not a title before "Ebba's Church") and the name as written is kept. A
@@ -195,6 +200,22 @@ def _people(names: dict[str, str]) -> set[str]:
             and d.ents[0].text == d.text}  # fmt: skip
 
 
+def _people_in_text(v: GraphView, ents: dict[str, Entity]) -> set[str]:
+    """The ids of names spaCy reads as one person where a passage writes them, for the full names it does not read
+    alone ("Tomasz Wielgus" is none alone, a PERSON in "Born in Łódź, Tomasz Wielgus trained …", so "Wielgus" in
+    his document was not suggested, walk24); the first five such passages of each; without spaCy's model, none."""
+    from ..nlp import load_spacy
+
+    nlp = load_spacy()
+    texts = {e.id: [v.passages[p].text for p in e.passage_ids if p in v.passages] for e in ents.values()}
+    jobs = [(e.id, e.name, t) for e in ents.values() for t in [t for t in texts[e.id] if e.name in t][:5]]
+    if nlp is None or not jobs:
+        return set()
+    docs = nlp.pipe((t for *_, t in jobs), batch_size=64)  # type: ignore[attr-defined]
+    return {i for (i, name, _), d in zip(jobs, docs, strict=True) if any(x.label_ == "PERSON" and x.text == name
+                                                                        for x in d.ents)}  # fmt: skip
+
+
 def glued_headings(v: GraphView) -> list[Suggestion]:
     out = []
     for e in v.entities.values():
@@ -235,10 +256,24 @@ def run_ons(v: GraphView) -> list[Suggestion]:
     return out
 
 
+def date_in(text: str) -> re.Match | None:
+    """The first date written in a predicate, not a year that is part of an identifier or reference number: one the
+    text goes on from ("TVA 2025/114", "2019-07"), continues ("ISO 9001:2015", "WM/2019") or puts after a code
+    in capitals ("TVA 2025") — taking that "date" out rewrote a report number to "TVA /114" (walk24)."""
+    for m in _DATE.finditer(text):
+        year = m.start() + next(i for i, c in enumerate(m.group()) if c.isdigit())
+        written = text[year - 1 : year] if year else ""
+        if _ID_AFTER.match(text, m.end()) or (year == m.start() and _ID_BEFORE.search(text[:year])) \
+                or written.isalnum():  # fmt: skip
+            continue
+        return m
+    return None
+
+
 def dated(v: GraphView) -> list[Suggestion]:
     out = []
     for r in v.relations.values():
-        m = _DATE.search(r.predicate)
+        m = date_in(r.predicate)
         if m is None:
             continue
         bare = " ".join((r.predicate[: m.start()] + " " + r.predicate[m.end() :]).split())
