@@ -17,7 +17,7 @@ from .measures import letters
 from .entities import key
 
 _BREAK = re.compile(r"\n\s*\n")
-CLAUSE_WORDS = 6  # a cell this long is a clause, not a name (as identity.RUN_ON_WORDS: a name of 6+ words is rare)
+CLAUSE_WORDS = 6  # a cell this long is a clause, not a name (a name of 6+ words is rare)
 
 
 def clause(cell: str) -> bool:
