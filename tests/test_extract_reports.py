@@ -74,3 +74,15 @@ def test_a_registers_trench_number_is_the_reports_trench(graph, embedder):
     assert ("Trench 2", "supervisor", "Callum Dreyer") in found
     assert ("SF 4", "trench", "Trench 2") in found and ("SF 9", "trench", "Trench 1") in found
     assert ("SF 4", "count", "3") in found  # no "Count 3" anywhere: a number stays a number
+
+
+def test_a_list_of_names_stays_a_list():
+    found = facts("The revue was written by William McNutt, Walter McGeehan and Ray Harris.", "Harbour Lights")
+    assert {o for _, p, o in found if p == "written by"} == {"William McNutt", "Walter McGeehan", "Ray Harris"}, found
+
+
+def test_a_part_of_the_topic_is_still_the_topic_and_its_name_is_no_place():
+    found = facts("The remainder of Larchfield Rail was renamed Larchfield Holdings plc in 2010.", "Larchfield Rail")
+    assert any(s == "Larchfield Rail" and o == "Larchfield Holdings plc" for s, _, o in found), found
+    found = facts("Poland Comes First was founded in Warsaw in 2010.", "Poland Comes First")
+    assert any(s == "Poland Comes First" and o == "Warsaw" for s, _, o in found), found

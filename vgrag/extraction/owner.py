@@ -38,7 +38,11 @@ def copula_owner(reader: Any, verb: Tok) -> tuple[str, str] | None:
 
 
 def of_name(reader: Any, tok: Any) -> Any | None:
-    """The name a bare common noun is "of" ("role" of "the role of Onegin"), read by the clause reader, if any."""
+    """The name a bare common noun written in lower case is "of" ("role" of "the role of Onegin"), read by the
+    clause reader, if it is not the text's topic: "the remainder of Railtrack", "a version of Brother" under those
+    titles are still the topic's facts (and "A Fistful of Death" is a title, not a fistful)."""
     of = [p for c in tok.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children if p.dep_ == "pobj"]
-    name = reader.arg(of[0]) if len(of) == 1 else None
-    return name if name is not None and name.kind == "name" else None
+    name = reader.arg(of[0]) if len(of) == 1 and tok.text.islower() else None
+    if name is None or name.kind != "name" or reader.topic_words and reader.topic_words <= _content(name.text):
+        return None
+    return name

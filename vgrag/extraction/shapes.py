@@ -44,10 +44,11 @@ def title_named(title: str, text: str, written: str = "") -> str:
 
 def named_after(topic: str, text: str, ent: Any) -> bool:
     """Whether a place (`ent`, NER's span of `text`) is what the topic is named after, not the topic shortened
-    ("grew up in Vellmoor" under "Vellmoor Opera Company", "Manchester" under "Manchester United"): the topic is
-    its name and more capitalised words (not "Tucson" of "Tucson, Arizona")."""
+    ("grew up in Vellmoor" under "Vellmoor Opera Company", "in Manchester" under "Manchester United"): the object
+    of a preposition, and the topic is its name and more capitalised words (not "Tucson" of "Tucson, Arizona")."""
     rest = topic[len(text) :] if topic.startswith(text) else ""
-    return ent is not None and ent.label_ in ("GPE", "LOC", "FAC") and rest[:1] == " " and rest[1:2].isupper()
+    return ent is not None and ent.label_ in ("GPE", "LOC", "FAC") and rest[:1] == " " and rest[1:2].isupper() and \
+        ent.root.dep_ == "pobj"  # "in Vellmoor"; not the subject "Poland" NER cut from "Poland Comes First"
 
 
 def negated(tok: Tok) -> bool:
@@ -207,8 +208,9 @@ def role_of(person: Tok, appos: Tok) -> bool:
     """Whether a capitalised phrase in apposition to a person's name (or parsed as its conjunct) is the person's
     role ("approved by Rosalind Tate, County Archaeologist, …": one approver): its words up to its head are all
     common nouns of the language, written with capitals."""
-    if not person.ent_type_ == "PERSON":
-        return False
+    if not person.ent_type_ == "PERSON" or appos.dep_ == "conj" and any(
+            c.dep_ == "cc" for t in [person, *person.conjuncts] for c in t.children):  # fmt: skip
+        return False  # "starring Anthony Wong, Gigi Lai and Sam Lee": a list, whose names may be nouns too
     from ..nlp import load_spacy
     from .roles import noun_table
 
