@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from real_server import SERVER_PYTHON, SharedServer, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER_PYTHON = os.environ.get("VGRAG_MILVUS_SERVER_PYTHON", "")
 DEMO = ROOT / "data" / "demo"
 KINDS = ("entities", "relations", "passages")
 
@@ -32,52 +30,30 @@ def _skip_reason() -> str | None:
 
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
-PORTS = (19530, 2379, 2380, 9091)  # the server's gRPC, its embedded etcd's client and peer, and its metrics ports
 
 
-def _ports_closed(timeout: float = 30.0) -> None:
-    """Wait until no server listens on PORTS (a killed server can outlive its launcher; a new one would panic)."""
-    deadline = time.monotonic() + timeout
-    while any(_listening(p) for p in PORTS) and time.monotonic() < deadline:
-        time.sleep(0.2)
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _start(data: Path) -> tuple[subprocess.Popen, str]:
-    _ports_closed()
-    proc = subprocess.Popen(
-        [SERVER_PYTHON, str(ROOT / ".ci" / "milvus_server.py"), str(data)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group: killed whole at the end (SIGTERM does not stop it)
-    )
-    line = proc.stdout.readline() if proc.stdout else ""
-    if not line.startswith("ready "):
-        _stop(proc)
-        pytest.fail(f"the Milvus server did not start (see {data}/logs): {line!r}")
-    return proc, f"http://127.0.0.1:{line.split()[1]}"
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait(timeout=30)
-    _ports_closed()
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory):
+    held = SharedServer(tmp_path_factory.mktemp("milvus-server"))
+    yield held
+    held.down()
 
 
 @pytest.fixture
-def server(tmp_path: Path):
-    """A fresh server per test (~5 s to start): one at a time, since each takes the same ports."""
-    proc, uri = _start(tmp_path / "milvus-server")
+def server(shared_server: SharedServer):
+    """A server with nothing in it: the module's server, every collection a test before made dropped first (the
+    graphs, their documents and leases are all collections), so each test sees what a fresh server showed it."""
+    from pymilvus import MilvusClient
+
+    uri = shared_server.up()
+    client = MilvusClient(uri)
+    try:
+        for name in client.list_collections():
+            client.drop_collection(name)
+        assert client.list_collections() == []
+    finally:
+        client.close()
     yield uri
-    _stop(proc)
 
 
 def vgrag(uri: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
@@ -160,12 +136,13 @@ def _word_index_is_unavailable(uri: str) -> None:
         ws.close()
 
 
-def test_a_stopped_server_is_one_clear_message(tmp_path):
-    proc, uri = _start(tmp_path / "srv")
+def test_a_stopped_server_is_one_clear_message(shared_server, tmp_path):
+    shared_server.down()  # its own server, to stop: the module's (if a test before started it) frees the ports
+    proc, uri = start(tmp_path / "srv")
     try:
         vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
     finally:
-        _stop(proc)
+        stop(proc)
     out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
     assert out.returncode == 2
     assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
