@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import cli_in_process
 from real_server import SERVER_PYTHON, SharedServer, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,33 +68,39 @@ def vgrag(uri: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
     return out
 
 
-def _flow(uri: str, tmp_path: Path) -> dict:
-    """The CLI flow on one database; what it printed, for comparing a server with a Lite file."""
-    vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+def _flow(run, label: str, tmp_path: Path) -> dict:
+    """The CLI flow on one database (`run`: tests/cli_run.py's commands in this process); what it printed, for
+    comparing a server with a Lite file."""
+
+    def vgrag(*args: str):
+        out = run(*args)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out
+
+    vgrag("ingest", "--triples", str(DEMO / "northwind.jsonl"))
     note = tmp_path / "harbour.md"
     note.write_text("# Harbour Lights\n\nHarbour Lights is a ferry company founded by Ines Varga in Split.\n")
-    added = json.loads(vgrag(uri, "ingest", str(note)).stdout)
+    added = json.loads(vgrag("ingest", str(note)).stdout)
     assert added["passages_new"] >= 1 and not added["failures"]
     question = json.loads((DEMO / "questions.json").read_text())[0]
     answers = {
-        m: json.loads(vgrag(uri, "query", question, "--method", m, "--offline", "--json").stdout)
-        for m in ("graph", "naive")
+        m: json.loads(vgrag("query", question, "--method", m, "--offline", "--json").stdout) for m in ("graph", "naive")
     }
     scoped = {  # the document filter, applied inside retrieval on the server as on a Lite file
-        (m, flag): [p["title"] for p in json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--method", m,
+        (m, flag): [p["title"] for p in json.loads(vgrag("query", "Who founded Harbour Lights?", "--method", m,
                                                          flag, "harbour.md", "--offline", "--json").stdout)
                     ["passages"]["passages"]]
         for m in ("graph", "naive") for flag in ("--only", "--exclude")
     }  # fmt: skip
-    check = json.loads(vgrag(uri, "check").stdout)
-    export = tmp_path / f"export-{abs(hash(uri))}.json"
-    vgrag(uri, "export", "--format", "json", "--out", str(export))
+    check = json.loads(vgrag("check").stdout)
+    export = tmp_path / f"export-{label}.json"
+    vgrag("export", "--format", "json", "--out", str(export))
     exported = json.loads(export.read_text())
     before = check["counts"]["passages"]
-    vgrag(uri, "docs", "--delete", "harbour.md")
-    docs = vgrag(uri, "docs").stdout
-    after = json.loads(vgrag(uri, "check").stdout)
-    found = json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--offline", "--json").stdout)
+    vgrag("docs", "--delete", "harbour.md")
+    docs = vgrag("docs").stdout
+    after = json.loads(vgrag("check").stdout)
+    found = json.loads(vgrag("query", "Who founded Harbour Lights?", "--offline", "--json").stdout)
     return {
         "answers": {m: (t["answer"]["text"], [p["id"] for p in t["passages"]["passages"]]) for m, t in answers.items()},
         "check_ok": check["ok"] and after["ok"],
@@ -106,8 +113,13 @@ def _flow(uri: str, tmp_path: Path) -> dict:
     }
 
 
-def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
-    on_server = _flow(server, tmp_path)
+def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path, minilm, monkeypatch, capsys):
+    """The CLI's main() in this process (each command opening its Workspace from the environment, as from a shell;
+    a new Python per command took 400 s of this test at load ~10): `python -m vgrag` itself against a server is run
+    by the next two tests."""
+    monkeypatch.setenv("VGRAG_GRAPH", "flow")
+    with cli_in_process(server, minilm, monkeypatch, capsys) as run:
+        on_server = _flow(run, "server", tmp_path)
     assert on_server["check_ok"], on_server["counts"]
     assert on_server["deleted"] >= 1 and "harbour.md" not in on_server["docs_left"]
     assert "northwind.jsonl" in on_server["docs_left"]
@@ -115,7 +127,8 @@ def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
     for m in ("graph", "naive"):
         assert set(on_server["scoped"][m, "--only"]) == {"Harbour Lights"}, on_server["scoped"]
         assert "Harbour Lights" not in on_server["scoped"][m, "--exclude"] and on_server["scoped"][m, "--exclude"]
-    on_lite = _flow(str(tmp_path / "lite.db"), tmp_path)
+    with cli_in_process(str(tmp_path / "lite.db"), minilm, monkeypatch, capsys) as run:
+        on_lite = _flow(run, "lite", tmp_path)
     assert on_server == on_lite
     _word_index_is_unavailable(server)
 
