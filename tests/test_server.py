@@ -149,19 +149,6 @@ def _word_index_is_unavailable(uri: str) -> None:
         ws.close()
 
 
-def test_a_stopped_server_is_one_clear_message(shared_server, tmp_path):
-    shared_server.down()  # its own server, to stop: the module's (if a test before started it) frees the ports
-    proc, uri = start(tmp_path / "srv")
-    try:
-        vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
-    finally:
-        stop(proc)
-    out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
-    assert out.returncode == 2
-    assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
-
-
 def test_two_programs_ingesting_one_graph_at_once_lose_no_link(server, tmp_path):
     """Two CLI ingests at once into one new graph: both complete, the second waited for the first's lease, and
     `check` finds every link reciprocal (before the lease: 590 of 1,291 relations unreachable)."""
@@ -337,3 +324,16 @@ def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(se
         hits = c.search("fresh", data=[[0.5] * 4], limit=3, output_fields=["id"])[0]
         stale += [("delete, search", k)] if any(h["id"] == f"x{k}" for h in hits) else []
     assert not stale
+
+
+def test_a_stopped_server_is_one_clear_message(shared_server, tmp_path):
+    shared_server.down()  # its own server, to stop: the module's (if a test before started it) frees the ports
+    proc, uri = start(tmp_path / "srv")
+    try:
+        vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+    finally:
+        stop(proc)
+    out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
