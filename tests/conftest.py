@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,38 @@ def minilm():
     from vgrag.embed import MiniLMEmbedder
 
     return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[dict]:
+    """One Playwright driver and one headless Chromium per process (per xdist worker), launched when a test first asks
+    for `browser`: starting both took ~2 s per test (the driver ~0.8 s, the launch 0.3-1 s, the close 0.3 s)."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (see .ci/run)")
+    from test_browser import ARGS, CHROMIUM
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium not installed (apt-get install chromium; see .ci/run)")
+    driver = playwright.sync_playwright().start()
+    held = {"launch": lambda: driver.chromium.launch(executable_path=CHROMIUM, args=ARGS), "browser": None}
+    yield held
+    if held["browser"] is not None and held["browser"].is_connected():
+        held["browser"].close()
+    driver.stop()
+
+
+@pytest.fixture
+def browser(_chromium: dict):
+    """The worker's Chromium for one test. Every page a test opens is in a context of its own (`browser.new_page`,
+    `browser.new_context`): no cookie, storage, cache or Streamlit session of another test; each is closed after the
+    test. A browser that crashed or was closed is launched again."""
+    if _chromium["browser"] is None or not _chromium["browser"].is_connected():
+        _chromium["browser"] = _chromium["launch"]()
+    browser = _chromium["browser"]
+    for context in browser.contexts:  # none is left by a test's teardown; closed if one were
+        context.close()
+    yield browser
+    for context in browser.contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

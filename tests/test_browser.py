@@ -162,117 +162,116 @@ def _ask_the_example(page, url: str) -> None:
     page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
 
 
-def test_ask_step_through_in_a_real_browser(app_url, tmp_path):
+def test_ask_step_through_in_a_real_browser(app_url, tmp_path, browser):
     requests: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server
-        page.get_by_text("Offline: no LLM").first.wait_for(timeout=60000)  # the router's shared sidebar ran
-        assert page.locator("[data-testid=stSidebarNavLink]").filter(has_text="Overview").count() == 1
-        page.get_by_role("button", name="Load the demo graph").click()  # first launch: one click
-        page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)  # the toast after the rerun
-        # hostile text arrives the way a user's file would: a triples file imported on the Build page
-        page.goto(app_url + "/build", wait_until="networkidle")
-        page.get_by_role("tab", name="Pre-extracted triples").click()
-        evil = tmp_path / "evil.jsonl"
-        evil.write_text(EVIL_JSONL)
-        page.locator("input[type=file]").nth(1).set_input_files(str(evil))
-        page.get_by_role("button", name="Import").click()
-        page.get_by_text("Imported 1 passage and 1 triple;").wait_for(timeout=60000)
-        _ask_the_example(page, app_url)
-        positions: dict[str, tuple] = {}
-        for n in range(1, N + 1):
-            if n > 1:
-                page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
-            frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
-            assert_readable(frame)  # every step: no label on another, nothing cut at the frame's edge
-            drawn = frame.evaluate("network.getPositions()")
-            for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
-                assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), node_id
-            # labels are drawn at 16 px × the zoom: never below 12 px on screen
-            px = frame.evaluate("16 * network.getScale()")
-            assert px >= 12 - 1e-6, (n, px)
-            if n == 3:  # hop 1: Keystone's neighbours, the injected entity among them
-                labels = frame.evaluate("nodes.get().map(n => n.label)")
-                assert any("onerror" in lb for lb in labels), labels  # drawn as text
-            page.get_by_text(f"Step {n}/{N}").scroll_into_view_if_needed()  # the step's sentence, graph and legend
-            screenshot(page, f"ask_step{n}.png")
-        assert len(positions) >= 5
-        page.get_by_text("Reasoning paths").wait_for(timeout=60000)
-        frame = _graph_frame(page, f"{EXAMPLE} · answer")
-        assert frame.evaluate("nodes.length") > 0
-        assert frame.locator("canvas").count() >= 1
-        # the answer's citation numbers are the numbers of the listed passages (table rank and expanders)
-        trace_cites = re.findall(r"\[(\d+)\]", page.locator(".st-key-answer_text").inner_text())
-        assert trace_cites
-        for c in set(trace_cites):
-            assert page.get_by_text(re.compile(rf"^\[{c}\] ")).count() >= 1  # the cited passage's expander
-        for f in page.frames:
-            try:
-                assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")
-            except playwright.Error:
-                continue
-        # a second browser session works at the same time as the first (one shared cached client)
-        other = browser.new_context().new_page()
-        other.on("request", lambda r: requests.append(r.url))
-        other.goto(app_url + "/ask", wait_until="networkidle")
-        box2 = other.get_by_label("Question", exact=True)
-        box2.fill("Which team owns the service where Keystone stores its user records?")
-        box2.press("Enter")
-        other.get_by_role("button", name="Ask", exact=True).click()
-        other.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
-        assert page.get_by_text(f"Step {N}/{N}").is_visible()  # the first session kept its own state
-        # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
-        # The evidence quotes only listed passages, so the question is one that retrieves it
-        planted = "What planted heading probed Keystone?"
-        playwright.expect(other.get_by_label("Question", exact=True)).to_have_count(1, timeout=60000)  # run finished
-        box2.fill(planted)
-        box2.press("Enter")
-        other.get_by_role("button", name="Ask", exact=True).click()
-        _graph_frame(other, f"{planted} · query entities")  # the new question's trace is on screen
-        for n in range(2, N + 1):
-            other.get_by_role("button", name="Next ▶").click()
-            _graph_frame(other, f"{planted} · {STEP_LABELS[n - 1]}")
-        answer = other.locator(".st-key-answer_text")
-        answer.wait_for(timeout=60000)
-        assert "probed" in answer.inner_text(), answer.inner_text()
-        assert answer.locator("h1, h2, h3, img, a").count() == 0
-        page.goto(app_url + "/explore", wait_until="networkidle")
-        box = page.get_by_label("Search an entity")
-        box.fill("Keystone")
-        page.get_by_role("button", name="Search", exact=True).click()  # a visible button, not only Enter
-        page.get_by_text("Matches").wait_for(timeout=60000)  # the search ran with the typed name
-        frame = _graph_frame(page)
-        assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
-        # the planted Markdown in a passage shows literally among Keystone's source passages: no heading, no image
-        page.get_by_text("![leak](http", exact=False).first.wait_for(state="attached", timeout=30000)
-        assert page.locator("h2", has_text="Planted heading").count() == 0
-        assert page.locator("img[src*='exfil']").count() == 0 and page.locator("a[href*='exfil']").count() == 0
-        screenshot(page, "explore.png")
-        for name, ready in (
-            ("overview", "Where to next"),
-            ("build", "Start a new graph"),
-            ("evaluate", "Run benchmark"),
-            ("settings", "LLM endpoint"),
-        ):  # every page draws without an error, with a screenshot of each
-            page.goto(f"{app_url}/{name}", wait_until="networkidle")
-            page.get_by_text(ready).first.wait_for(timeout=60000)
-            assert page.locator("[data-testid=stException]").count() == 0, name
-            if name == "build":  # the uploader states the limit its label gives (it said the server's 200 MB)
-                assert page.get_by_text("50MB per file").first.is_visible()
-            if name == "evaluate":  # the bundled sample benchmark: a table and a Recall@k chart
-                page.get_by_role("button", name="Run benchmark").click()
-                page.get_by_text("Per question").wait_for(timeout=120000)
-            screenshot(page, f"page_{name}.png", full_page=True)
-        browser.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(app_url + "/ask", wait_until="networkidle")  # a deep link on a fresh server
+    page.get_by_text("Offline: no LLM").first.wait_for(timeout=60000)  # the router's shared sidebar ran
+    assert page.locator("[data-testid=stSidebarNavLink]").filter(has_text="Overview").count() == 1
+    page.get_by_role("button", name="Load the demo graph").click()  # first launch: one click
+    page.get_by_text("Demo graph ready").first.wait_for(timeout=120000)  # the toast after the rerun
+    # hostile text arrives the way a user's file would: a triples file imported on the Build page
+    page.goto(app_url + "/build", wait_until="networkidle")
+    page.get_by_role("tab", name="Pre-extracted triples").click()
+    evil = tmp_path / "evil.jsonl"
+    evil.write_text(EVIL_JSONL)
+    page.locator("input[type=file]").nth(1).set_input_files(str(evil))
+    page.get_by_role("button", name="Import").click()
+    page.get_by_text("Imported 1 passage and 1 triple;").wait_for(timeout=60000)
+    _ask_the_example(page, app_url)
+    positions: dict[str, tuple] = {}
+    for n in range(1, N + 1):
+        if n > 1:
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Step {n}/{N}").wait_for(timeout=60000)
+        frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
+        assert_readable(frame)  # every step: no label on another, nothing cut at the frame's edge
+        drawn = frame.evaluate("network.getPositions()")
+        for node_id, xy in drawn.items():  # one layout per trace: no node moves between steps
+            assert positions.setdefault(node_id, (xy["x"], xy["y"])) == (xy["x"], xy["y"]), node_id
+        # labels are drawn at 16 px × the zoom: never below 12 px on screen
+        px = frame.evaluate("16 * network.getScale()")
+        assert px >= 12 - 1e-6, (n, px)
+        if n == 3:  # hop 1: Keystone's neighbours, the injected entity among them
+            labels = frame.evaluate("nodes.get().map(n => n.label)")
+            assert any("onerror" in lb for lb in labels), labels  # drawn as text
+        page.get_by_text(f"Step {n}/{N}").scroll_into_view_if_needed()  # the step's sentence, graph and legend
+        screenshot(page, f"ask_step{n}.png")
+    assert len(positions) >= 5
+    page.get_by_text("Reasoning paths").wait_for(timeout=60000)
+    frame = _graph_frame(page, f"{EXAMPLE} · answer")
+    assert frame.evaluate("nodes.length") > 0
+    assert frame.locator("canvas").count() >= 1
+    # the answer's citation numbers are the numbers of the listed passages (table rank and expanders)
+    trace_cites = re.findall(r"\[(\d+)\]", page.locator(".st-key-answer_text").inner_text())
+    assert trace_cites
+    for c in set(trace_cites):
+        assert page.get_by_text(re.compile(rf"^\[{c}\] ")).count() >= 1  # the cited passage's expander
+    for f in page.frames:
+        try:
+            assert f.evaluate("window.__xss === undefined && window.__xss2 === undefined")
+        except playwright.Error:
+            continue
+    # a second browser session works at the same time as the first (one shared cached client)
+    other = browser.new_context().new_page()
+    other.on("request", lambda r: requests.append(r.url))
+    other.goto(app_url + "/ask", wait_until="networkidle")
+    box2 = other.get_by_label("Question", exact=True)
+    box2.fill("Which team owns the service where Keystone stores its user records?")
+    box2.press("Enter")
+    other.get_by_role("button", name="Ask", exact=True).click()
+    other.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+    assert page.get_by_text(f"Step {N}/{N}").is_visible()  # the first session kept its own state
+    # the offline answer quotes the planted passage: its HTML and Markdown stay text (no heading, image or link).
+    # The evidence quotes only listed passages, so the question is one that retrieves it
+    planted = "What planted heading probed Keystone?"
+    playwright.expect(other.get_by_label("Question", exact=True)).to_have_count(1, timeout=60000)  # run finished
+    box2.fill(planted)
+    box2.press("Enter")
+    other.get_by_role("button", name="Ask", exact=True).click()
+    _graph_frame(other, f"{planted} · query entities")  # the new question's trace is on screen
+    for n in range(2, N + 1):
+        other.get_by_role("button", name="Next ▶").click()
+        _graph_frame(other, f"{planted} · {STEP_LABELS[n - 1]}")
+    answer = other.locator(".st-key-answer_text")
+    answer.wait_for(timeout=60000)
+    assert "probed" in answer.inner_text(), answer.inner_text()
+    assert answer.locator("h1, h2, h3, img, a").count() == 0
+    page.goto(app_url + "/explore", wait_until="networkidle")
+    box = page.get_by_label("Search an entity")
+    box.fill("Keystone")
+    page.get_by_role("button", name="Search", exact=True).click()  # a visible button, not only Enter
+    page.get_by_text("Matches").wait_for(timeout=60000)  # the search ran with the typed name
+    frame = _graph_frame(page)
+    assert frame.evaluate("16 * network.getScale()") >= 12 - 1e-6
+    # the planted Markdown in a passage shows literally among Keystone's source passages: no heading, no image
+    page.get_by_text("![leak](http", exact=False).first.wait_for(state="attached", timeout=30000)
+    assert page.locator("h2", has_text="Planted heading").count() == 0
+    assert page.locator("img[src*='exfil']").count() == 0 and page.locator("a[href*='exfil']").count() == 0
+    screenshot(page, "explore.png")
+    for name, ready in (
+        ("overview", "Where to next"),
+        ("build", "Start a new graph"),
+        ("evaluate", "Run benchmark"),
+        ("settings", "LLM endpoint"),
+    ):  # every page draws without an error, with a screenshot of each
+        page.goto(f"{app_url}/{name}", wait_until="networkidle")
+        page.get_by_text(ready).first.wait_for(timeout=60000)
+        assert page.locator("[data-testid=stException]").count() == 0, name
+        if name == "build":  # the uploader states the limit its label gives (it said the server's 200 MB)
+            # the drop zone is drawn after the expander waited for above: waited for, not read at once (not drawn
+            # yet at load 14, it failed twice in one CI run)
+            playwright.expect(page.get_by_text("50MB per file").first).to_be_visible(timeout=60000)
+        if name == "evaluate":  # the bundled sample benchmark: a table and a Recall@k chart
+            page.get_by_role("button", name="Run benchmark").click()
+            page.get_by_text("Per question").wait_for(timeout=120000)
+        screenshot(page, f"page_{name}.png", full_page=True)
     hosts = {urlparse(u).hostname for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")}
     assert hosts <= {"127.0.0.1"}, [u for u in requests if "127.0.0.1" not in u]
 
 
-def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
+def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path, browser):
     """With an LLM endpoint (a slow local fake), the answer streams; Stop keeps what arrived. The model's text
     carries a Markdown heading and an image pointing off-host: both shown literally, nothing fetched."""
     from llm_http import SlowLLM, serving
@@ -288,8 +287,7 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
             "OPENAI_API_KEY": "x",
             "VGRAG_LLM_MODEL": "fake",
         }
-        with running_app(env) as url, playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        with running_app(env) as url:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.on("request", lambda r: requests.append(r.url))
             page.goto(url, wait_until="networkidle")
@@ -311,17 +309,15 @@ def test_stop_a_streamed_llm_answer_and_model_text_never_acts(tmp_path):
             page.get_by_text("![x](http", exact=False).first.wait_for(timeout=10000)
             screenshot(page, "ask_llm_stopped.png", full_page=True)
             assert page.locator("h1", has_text="Heading").count() == 0  # "# Heading" stayed text
-            browser.close()
     assert llm.streams_started == 1 and llm.streams_cut == 1  # the stream really stopped, it did not run on
     off_host = [u for u in requests if urlparse(u).hostname not in ("127.0.0.1", "localhost")]
     assert not off_host, off_host
 
 
-def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
+def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path, browser):
     """Focus nodes in clusters far apart cannot all fit at a readable scale. Fitting them all and clamping the scale
     centred the view on the empty space between clusters (seen on the HotpotQA graph); the view now fits the
     leading focus nodes that do fit, so the first one is on screen, at ≥ 12 px labels."""
-    from playwright.sync_api import sync_playwright
 
     from vgrag.present.drawing import render_html
     from vgrag.present.viz import MIN_SCALE, VizEdge, VizGraph, VizNode
@@ -333,17 +329,14 @@ def test_a_spread_out_graph_opens_on_its_most_important_node(tmp_path):
     edges = tuple(VizEdge(f"e{i}", nodes[i].id, nodes[i + 1].id, "", "selected", "") for i in range(3))
     page_file = tmp_path / "g.html"
     page_file.write_text(render_html(VizGraph(tuple(nodes), edges, 0, tuple(n.id for n in nodes))), encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 900, "height": 700})
-        page.goto(page_file.as_uri())
-        page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
-        assert page.evaluate("network.getScale()") >= MIN_SCALE - 1e-6
-        box = page.evaluate(
-            "(() => { const c = network.canvasToDOM(network.getPositions(['left0'])['left0']);"
-            " const r = document.getElementById('mynetwork').getBoundingClientRect();"
-            " return [c.x, c.y, r.width, r.height]; })()"
-        )
-        x, y, width, height = box
-        assert 0 <= x <= width and 0 <= y <= height, box
-        browser.close()
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    page.goto(page_file.as_uri())
+    page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
+    assert page.evaluate("network.getScale()") >= MIN_SCALE - 1e-6
+    box = page.evaluate(
+        "(() => { const c = network.canvasToDOM(network.getPositions(['left0'])['left0']);"
+        " const r = document.getElementById('mynetwork').getBoundingClientRect();"
+        " return [c.x, c.y, r.width, r.height]; })()"
+    )
+    x, y, width, height = box
+    assert 0 <= x <= width and 0 <= y <= height, box

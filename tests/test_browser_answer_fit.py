@@ -20,7 +20,7 @@ import re
 
 import pytest
 from canvas import BOXES_JS, FRAMED, IN_VIEW_JS, clutter, under_note
-from test_browser import ARGS, CHROMIUM, FIT_WATCH_JS, _graph_frame, fits_settled, playwright
+from test_browser import FIT_WATCH_JS, _graph_frame, fits_settled
 from test_browser_seeds_fit import _within
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
@@ -76,34 +76,31 @@ def _judge(page, step: str, least: int) -> dict:
 
 
 @pytest.mark.parametrize("window", [(1280, 720), (1920, 1080)])
-def test_the_answer_steps_graph_shows_whole_beside_its_evidence(guide_app, window):
+def test_the_answer_steps_graph_shows_whole_beside_its_evidence(guide_app, window, browser):
     w, h = window
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": w, "height": h})
-        page.add_init_script(FIT_WATCH_JS)
-        page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'hop 1'})}")
-        for n, step in ((3, "hop 1"), (4, "eviction"), (5, "rerank"), (6, "answer")):
-            if n > 3:
-                page.get_by_role("button", name="Next ▶").click()
-            page.get_by_text(f"Step {n}/6 · {step}").wait_for(timeout=60000)
-            if step in LEAST[window]:
-                _judge(page, step, LEAST[window][step])
-            if step == "hop 1" and w == 1280:  # the frame takes the room the page leaves (820×408 before)
-                box = page.locator(".st-key-graph_frame iframe").bounding_box()
-                assert box["width"] >= 900 and box["height"] >= 430, box
-        graph = page.locator(".st-key-graph_frame iframe").bounding_box()
-        side = page.locator(".st-key-answer_side").bounding_box()
-        assert graph["height"] >= 360 and graph["y"] + graph["height"] <= h, graph  # as tall as any step's
-        page.locator(".st-key-answer_side").get_by_text("Partly found").wait_for(timeout=30000)  # the verdict
-        evidence = page.locator(".st-key-answer_side p").filter(has_text="Tressock").first.bounding_box()
-        assert side["y"] >= 0 and side["y"] + side["height"] <= h and evidence["y"] + evidence["height"] <= h, side
-        if h < 900:  # beside the graph, as tall as it, scrolling within (its five sentences are longer)
-            assert side["x"] >= graph["x"] + graph["width"] and abs(side["y"] - graph["y"]) <= 1, (side, graph)
-            assert abs(side["y"] + side["height"] - graph["y"] - graph["height"]) <= 2, (side, graph)
-        else:  # above the graph, at most a third of the window
-            assert side["y"] + side["height"] <= graph["y"] and side["height"] <= h / 3 + 1, (side, graph)
-        browser.close()
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.add_init_script(FIT_WATCH_JS)
+    page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'hop 1'})}")
+    for n, step in ((3, "hop 1"), (4, "eviction"), (5, "rerank"), (6, "answer")):
+        if n > 3:
+            page.get_by_role("button", name="Next ▶").click()
+        page.get_by_text(f"Step {n}/6 · {step}").wait_for(timeout=60000)
+        if step in LEAST[window]:
+            _judge(page, step, LEAST[window][step])
+        if step == "hop 1" and w == 1280:  # the frame takes the room the page leaves (820×408 before)
+            box = page.locator(".st-key-graph_frame iframe").bounding_box()
+            assert box["width"] >= 900 and box["height"] >= 430, box
+    graph = page.locator(".st-key-graph_frame iframe").bounding_box()
+    side = page.locator(".st-key-answer_side").bounding_box()
+    assert graph["height"] >= 360 and graph["y"] + graph["height"] <= h, graph  # as tall as any step's
+    page.locator(".st-key-answer_side").get_by_text("Partly found").wait_for(timeout=30000)  # the verdict
+    evidence = page.locator(".st-key-answer_side p").filter(has_text="Tressock").first.bounding_box()
+    assert side["y"] >= 0 and side["y"] + side["height"] <= h and evidence["y"] + evidence["height"] <= h, side
+    if h < 900:  # beside the graph, as tall as it, scrolling within (its five sentences are longer)
+        assert side["x"] >= graph["x"] + graph["width"] and abs(side["y"] - graph["y"]) <= 1, (side, graph)
+        assert abs(side["y"] + side["height"] - graph["y"] - graph["height"]) <= 2, (side, graph)
+    else:  # above the graph, at most a third of the window
+        assert side["y"] + side["height"] <= graph["y"] and side["height"] <= h / 3 + 1, (side, graph)
 
 
 CUE_JS = """() => { const c = document.querySelector(".st-key-answer_side .vgrag-more");
@@ -116,26 +113,23 @@ CUE_JS = """() => { const c = document.querySelector(".st-key-answer_side .vgrag
           panel: [p.getBoundingClientRect().top, bottom]}; }"""
 
 
-def test_the_evidence_panel_says_how_many_sentences_are_below_its_fold(guide_app):
+def test_the_evidence_panel_says_how_many_sentences_are_below_its_fold(guide_app, browser):
     """A window where the answer's five evidence sentences do not fit the panel beside the graph (1024×720): a line
     at the panel's bottom says how many are below, in words a projector's audience reads; scrolled to the end, it
     goes. Only the scrollbar said so before (walk22)."""
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1024, "height": 720})
-        page.add_init_script(FIT_WATCH_JS)
-        page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'answer'})}")
-        frame = _graph_frame(page, f"{QUESTION} · answer")
-        fits_settled(frame)
-        page.wait_for_function("document.querySelector('.vgrag-more')?.textContent !== ''", timeout=30000)
-        cue = page.evaluate(CUE_JS)
-        assert cue and cue["below"] >= 1, cue  # the premise: some sentences are below the fold
-        n = cue["below"]
-        assert cue["text"] == f"▼ {n} more sentence{'s' if n > 1 else ''} below — scroll", cue
-        assert cue["panel"][0] < cue["cue"][0] and cue["cue"][1] <= cue["panel"][1] + 1 <= 720, cue  # in view
-        page.locator(".st-key-answer_side").evaluate("(p) => p.scrollTo(0, p.scrollHeight)")
-        page.wait_for_function("getComputedStyle(document.querySelector('.vgrag-more')).display === 'none'",
-                               timeout=10000)  # fmt: skip
-        cue = page.evaluate(CUE_JS)
-        assert cue["text"] == "" and cue["below"] == 0, cue
-        browser.close()
+    page = browser.new_page(viewport={"width": 1024, "height": 720})
+    page.add_init_script(FIT_WATCH_JS)
+    page.goto(f"{guide_app}/ask?{urlencode({'graph': 'guide', 'q': QUESTION, 'step': 'answer'})}")
+    frame = _graph_frame(page, f"{QUESTION} · answer")
+    fits_settled(frame)
+    page.wait_for_function("document.querySelector('.vgrag-more')?.textContent !== ''", timeout=30000)
+    cue = page.evaluate(CUE_JS)
+    assert cue and cue["below"] >= 1, cue  # the premise: some sentences are below the fold
+    n = cue["below"]
+    assert cue["text"] == f"▼ {n} more sentence{'s' if n > 1 else ''} below — scroll", cue
+    assert cue["panel"][0] < cue["cue"][0] and cue["cue"][1] <= cue["panel"][1] + 1 <= 720, cue  # in view
+    page.locator(".st-key-answer_side").evaluate("(p) => p.scrollTo(0, p.scrollHeight)")
+    page.wait_for_function("getComputedStyle(document.querySelector('.vgrag-more')).display === 'none'",
+                           timeout=10000)  # fmt: skip
+    cue = page.evaluate(CUE_JS)
+    assert cue["text"] == "" and cue["below"] == 0, cue

@@ -70,14 +70,13 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def test_a_running_upload_freezes_neither_the_server_nor_any_session(app_db, tmp_path):
+def test_a_running_upload_freezes_neither_the_server_nor_any_session(app_db, tmp_path, browser):
     llm = GatedLLM()
     with serving(llm) as llm_url:  # type: ignore[arg-type] - any object with handler()
         env = {**os.environ, "VGRAG_MILVUS_URI": app_db, "VGRAG_GRAPH": "demo", "OPENAI_BASE_URL": llm_url,
                "OPENAI_API_KEY": "x", "VGRAG_LLM_CACHE": "0", "VGRAG_CACHE_DIR": str(tmp_path / "cache"),
                "VGRAG_LLM_TIMEOUT": "300", "VGRAG_LLM_DEADLINE": "300"}  # fmt: skip
-        with running_app(env) as url, playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        with running_app(env) as url:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(url + "/build", wait_until="networkidle")
             page.get_by_label("…or paste text").fill(TEXT)
@@ -106,7 +105,6 @@ def test_a_running_upload_freezes_neither_the_server_nor_any_session(app_db, tmp
             sources = page.get_by_role("tabpanel", name="Source documents")
             sources.get_by_text("pasted text").first.wait_for(timeout=WAIT_MS)
             listed = sources.inner_text()
-            browser.close()
     assert healthy == HEALTH_CHECKS, healthy
     assert answered_meanwhile == 0  # everything above happened while the ingest was still running
     assert "pasted text" in listed and "interrupted" not in listed, listed

@@ -39,55 +39,49 @@ def dense_graph():
     return VizGraph(nodes, edges, 0, tuple(ids[:12]))
 
 
-def test_a_dense_step_has_no_label_on_another_and_nothing_cut_at_the_frames_edge(tmp_path):
+def test_a_dense_step_has_no_label_on_another_and_nothing_cut_at_the_frames_edge(tmp_path, browser):
     from vgrag.present.drawing import render_html
 
     page_file = tmp_path / "g.html"
     page_file.write_text(render_html(dense_graph(), None), encoding="utf-8")
     found = {}
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        for w, h in FRAMES:
-            page = browser.new_page(viewport={"width": w, "height": h})
-            page.goto(page_file.as_uri())
-            page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
-            boxes = page.evaluate(BOXES_JS)
-            assert len(boxes["nodes"]) >= 12 and boxes["edges"], (w, h)  # a real view, not an empty frame
-            found[(w, h)] = {k: v for k, v in clutter(boxes).items() if v}
-            if (w, h) == FRAMES[0]:  # a projector's full screen: the frame grows and the view is framed again
-                page.set_viewport_size({"width": 1500, "height": 780})
-                try:
-                    page.wait_for_function("document.body.dataset.vgragFrame === '1498x778'", timeout=30000)
-                    found["resized"] = {k: v for k, v in clutter(page.evaluate(BOXES_JS)).items() if v}
-                except playwright.TimeoutError:
-                    found["resized"] = "not framed again after the resize"
-            page.close()
-        browser.close()
+    for w, h in FRAMES:
+        page = browser.new_page(viewport={"width": w, "height": h})
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
+        boxes = page.evaluate(BOXES_JS)
+        assert len(boxes["nodes"]) >= 12 and boxes["edges"], (w, h)  # a real view, not an empty frame
+        found[(w, h)] = {k: v for k, v in clutter(boxes).items() if v}
+        if (w, h) == FRAMES[0]:  # a projector's full screen: the frame grows and the view is framed again
+            page.set_viewport_size({"width": 1500, "height": 780})
+            try:
+                page.wait_for_function("document.body.dataset.vgragFrame === '1498x778'", timeout=30000)
+                found["resized"] = {k: v for k, v in clutter(page.evaluate(BOXES_JS)).items() if v}
+            except playwright.TimeoutError:
+                found["resized"] = "not framed again after the resize"
+        page.close()
     assert all(not v for v in found.values()), found
 
 
-def test_the_drawing_and_its_border_fit_the_frame(tmp_path):
+def test_the_drawing_and_its_border_fit_the_frame(tmp_path, browser):
     """The drawing was 100 % wide plus a 1 px border each side: 2 px wider than its frame, so the right border was cut
     off on every graph."""
     from vgrag.present.drawing import render_html
 
     page_file = tmp_path / "g.html"
     page_file.write_text(render_html(dense_graph(), None), encoding="utf-8")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 900, "height": 420})
-        page.goto(page_file.as_uri())
-        page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
-        box = page.evaluate(
-            "(() => { const r = document.getElementById('mynetwork').getBoundingClientRect();"
-            " return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; })()"
-        )
-        browser.close()
+    page = browser.new_page(viewport={"width": 900, "height": 420})
+    page.goto(page_file.as_uri())
+    page.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=60000)
+    box = page.evaluate(
+        "(() => { const r = document.getElementById('mynetwork').getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; })()"
+    )
     left, top, right, bottom, width, height = box
     assert left >= 0 and top >= 0 and right <= width and bottom <= height, box
 
 
-def test_a_frame_created_at_height_0_is_framed_once_it_gets_its_height(tmp_path):
+def test_a_frame_created_at_height_0_is_framed_once_it_gets_its_height(tmp_path, browser):
     """The app's frame on a copied link: Streamlit creates the component's iframe at height 0 and gives it its height
     a moment later. Framing at 0 px asked vis for a negative scale, which threw: the graph stayed unframed, its labels
     unplaced, the page never marked ready, and no later resize framed it (the compare test's flake)."""
@@ -100,20 +94,15 @@ def test_a_frame_created_at_height_0_is_framed_once_it_gets_its_height(tmp_path)
         encoding="utf-8",
     )
     errors: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1000, "height": 700})
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((tmp_path / "outer.html").as_uri())
-        frame = page.locator("#g").element_handle().content_frame()
-        frame.wait_for_function("typeof network !== 'undefined'", timeout=60000)
-        page.wait_for_timeout(500)  # the page's script frames its fixed layout as soon as the network exists
-        assert frame.evaluate("document.body.getAttribute('data-vgrag-ready')") != "1"  # no size: not framed yet
-        page.evaluate("document.getElementById('g').style.height = '420px'")
-        try:
-            frame.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=30000)
-            boxes = frame.evaluate(BOXES_JS)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "outer.html").as_uri())
+    frame = page.locator("#g").element_handle().content_frame()
+    frame.wait_for_function("typeof network !== 'undefined'", timeout=60000)
+    page.wait_for_timeout(500)  # the page's script frames its fixed layout as soon as the network exists
+    assert frame.evaluate("document.body.getAttribute('data-vgrag-ready')") != "1"  # no size: not framed yet
+    page.evaluate("document.getElementById('g').style.height = '420px'")
+    frame.wait_for_function("document.body.getAttribute('data-vgrag-ready') === '1'", timeout=30000)
+    boxes = frame.evaluate(BOXES_JS)
     assert not errors, errors
     assert len(boxes["nodes"]) >= 12 and not any(clutter(boxes).values()), clutter(boxes)

@@ -10,8 +10,6 @@ import os
 import pytest
 from canvas import assert_readable
 from test_browser import (
-    ARGS,
-    CHROMIUM,
     EXAMPLE,
     FIT_WATCH_JS,
     N,
@@ -19,7 +17,6 @@ from test_browser import (
     _ask_the_example,
     _graph_frame,
     fits_settled,
-    playwright,
 )
 from test_browser_compare import STEPS, set_hops
 
@@ -40,44 +37,41 @@ def _shot(page, name: str) -> None:
 
 
 @pytest.mark.parametrize("w, h", [(1152, 720), (1920, 1080)])  # two tests: xdist runs them on both workers, and
-def test_every_step_and_the_comparison_fit_the_window(demo_app, w, h):  # a rerun repeats one window, not both
+def test_every_step_and_the_comparison_fit_the_window(demo_app, w, h, browser):  # a rerun repeats one window, not both
     url = demo_app
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": w, "height": h})
-        page.add_init_script(FIT_WATCH_JS)  # to wait for the frame's own re-measurements (tests/test_browser.py)
-        _ask_the_example(page, url)
-        for n in range(1, N + 1):
-            if n > 1:
-                page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
-            frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
-            fits_settled(frame)  # the frame measures itself again as the page above settles
-            answer = STEP_LABELS[n - 1] == "answer"
-            _in_view(page, h, 160 if answer else 360, f"{w}x{h} {STEP_LABELS[n - 1]}")
-            assert_readable(frame)
-            _shot(page, f"fit_ask_{w}x{h}_{n}")
-        for button in ("Present", "Leave Present"):  # the frame moves up, then down again: no new data
-            done = fits_settled(frame)
-            page.get_by_role("button", name=button, exact=True).click()
-            page.get_by_role("button", name="Leave Present" if button == "Present" else "Present").wait_for()
-            fits_settled(frame, after=done)  # measured again after the move, then quiet
-            _in_view(page, h, 160, f"{w}x{h} after {button}")
-        page.get_by_role("button", name="Pin", exact=True).click()
-        page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
-        set_hops(page, 2)
-        page.get_by_role("button", name="Ask", exact=True).click()
-        page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
-        for n in range(1, len(STEPS) + 1):
-            if n > 1:
-                page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
-            frame = _graph_frame(page, f"compare · {STEPS[n - 1]}")
-            fits_settled(frame)
-            _in_view(page, h, 360, f"{w}x{h} compare {STEPS[n - 1]}")
-            assert_readable(frame)
-            _shot(page, f"fit_compare_{w}x{h}_{n}")
-        colours = set(frame.evaluate("edges.get().map(e => e.color)"))
-        assert "#D55E00" in colours, colours  # the answer's chain, as on the step-through (it was all grey)
-        page.close()
-        browser.close()
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.add_init_script(FIT_WATCH_JS)  # to wait for the frame's own re-measurements (tests/test_browser.py)
+    _ask_the_example(page, url)
+    for n in range(1, N + 1):
+        if n > 1:
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
+        frame = _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[n - 1]}")
+        fits_settled(frame)  # the frame measures itself again as the page above settles
+        answer = STEP_LABELS[n - 1] == "answer"
+        _in_view(page, h, 160 if answer else 360, f"{w}x{h} {STEP_LABELS[n - 1]}")
+        assert_readable(frame)
+        _shot(page, f"fit_ask_{w}x{h}_{n}")
+    for button in ("Present", "Leave Present"):  # the frame moves up, then down again: no new data
+        done = fits_settled(frame)
+        page.get_by_role("button", name=button, exact=True).click()
+        page.get_by_role("button", name="Leave Present" if button == "Present" else "Present").wait_for()
+        fits_settled(frame, after=done)  # measured again after the move, then quiet
+        _in_view(page, h, 160, f"{w}x{h} after {button}")
+    page.get_by_role("button", name="Pin", exact=True).click()
+    page.get_by_role("button", name="Unpin", exact=True).wait_for(timeout=60000)
+    set_hops(page, 2)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.get_by_text(f"Step 1/{len(STEPS)}").wait_for(timeout=60000)
+    for n in range(1, len(STEPS) + 1):
+        if n > 1:
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Step {n}/{len(STEPS)} · {STEPS[n - 1]}").wait_for(timeout=60000)
+        frame = _graph_frame(page, f"compare · {STEPS[n - 1]}")
+        fits_settled(frame)
+        _in_view(page, h, 360, f"{w}x{h} compare {STEPS[n - 1]}")
+        assert_readable(frame)
+        _shot(page, f"fit_compare_{w}x{h}_{n}")
+    colours = set(frame.evaluate("edges.get().map(e => e.color)"))
+    assert "#D55E00" in colours, colours  # the answer's chain, as on the step-through (it was all grey)
+    page.close()

@@ -5,22 +5,19 @@ keyboard and the page's Previous / Next shortcuts no longer heard the keys. The 
 from __future__ import annotations
 
 import pytest
-from test_browser import ARGS, CHROMIUM, EXAMPLE, N, STEP_LABELS, _ask_the_example, _graph_frame, playwright
+from test_browser import EXAMPLE, N, STEP_LABELS, _ask_the_example, _graph_frame
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
 
-def test_arrow_keys_step_after_a_click_inside_the_graph(demo_app):
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        _ask_the_example(page, demo_app)
-        _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[0]}")
-        page.locator(".st-key-graph_frame iframe").click(position={"x": 30, "y": 30})  # the frame has the keys
-        page.keyboard.press("ArrowRight")
-        page.get_by_text(f"Step 2/{N} · {STEP_LABELS[1]}").wait_for(timeout=60000)
-        _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[1]}")
-        page.locator(".st-key-graph_frame iframe").click(position={"x": 30, "y": 30})
-        page.keyboard.press("ArrowLeft")
-        page.get_by_text(f"Step 1/{N} · {STEP_LABELS[0]}").wait_for(timeout=60000)
-        browser.close()
+def test_arrow_keys_step_after_a_click_inside_the_graph(demo_app, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    _ask_the_example(page, demo_app)
+    _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[0]}")
+    page.locator(".st-key-graph_frame iframe").click(position={"x": 30, "y": 30})  # the frame has the keys
+    page.keyboard.press("ArrowRight")
+    page.get_by_text(f"Step 2/{N} · {STEP_LABELS[1]}").wait_for(timeout=60000)
+    _graph_frame(page, f"{EXAMPLE} · {STEP_LABELS[1]}")
+    page.locator(".st-key-graph_frame iframe").click(position={"x": 30, "y": 30})
+    page.keyboard.press("ArrowLeft")
+    page.get_by_text(f"Step 1/{N} · {STEP_LABELS[0]}").wait_for(timeout=60000)

@@ -4,7 +4,7 @@ renders: the page itself, never Streamlit's "Page not found" dialog. /overview (
 
 from __future__ import annotations
 
-from test_browser import ARGS, CHROMIUM, playwright, run_finished
+from test_browser import run_finished
 
 PAGES = {  # path -> text only that page shows
     "": "Where to next",
@@ -26,22 +26,19 @@ def _opened(page, url: str, ready: str) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, url
 
 
-def test_every_page_path_and_every_rendered_link_opens_its_page(demo_app):
+def test_every_page_path_and_every_rendered_link_opens_its_page(demo_app, browser):
     url = demo_app
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        for path, ready in PAGES.items():
-            for query in ("", "?graph=demo"):
-                _opened(page, f"{url}/{path}{query}", ready)
-        assert page.url.endswith("?graph=demo")  # the graph named in a link is kept
-        page.goto(url + "/overview?graph=demo", wait_until="networkidle")
-        page.get_by_text("Where to next").first.wait_for(timeout=60000)
-        assert page.url == f"{url}/?graph=demo", page.url  # /overview leads to the main page's own address
-        page.locator("[data-testid=stPageLink]").last.wait_for(timeout=60000)
-        hrefs = set(page.locator("a[href^='http://127.0.0.1']").evaluate_all("a => a.map(x => x.href)"))
-        assert len(hrefs) >= 7, hrefs  # the sidebar's pages and Overview's "Where to next" links
-        for href in hrefs:
-            path = href.split("://", 1)[1].split("/", 1)[1].split("?")[0]
-            _opened(page, href, PAGES[path])
-        browser.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    for path, ready in PAGES.items():
+        for query in ("", "?graph=demo"):
+            _opened(page, f"{url}/{path}{query}", ready)
+    assert page.url.endswith("?graph=demo")  # the graph named in a link is kept
+    page.goto(url + "/overview?graph=demo", wait_until="networkidle")
+    page.get_by_text("Where to next").first.wait_for(timeout=60000)
+    assert page.url == f"{url}/?graph=demo", page.url  # /overview leads to the main page's own address
+    page.locator("[data-testid=stPageLink]").last.wait_for(timeout=60000)
+    hrefs = set(page.locator("a[href^='http://127.0.0.1']").evaluate_all("a => a.map(x => x.href)"))
+    assert len(hrefs) >= 7, hrefs  # the sidebar's pages and Overview's "Where to next" links
+    for href in hrefs:
+        path = href.split("://", 1)[1].split("/", 1)[1].split("?")[0]
+        _opened(page, href, PAGES[path])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import running_app
-from test_browser import ARGS, CHROMIUM, screenshot, after_rerun, playwright, run_finished
+from test_browser import screenshot, after_rerun, playwright, run_finished
 
 from vgrag.text import entity_id
 
@@ -39,50 +39,47 @@ def _database(path: str, demo: Path, minilm) -> None:  # noqa: ANN001 - the sess
     server_manager_instance.release_server(path)
 
 
-def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, minilm):
+def test_review_merge_then_ask_again_at_1280x720(tmp_path, app_demo_template, minilm, browser):
     path = str(tmp_path / "review.db")
     _database(path, app_demo_template, minilm)
     with running_app({**os.environ, "VGRAG_MILVUS_URI": path}) as url:
-        with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(url + "/review?graph=demo&entity=Dr.+Raman", wait_until="networkidle")
-            page.get_by_text("Dr. Raman | leads | Platform team").wait_for(timeout=120000)
-            page.evaluate("document.fonts.ready.then(() => document.fonts.status)")  # the icons' font
-            screenshot(page, "review_1280x720.png")
-            page.get_by_text("Entity: Dr. Raman").click()
-            page.get_by_label("Merge into (search a name)").fill("Priya Raman")
-            search = page.get_by_label("Merge into (search a name)")
-            after_rerun(page, lambda: search.press("Enter"))  # the search reruns the page; the picker then lists
-            option = page.get_by_role("option", name="Priya Raman", exact=True)  # the matches (once the page has
-            for _ in range(20):  # settled: a picker opened by an earlier run lists the earlier matches)
-                page.get_by_label("Merge into", exact=True).click()
-                try:
-                    option.wait_for(timeout=3000)
-                    break
-                except playwright.Error:
-                    page.keyboard.press("Escape")
-            after_rerun(page, option.click)
-            screenshot(page, "review_merge_1280x720.png")
-            page.get_by_role("button", name="Merge", exact=True).click()
-            page.get_by_text("Merged “Dr. Raman” into “Priya Raman”").wait_for(timeout=60000)
-            page.goto(url + "/review?graph=demo&entity=Priya+Raman", wait_until="networkidle")
-            page.get_by_text("Priya Raman | leads | Platform team").wait_for(timeout=120000)
-            page.get_by_text("Undo and the edit log").click()
-            page.get_by_role("button", name="Undo the last edit").wait_for(timeout=60000)  # the log is a data grid
-            run_finished(page)
-            screenshot(page, "review_after_merge_1280x720.png")
-            page.goto(url + "/ask?graph=demo", wait_until="networkidle")
-            page.get_by_label("Question", exact=True).fill(QUESTION)
-            page.get_by_role("button", name="Ask", exact=True).click()
-            page.get_by_text("Step 1/").first.wait_for(timeout=120000)
-            steps = int(page.get_by_text("Step 1/").first.inner_text().split("/")[1].split(" ")[0])
-            for n in range(2, steps + 1):  # through to the answer, on the merged graph
-                page.get_by_role("button", name="Next ▶").click()
-                page.get_by_text(f"Step {n}/{steps}").first.wait_for(timeout=60000)
-            run_finished(page)
-            screenshot(page, "ask_after_merge_1280x720.png")
-            browser.close()
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url + "/review?graph=demo&entity=Dr.+Raman", wait_until="networkidle")
+        page.get_by_text("Dr. Raman | leads | Platform team").wait_for(timeout=120000)
+        page.evaluate("document.fonts.ready.then(() => document.fonts.status)")  # the icons' font
+        screenshot(page, "review_1280x720.png")
+        page.get_by_text("Entity: Dr. Raman").click()
+        page.get_by_label("Merge into (search a name)").fill("Priya Raman")
+        search = page.get_by_label("Merge into (search a name)")
+        after_rerun(page, lambda: search.press("Enter"))  # the search reruns the page; the picker then lists
+        option = page.get_by_role("option", name="Priya Raman", exact=True)  # the matches (once the page has
+        for _ in range(20):  # settled: a picker opened by an earlier run lists the earlier matches)
+            page.get_by_label("Merge into", exact=True).click()
+            try:
+                option.wait_for(timeout=3000)
+                break
+            except playwright.Error:
+                page.keyboard.press("Escape")
+        after_rerun(page, option.click)
+        screenshot(page, "review_merge_1280x720.png")
+        page.get_by_role("button", name="Merge", exact=True).click()
+        page.get_by_text("Merged “Dr. Raman” into “Priya Raman”").wait_for(timeout=60000)
+        page.goto(url + "/review?graph=demo&entity=Priya+Raman", wait_until="networkidle")
+        page.get_by_text("Priya Raman | leads | Platform team").wait_for(timeout=120000)
+        page.get_by_text("Undo and the edit log").click()
+        page.get_by_role("button", name="Undo the last edit").wait_for(timeout=60000)  # the log is a data grid
+        run_finished(page)
+        screenshot(page, "review_after_merge_1280x720.png")
+        page.goto(url + "/ask?graph=demo", wait_until="networkidle")
+        page.get_by_label("Question", exact=True).fill(QUESTION)
+        page.get_by_role("button", name="Ask", exact=True).click()
+        page.get_by_text("Step 1/").first.wait_for(timeout=120000)
+        steps = int(page.get_by_text("Step 1/").first.inner_text().split("/")[1].split(" ")[0])
+        for n in range(2, steps + 1):  # through to the answer, on the merged graph
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Step {n}/{steps}").first.wait_for(timeout=60000)
+        run_finished(page)
+        screenshot(page, "ask_after_merge_1280x720.png")
     from vgrag import Settings, Workspace
 
     ws = Workspace.open(Settings(milvus_uri=path))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 import pytest
-from test_browser import ARGS, CHROMIUM, N, screenshot, STEP_LABELS, _graph_frame, playwright
+from test_browser import N, screenshot, STEP_LABELS, _graph_frame
 
 pytestmark = pytest.mark.flaky(reruns=1)  # as tests/test_browser.py: a rerun can outlast a wait under load
 
@@ -26,27 +26,24 @@ def _in_view(page) -> None:
     assert frame["y"] + frame["height"] <= 720, frame  # the whole graph too
 
 
-def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(demo_app):
+def test_the_verdict_and_the_evidence_fit_the_answer_step_at_1280x720(demo_app, browser):
     url = demo_app  # the demo graph, loaded (tests/conftest.py)
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(url + "/ask", wait_until="networkidle")
-        page.get_by_label("Question", exact=True).fill(UNANSWERABLE)
-        page.get_by_role("button", name="Ask", exact=True).click()
-        page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
-        for n in range(2, N + 1):  # step 1 may draw nothing (no name of this question is in the graph)
-            page.wait_for_load_state("networkidle")
-            page.get_by_role("button", name="Next ▶").click()
-            page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
-        _graph_frame(page, f"{UNANSWERABLE} · answer")
-        _in_view(page)
-        sentence = page.locator(".st-key-step_sentence").inner_text()
-        assert "Not in these documents: nothing here names" in sentence, sentence  # the step names what is missing
-        screenshot(page, "ask_answer_verdict_1280x720.png")
-        page.get_by_role("button", name="Present").click()
-        page.get_by_role("button", name="Leave Present").wait_for(timeout=60000)
-        _graph_frame(page, f"{UNANSWERABLE} · answer")
-        _in_view(page)
-        screenshot(page, "ask_answer_verdict_present_1280x720.png")
-        browser.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(url + "/ask", wait_until="networkidle")
+    page.get_by_label("Question", exact=True).fill(UNANSWERABLE)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.get_by_text(f"Step 1/{N}").wait_for(timeout=60000)
+    for n in range(2, N + 1):  # step 1 may draw nothing (no name of this question is in the graph)
+        page.wait_for_load_state("networkidle")
+        page.get_by_role("button", name="Next ▶").click()
+        page.get_by_text(f"Step {n}/{N} · {STEP_LABELS[n - 1]}").wait_for(timeout=60000)
+    _graph_frame(page, f"{UNANSWERABLE} · answer")
+    _in_view(page)
+    sentence = page.locator(".st-key-step_sentence").inner_text()
+    assert "Not in these documents: nothing here names" in sentence, sentence  # the step names what is missing
+    screenshot(page, "ask_answer_verdict_1280x720.png")
+    page.get_by_role("button", name="Present").click()
+    page.get_by_role("button", name="Leave Present").wait_for(timeout=60000)
+    _graph_frame(page, f"{UNANSWERABLE} · answer")
+    _in_view(page)
+    screenshot(page, "ask_answer_verdict_present_1280x720.png")

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from cli_run import cli_in_process
+from real_server import SERVER_PYTHON, SharedServer, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER_PYTHON = os.environ.get("VGRAG_MILVUS_SERVER_PYTHON", "")
 DEMO = ROOT / "data" / "demo"
 KINDS = ("entities", "relations", "passages")
 
@@ -32,52 +31,30 @@ def _skip_reason() -> str | None:
 
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
-PORTS = (19530, 2379, 2380, 9091)  # the server's gRPC, its embedded etcd's client and peer, and its metrics ports
 
 
-def _ports_closed(timeout: float = 30.0) -> None:
-    """Wait until no server listens on PORTS (a killed server can outlive its launcher; a new one would panic)."""
-    deadline = time.monotonic() + timeout
-    while any(_listening(p) for p in PORTS) and time.monotonic() < deadline:
-        time.sleep(0.2)
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _start(data: Path) -> tuple[subprocess.Popen, str]:
-    _ports_closed()
-    proc = subprocess.Popen(
-        [SERVER_PYTHON, str(ROOT / ".ci" / "milvus_server.py"), str(data)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group: killed whole at the end (SIGTERM does not stop it)
-    )
-    line = proc.stdout.readline() if proc.stdout else ""
-    if not line.startswith("ready "):
-        _stop(proc)
-        pytest.fail(f"the Milvus server did not start (see {data}/logs): {line!r}")
-    return proc, f"http://127.0.0.1:{line.split()[1]}"
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait(timeout=30)
-    _ports_closed()
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory):
+    held = SharedServer(tmp_path_factory.mktemp("milvus-server"))
+    yield held
+    held.down()
 
 
 @pytest.fixture
-def server(tmp_path: Path):
-    """A fresh server per test (~5 s to start): one at a time, since each takes the same ports."""
-    proc, uri = _start(tmp_path / "milvus-server")
+def server(shared_server: SharedServer):
+    """A server with nothing in it: the module's server, every collection a test before made dropped first (the
+    graphs, their documents and leases are all collections), so each test sees what a fresh server showed it."""
+    from pymilvus import MilvusClient
+
+    uri = shared_server.up()
+    client = MilvusClient(uri)
+    try:
+        for name in client.list_collections():
+            client.drop_collection(name)
+        assert client.list_collections() == []
+    finally:
+        client.close()
     yield uri
-    _stop(proc)
 
 
 def vgrag(uri: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
@@ -91,33 +68,39 @@ def vgrag(uri: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
     return out
 
 
-def _flow(uri: str, tmp_path: Path) -> dict:
-    """The CLI flow on one database; what it printed, for comparing a server with a Lite file."""
-    vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+def _flow(run, label: str, tmp_path: Path) -> dict:
+    """The CLI flow on one database (`run`: tests/cli_run.py's commands in this process); what it printed, for
+    comparing a server with a Lite file."""
+
+    def vgrag(*args: str):
+        out = run(*args)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out
+
+    vgrag("ingest", "--triples", str(DEMO / "northwind.jsonl"))
     note = tmp_path / "harbour.md"
     note.write_text("# Harbour Lights\n\nHarbour Lights is a ferry company founded by Ines Varga in Split.\n")
-    added = json.loads(vgrag(uri, "ingest", str(note)).stdout)
+    added = json.loads(vgrag("ingest", str(note)).stdout)
     assert added["passages_new"] >= 1 and not added["failures"]
     question = json.loads((DEMO / "questions.json").read_text())[0]
     answers = {
-        m: json.loads(vgrag(uri, "query", question, "--method", m, "--offline", "--json").stdout)
-        for m in ("graph", "naive")
+        m: json.loads(vgrag("query", question, "--method", m, "--offline", "--json").stdout) for m in ("graph", "naive")
     }
     scoped = {  # the document filter, applied inside retrieval on the server as on a Lite file
-        (m, flag): [p["title"] for p in json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--method", m,
+        (m, flag): [p["title"] for p in json.loads(vgrag("query", "Who founded Harbour Lights?", "--method", m,
                                                          flag, "harbour.md", "--offline", "--json").stdout)
                     ["passages"]["passages"]]
         for m in ("graph", "naive") for flag in ("--only", "--exclude")
     }  # fmt: skip
-    check = json.loads(vgrag(uri, "check").stdout)
-    export = tmp_path / f"export-{abs(hash(uri))}.json"
-    vgrag(uri, "export", "--format", "json", "--out", str(export))
+    check = json.loads(vgrag("check").stdout)
+    export = tmp_path / f"export-{label}.json"
+    vgrag("export", "--format", "json", "--out", str(export))
     exported = json.loads(export.read_text())
     before = check["counts"]["passages"]
-    vgrag(uri, "docs", "--delete", "harbour.md")
-    docs = vgrag(uri, "docs").stdout
-    after = json.loads(vgrag(uri, "check").stdout)
-    found = json.loads(vgrag(uri, "query", "Who founded Harbour Lights?", "--offline", "--json").stdout)
+    vgrag("docs", "--delete", "harbour.md")
+    docs = vgrag("docs").stdout
+    after = json.loads(vgrag("check").stdout)
+    found = json.loads(vgrag("query", "Who founded Harbour Lights?", "--offline", "--json").stdout)
     return {
         "answers": {m: (t["answer"]["text"], [p["id"] for p in t["passages"]["passages"]]) for m, t in answers.items()},
         "check_ok": check["ok"] and after["ok"],
@@ -130,8 +113,13 @@ def _flow(uri: str, tmp_path: Path) -> dict:
     }
 
 
-def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
-    on_server = _flow(server, tmp_path)
+def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path, minilm, monkeypatch, capsys):
+    """The CLI's main() in this process (each command opening its Workspace from the environment, as from a shell;
+    a new Python per command took 400 s of this test at load ~10): `python -m vgrag` itself against a server is run
+    by the next two tests."""
+    monkeypatch.setenv("VGRAG_GRAPH", "flow")
+    with cli_in_process(server, minilm, monkeypatch, capsys) as run:
+        on_server = _flow(run, "server", tmp_path)
     assert on_server["check_ok"], on_server["counts"]
     assert on_server["deleted"] >= 1 and "harbour.md" not in on_server["docs_left"]
     assert "northwind.jsonl" in on_server["docs_left"]
@@ -139,7 +127,8 @@ def test_cli_flow_on_a_real_server_equals_a_lite_file(server, tmp_path):
     for m in ("graph", "naive"):
         assert set(on_server["scoped"][m, "--only"]) == {"Harbour Lights"}, on_server["scoped"]
         assert "Harbour Lights" not in on_server["scoped"][m, "--exclude"] and on_server["scoped"][m, "--exclude"]
-    on_lite = _flow(str(tmp_path / "lite.db"), tmp_path)
+    with cli_in_process(str(tmp_path / "lite.db"), minilm, monkeypatch, capsys) as run:
+        on_lite = _flow(run, "lite", tmp_path)
     assert on_server == on_lite
     _word_index_is_unavailable(server)
 
@@ -158,18 +147,6 @@ def _word_index_is_unavailable(uri: str) -> None:
             ws.graph(create=False).lexical_search(["Northwind"], 3)
     finally:
         ws.close()
-
-
-def test_a_stopped_server_is_one_clear_message(tmp_path):
-    proc, uri = _start(tmp_path / "srv")
-    try:
-        vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
-    finally:
-        _stop(proc)
-    out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
-    assert out.returncode == 2
-    assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def test_two_programs_ingesting_one_graph_at_once_lose_no_link(server, tmp_path):
@@ -347,3 +324,16 @@ def test_a_read_right_after_our_own_upsert_or_delete_sees_it_on_a_real_server(se
         hits = c.search("fresh", data=[[0.5] * 4], limit=3, output_fields=["id"])[0]
         stale += [("delete, search", k)] if any(h["id"] == f"x{k}" for h in hits) else []
     assert not stale
+
+
+def test_a_stopped_server_is_one_clear_message(shared_server, tmp_path):
+    shared_server.down()  # its own server, to stop: the module's (if a test before started it) frees the ports
+    proc, uri = start(tmp_path / "srv")
+    try:
+        vgrag(uri, "ingest", "--triples", str(DEMO / "northwind.jsonl"))
+    finally:
+        stop(proc)
+    out = vgrag(uri, "query", "Who founded Northwind Cloud?", "--offline", ok=False)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"error: The Milvus server at {uri}") and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
