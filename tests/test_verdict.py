@@ -38,16 +38,11 @@ def test_found_when_the_evidence_states_the_names_and_every_word():
 
 
 def test_partly_found_names_the_part_nothing_supports():
-    # session 24: with "composed" written nowhere, no one is said to have composed anything: not in these documents
     step = _answer("Who composed the music of the war film Black Hawk Down?", [FILM, OTHER], ("Black Hawk Down",))
-    assert step.verdict.said.startswith("Not in these documents: nothing here mentions “composed”"), step.verdict
-    score = ("Gladiator (2000 film)", "Hans Zimmer composed the music for Gladiator.")
-    step = _answer("Who composed the music of the war film Black Hawk Down?", [FILM, OTHER, score],
-                   ("Black Hawk Down",))  # fmt: skip
     v = step.verdict
     assert v.kind == "partly" and v.label == "partly found"
     assert v.said == "Partly found: nothing links “Black Hawk Down” to “composed” or “music”."
-    assert v.missing_words == ("composed", "music") and v.word_share == 1.0 and v.name_share == 1.0  # said elsewhere
+    assert v.missing_words == ("composed", "music") and v.word_share == 0.5 and v.name_share == 1.0
 
 
 def test_the_kind_of_thing_asked_for_need_not_be_said():

@@ -51,9 +51,10 @@ def test_a_count_asked_of_a_verb_written_nowhere_is_not_in_these_documents(obser
     assert v.kind == "missing" and "“operate”" in v.said, v
 
 
-def test_a_who_question_whose_verb_is_written_nowhere_is_not_in_these_documents(observatory, minilm):
-    """Session 24: no file writes "succeed" in any form, so no one is said to have succeeded Edith Marlowe (it was
-    "partly found": nothing links the names to "succeeded")."""
+def test_a_who_question_whose_verb_is_written_nowhere_is_only_partly_found(observatory, minilm):
+    """Session 24: no file writes "succeed" in any form, but an act is said in many ways ("took over from"): a verb
+    written nowhere proves nothing, so this stays "partly found", never "not in" (a "who" question's role written
+    nowhere is: tests/test_verdict_who.py)."""
     q = "Who succeeded Edith Marlowe as president of the Ambleford Astronomical Society?"
     v = run_query(q, observatory, minilm).answer.verdict
-    assert v.kind == "missing" and "“succeeded”" in v.said, v
+    assert v.kind == "partly" and "“succeeded”" in v.said, v

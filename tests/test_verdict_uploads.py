@@ -118,7 +118,6 @@ UPLOADS = {
             }
         ),
         missing=(
-            "Who underwrites Harbourside Mutual's pet insurance?",  # session 24: a "who" verb written nowhere
             "Who is the chief executive of Harbourside Mutual?",
             "When was Harbourside Mutual Insurance Society founded?",  # session 22: a date of a verb written nowhere
             "When did Owen Catterall buy the engagement ring?",
@@ -193,8 +192,8 @@ UPLOADS = {
         never_found=(
             "Who was the pilot flying of G-HBRT at Sumburgh in December 2025?",
             "What was the outside air temperature when the ice detector alert sounded on G-HBRX?",
+            "Who led Highland Boreal Airways' internal investigation of the G-HBRT event?",
         ),
-        missing=("Who led Highland Boreal Airways' internal investigation of the G-HBRT event?",),  # session 24
     ),  # fmt: skip
     # session 22, as hba_incident. The letter says "He works at the steel plant" after "Marysia's brother Stanisław
     # writes from Buffalo", and "She married Jan Pyrek" after "Kasia is Katarzyna Pyrek": the evidence shows the

@@ -61,14 +61,12 @@ def test_a_value_whose_verb_is_written_in_another_form_is_left_alone():
     assert v.kind == "found", v
 
 
-def test_a_what_question_whose_verb_is_mentioned_nowhere_is_left_alone():
-    # the answer of a what question may be tied to its names by other words: "partly", never "not in"
+def test_a_who_or_what_question_whose_verb_is_mentioned_nowhere_is_left_alone():
+    # the answer of a who/what question may be tied to its names by other words: "partly", never "not in"
     v = offline_answer("What happens to the fee for a review of marking if the grade goes up?", [FEES], ()).verdict
     assert v.kind == "partly", v
-    # session 24: a "who" question's verb written nowhere is (tests/test_verdict_who.py): no one is said to have
-    # founded anything here
     v = offline_answer("Who founded Ashbourne Vale Water?", [WHO], ("Ashbourne Vale Water",)).verdict
-    assert v.kind == "missing" and "“founded”" in v.said, v
+    assert v.kind == "partly", v
 
 
 BAN = ("Hosepipe ban", "A hosepipe ban was in force from 14 July to 22 September 2025, after the driest summer since "

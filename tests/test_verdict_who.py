@@ -34,8 +34,10 @@ def test_a_who_question_whose_role_is_written_nowhere_is_not_in_the_documents():
     v = offline_answer("Who is the deputy conductor of the Harwick Choral Society?", [CHOIR],
                        ("Harwick Choral Society",)).verdict  # fmt: skip
     assert v.kind == "partly" and v.missing_words == ("deputy",), v
+    # a verb written nowhere proves nothing: an act is said in many ways ("founded" / "established", "commissioned"
+    # / "on behalf of"): partly found, never "not in"
     v = offline_answer("Who founded the Harwick Choral Society?", [CHOIR], ("Harwick Choral Society",)).verdict
-    assert v.kind == "missing" and v.said.startswith("Not in these documents: nothing here mentions “founded”"), v
+    assert v.kind == "partly", v
     # controls: the role and the verb written (in another form: "trains" for "trained")
     v = offline_answer("Who is the conductor of the Harwick Choral Society?", [CHOIR],
                        ("Harwick Choral Society",)).verdict  # fmt: skip
