@@ -75,6 +75,11 @@ def facts(name: str, data: bytes) -> set[tuple[str, str, str]]:
     return {(t.subject, t.predicate, t.object) for r in found for t in r.triples}
 
 
+def said(text: str, topic: str) -> set[tuple[str, str, str]]:
+    """The triples the offline extractor reads in one text under a topic."""
+    return {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [topic])[0].triples}
+
+
 def test_a_first_row_shaped_like_the_rows_below_is_data_and_a_real_header_stays_one():
     assert table_lines([["Conductor", "Maren Holtby"], ["Director", "Tomasz Wielgus"], ["Designer", "Ffion Beddoe"]]) \
         == ["Conductor: Maren Holtby", "Director: Tomasz Wielgus", "Designer: Ffion Beddoe"]  # fmt: skip
@@ -116,8 +121,7 @@ def test_post_nominal_letters_are_not_a_name():
 def test_an_indefinite_article_is_no_word_of_a_name():
     text = ("Harwick Archaeology carried out the dig at Mill Ings. The meadow lies within a Site of Special Scientific "
             "Interest designated in 1986.")
-    found = OfflineExtractor().extract_many([text], ["Harwick Archaeology"])[0].triples
-    names = {x for t in found for x in (t.subject, t.object)}
+    names = {x for s, _, o in said(text, "Harwick Archaeology") for x in (s, o)}
     assert "Site of Special Scientific Interest" in names and not any(n.startswith("a ") for n in names)
 
 
@@ -132,8 +136,7 @@ def test_a_numbered_first_column_names_its_rows_by_the_header():
 def test_a_place_a_topic_is_named_after_is_the_place():
     text = ("Dunmere Rowing Club was founded in 1884. Its boathouse stands on the quay in Dunmere, below the old "
             "bridge. The club races at Henley every summer.")
-    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [
-        "Dunmere Rowing Club"])[0].triples}  # fmt: skip
+    found = said(text, "Dunmere Rowing Club")
     assert any(o == "Dunmere" for _, _, o in found), found
     assert not any(s == o for s, _, o in found)
 
@@ -142,8 +145,7 @@ def test_a_place_a_topic_is_named_after_is_the_place():
 def test_the_role_of_a_named_thing_is_no_topic():
     text = ("The Harwick Players announced a cast change on 2 May. The role of Macbeth will now be played by Idris "
             "Mensah, who joins rehearsals on Monday.")
-    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [
-        "Harwick Players"])[0].triples}  # fmt: skip
+    found = said(text, "Harwick Players")
     assert ("role of Macbeth", "played by", "Idris Mensah") in found, found
     assert not any(s == "Harwick Players" and o == "Idris Mensah" for s, _, o in found)
 
@@ -152,6 +154,6 @@ def test_the_role_of_a_named_thing_is_no_topic():
 def test_a_names_number_is_part_of_it():
     text = ("Each object was given a small find (SF) number. The bone comb SF 41 came from the boundary ditch at "
             "Harrow Leys. The antler pin SF 7 came from the hearth of the kiln.")
-    found = {(t.subject, t.predicate, t.object) for t in OfflineExtractor().extract_many([text], [""])[0].triples}
+    found = said(text, "")
     names = {x for s, _, o in found for x in (s, o)}
     assert "SF 41" in names and "small find" not in names, found  # not the abbreviation's long form, number lost
