@@ -246,6 +246,31 @@ UPLOADS = {
             "Where are resit exams held in November?",
         ),
     ),
+    # session 24, walk24's uploads, held out for the verdict (written before the app ran; the verdict never fitted on
+    # them): "Who commissioned the excavation …?" was "not in these documents" while a "who" question's verb written
+    # nowhere counted ("commissioned" is "on behalf of Hollins Homes Ltd" here); it must stay partly
+    "excavation_report": Measured(
+        1,
+        not_in_evidence=frozenset(
+            {
+                "Who supervised the trench in which the silver penny of King Eadred was found?",
+                "Who cleaned the trumpet brooch from the Romano-British enclosure ditch?",
+                "Which museum will receive the archive of the Brackenfold Farm excavation?",
+                "Who commissioned the excavation at which the nummus of Constantine I was found?",
+            }
+        ),
+        never_found=(
+            "What does the silver penny of King Eadred weigh?",
+            "Which volunteer found the trumpet brooch SF 17?",
+        ),
+    ),
+    "opera_season": Measured(
+        3,
+        not_in_evidence=frozenset(
+            {"Who designed the production of The Marriage of Figaro originally directed by Camille Dastre?"}
+        ),
+        never_found=("Where was Henrik Vaalund born?", "Who is the chorus master for The Marriage of Figaro?"),
+    ),
 }
 
 
