@@ -147,18 +147,23 @@ def _segment(paragraphs: list[str]) -> list[list[str]]:
 
 def _mend(text: str, sents: Iterable[Any]) -> list[str]:
     """The sentences' texts, those the segmenter cut inside a bracket joined again: "storage pit [" and "3012] was
-    1.4 m across" (a piece that opens more brackets than it closes goes on in the next)."""
+    1.4 m across" (a piece that leaves more brackets open than it closes goes on in the next, when that one closes
+    one). The open count is kept as the pieces are read: linear however many pieces a paragraph joins."""
     spans: list[list[int]] = []
+    depth = 0  # brackets left open by the last span
     for s in sents:
-        if spans and _open(text[spans[-1][0] : spans[-1][1]]) and any(c in s.text for c in ")]"):  # (closed there)
+        piece = s.text
+        if spans and depth > 0 and any(c in piece for c in ")]"):
             spans[-1][1] = s.end_char
+            depth += _balance(piece)
         else:
             spans.append([s.start_char, s.end_char])
+            depth = _balance(piece)
     return [text[a:b] for a, b in spans]
 
 
-def _open(piece: str) -> bool:
-    return piece.count("[") + piece.count("(") > piece.count("]") + piece.count(")")
+def _balance(piece: str) -> int:
+    return piece.count("[") + piece.count("(") - piece.count("]") - piece.count(")")
 
 
 PROSE_RATIO = 8.0  # compressed-size ratio above which a text is not prose (prose: at most 2.9, see `repetitive`)
