@@ -25,8 +25,8 @@ _ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
 _INVERTED = re.compile(r"^([^,]+),\s*([^,]+)$")
 _HONORIFIC = re.compile(r"^(?:[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2})\s+(?=[A-Z]\w+$)")  # "Ms X"
 _TITLE_WORD = re.compile(r"[A-Z][a-z]{1,3}\.|[B-DF-HJ-NP-TV-Z][b-df-hj-np-tv-xz]{1,2}")  # "Dr.", "Dr", "Mrs"
-_PLACES = {"GPE", "LOC", "FAC"}
-_SERIAL = re.compile(r"\d{1,4}[A-Za-z]?")  # spaCy's labels of places
+_PLACES = {"GPE", "LOC", "FAC"}  # spaCy's labels of places
+_SERIAL = re.compile(r"\d{1,4}[A-Za-z]?")  # a bare number that may be a thing's ("Trench 3" of "trench | 3")
 _JOINERS = re.compile(r"[-‐–—,.'’:;]+")  # punctuation that only joins or separates words (not "C++", "C#")
 
 
@@ -246,24 +246,27 @@ class Canonicalizer:
             target = self.names.get(key(long))
             if target:
                 self._alias(target, {self._short[short]} - {target})
+        serials = self._serials(results)
         out = []
         for r in results:
-            named = ((clean_triple((self.name(t.subject), t.predicate, self._serial(t.predicate, self.name(
-                t.object)))), t) for t in r.triples)  # fmt: skip
+            named = ((clean_triple((self.name(t.subject), t.predicate, serials.get((t.predicate, self.name(t.object)),
+                                                                                   self.name(t.object)))), t)
+                     for t in r.triples)  # fmt: skip
             triples = tuple(dict.fromkeys(replace(c, when=t.when) if t.when else c for c, t in named if c))
             triples += self._role_facts(r, triples)
             out.append(replace(r, triples=triples, entities=tuple(dict.fromkeys(self.name(x) for x in r.entities))))
         return out
 
-    def _serial(self, predicate: str, value: str) -> str:
-        """A bare number under a one-word label ("trench | 3" of a finds register) as the thing the label and number
-        name where this ingest or the graph has it ("Trench 3", a row of the report's trench table); else as is."""
-        if not (_SERIAL.fullmatch(value) and predicate.isalpha()):
-            return value
-        named = f"{predicate[:1].upper()}{predicate[1:]} {value}"
-        if key(named) in self.names:
-            return self.names[key(named)]
-        return (self._known([named]).get(named) if self._known else None) or value
+    def _serials(self, results: Sequence[Any]) -> dict[tuple[str, str], str]:
+        """(label, bare number) → the thing they name where this ingest or the graph has it: a finds register's
+        "trench | 3" is "Trench 3", a row of the report's trench table ("count | 612" stays a number). One graph
+        read for all of them."""
+        asked = {(t.predicate, v): f"{t.predicate[:1].upper()}{t.predicate[1:]} {v}" for r in results for t in r.triples
+                 if t.predicate.isalpha() and _SERIAL.fullmatch(v := self.name(t.object))}  # fmt: skip
+        known = {n: self.names[key(n)] for n in asked.values() if key(n) in self.names}
+        rest = [n for n in asked.values() if n not in known]
+        known |= self._known(rest) if self._known and rest else {}
+        return {pv: known[n] for pv, n in asked.items() if n in known}
 
     def _role_facts(self, result: Any, triples: tuple[Any, ...]) -> tuple[Any, ...]:
         """(name, is, role) for the roles of two or more words cut off a name a text mentions ("Chief Fire Officer
@@ -305,10 +308,10 @@ class AliasLog:
 
 def abbreviates(short: str, long: str) -> bool:
     """`short` is an abbreviation (capitals: "AAIB", "HIAL") spelling the initials of `long`'s words."""
-    letters = short.rstrip("s")
+    caps = short.rstrip("s")
     words = long.split()
-    return (len(letters) >= 2 and letters.isupper() and letters.isalpha() and len(words) >= 2
-            and letters in (initials(words, False), initials(words, True)))  # fmt: skip
+    return (len(caps) >= 2 and caps.isupper() and caps.isalpha() and len(words) >= 2
+            and caps in (initials(words, False), initials(words, True)))  # fmt: skip
 
 
 def graph_lookup(graph: Any) -> Callable[[Sequence[str]], dict[str, str]]:
